@@ -1,0 +1,124 @@
+//! The demo catalogue: built on first run in the user's data directory, reused afterwards,
+//! migrated when an older Solescope wrote it, and rebuilt (after saying so) when damaged.
+
+use std::path::{Path, PathBuf};
+
+use super::generate::{self, GenerateOptions, Progress};
+use super::{Catalogue, CatalogueError};
+
+/// Products in the demo catalogue.
+pub const DEMO_PRODUCTS: u32 = 20_000;
+/// Seed of the demo catalogue.
+pub const DEMO_SEED: u64 = 2026;
+/// File name of the demo catalogue inside the data directory.
+pub const DEMO_FILE_NAME: &str = "demo-catalogue.sqlite";
+
+/// The user's data directory for Solescope (`~/.local/share/solescope` on Linux).
+pub fn data_dir() -> Option<PathBuf> {
+    directories::ProjectDirs::from("org", "Solescope", "solescope")
+        .map(|dirs| dirs.data_dir().to_path_buf())
+}
+
+/// Where the demo catalogue lives by default.
+pub fn default_path() -> Option<PathBuf> {
+    data_dir().map(|dir| dir.join(DEMO_FILE_NAME))
+}
+
+/// What [`ensure`] found and did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DemoOutcome {
+    /// A current catalogue was already there.
+    Reused,
+    /// An older catalogue was there and was migrated.
+    Migrated {
+        /// Its schema version before.
+        from: u32,
+    },
+    /// There was none; one was built.
+    Built,
+    /// The file was damaged: it was moved aside (not deleted) and a new one built.
+    Rebuilt {
+        /// Why the old file was unusable.
+        reason: String,
+        /// Where the damaged file was moved.
+        moved_to: PathBuf,
+    },
+}
+
+/// Makes sure a usable demo catalogue exists at `path`, building it if needed.
+///
+/// `before_build` is told why a build is about to start (so the user hears of a damaged file
+/// before it is replaced); `progress` follows the build.
+pub fn ensure(
+    path: &Path,
+    before_build: &mut dyn FnMut(&str),
+    progress: &mut dyn FnMut(Progress),
+) -> Result<DemoOutcome, CatalogueError> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|source| CatalogueError::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+    }
+    let outcome = if path.exists() {
+        let version_before = peek_version(path);
+        match Catalogue::open(path).and_then(|catalogue| {
+            catalogue.integrity_check()?;
+            catalogue.product_count()
+        }) {
+            Ok(count) if count > 0 => {
+                return Ok(match version_before {
+                    Some(from) if from < super::SCHEMA_VERSION => DemoOutcome::Migrated { from },
+                    _ => DemoOutcome::Reused,
+                });
+            }
+            Ok(_) => Some(("the catalogue holds no products".to_owned(), path)),
+            Err(err @ CatalogueError::TooNew { .. }) => return Err(err),
+            Err(err) => Some((format!("{err:#}"), path)),
+        }
+    } else {
+        None
+    };
+    let outcome = match outcome {
+        Some((reason, path)) => {
+            let moved_to = aside_path(path);
+            before_build(&format!(
+                "The demo catalogue is damaged ({reason}). It was moved to {} and a new one is being built.",
+                moved_to.display()
+            ));
+            std::fs::rename(path, &moved_to).map_err(|source| CatalogueError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
+            DemoOutcome::Rebuilt { reason, moved_to }
+        }
+        None => {
+            before_build("Building the demo catalogue (first run).");
+            DemoOutcome::Built
+        }
+    };
+    let options = GenerateOptions {
+        products: DEMO_PRODUCTS,
+        seed: DEMO_SEED,
+        as_of: chrono::Utc::now().date_naive(),
+        demo_keys: true,
+    };
+    generate::generate(&options, path, progress)?;
+    Ok(outcome)
+}
+
+fn peek_version(path: &Path) -> Option<u32> {
+    let conn =
+        rusqlite::Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .ok()?;
+    conn.query_row("PRAGMA user_version", [], |row| row.get(0))
+        .ok()
+}
+
+/// `demo-catalogue.sqlite` -> `demo-catalogue.sqlite.damaged-20261122T153812`.
+fn aside_path(path: &Path) -> PathBuf {
+    let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%S");
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".damaged-{stamp}"));
+    path.with_file_name(name)
+}

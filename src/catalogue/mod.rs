@@ -1,0 +1,255 @@
+//! The SQLite catalogue: schema, migrations, generator, importer and the demo catalogue.
+//!
+//! One file holds products, variants, release dates, retail prices, links, weekly orders, the US
+//! and FR datasets (every price in USD and EUR) and the API keys. The schema lives in
+//! `schema.sql`; its version is `PRAGMA user_version`, and older files are migrated in place
+//! (see [`migrate`]) instead of being rejected.
+
+pub mod demo;
+pub mod generate;
+pub mod gtin;
+pub mod import;
+pub mod keys;
+mod migrate;
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::{Connection, OpenFlags, OptionalExtension};
+
+/// The schema version this build writes and reads.
+pub const SCHEMA_VERSION: u32 = 2;
+
+const SCHEMA: &str = include_str!("schema.sql");
+const INDEX_MARKER: &str = "-- Indexes for every lookup";
+
+/// What can go wrong with a catalogue file.
+#[derive(Debug, thiserror::Error)]
+pub enum CatalogueError {
+    /// SQLite refused an operation.
+    #[error("catalogue database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// A file operation failed.
+    #[error("{source}: {}", path.display())]
+    Io {
+        /// The file concerned.
+        path: PathBuf,
+        /// What the OS said.
+        source: std::io::Error,
+    },
+    /// There is no catalogue at the path.
+    #[error("no catalogue at {}", path.display())]
+    Missing {
+        /// The path looked at.
+        path: PathBuf,
+    },
+    /// The file is not a SQLite database or not a catalogue, or is damaged.
+    #[error("the file is not a readable Solescope catalogue ({detail}): {}", path.display())]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What was wrong.
+        detail: String,
+    },
+    /// The file was written by a newer Solescope.
+    #[error(
+        "the catalogue has schema version {found}, newer than this build's {supported}: {}",
+        path.display()
+    )]
+    TooNew {
+        /// The file.
+        path: PathBuf,
+        /// Its schema version.
+        found: u32,
+        /// The newest this build reads.
+        supported: u32,
+    },
+    /// An argument was not usable.
+    #[error("{0}")]
+    Invalid(String),
+    /// An import line could not be used.
+    #[error("line {line}: {message}")]
+    Import {
+        /// 1-based line number in the input.
+        line: usize,
+        /// What was wrong, naming the field.
+        message: String,
+    },
+}
+
+/// An open catalogue.
+#[derive(Debug)]
+pub struct Catalogue {
+    conn: Connection,
+    path: PathBuf,
+}
+
+impl Catalogue {
+    /// Opens an existing catalogue for reading and writing, migrating an older schema first.
+    pub fn open(path: &Path) -> Result<Self, CatalogueError> {
+        if !path.exists() {
+            return Err(CatalogueError::Missing {
+                path: path.to_path_buf(),
+            });
+        }
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let mut conn = Connection::open_with_flags(path, flags)?;
+        configure(&conn)?;
+        let version = read_version(&conn, path)?;
+        if version > SCHEMA_VERSION {
+            return Err(CatalogueError::TooNew {
+                path: path.to_path_buf(),
+                found: version,
+                supported: SCHEMA_VERSION,
+            });
+        }
+        if version < SCHEMA_VERSION {
+            migrate::migrate(&mut conn, version, path)?;
+        }
+        Ok(Self {
+            conn,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// Opens an existing, current catalogue read-only (no migration). For readers beside a writer.
+    pub fn open_read_only(path: &Path) -> Result<Self, CatalogueError> {
+        if !path.exists() {
+            return Err(CatalogueError::Missing {
+                path: path.to_path_buf(),
+            });
+        }
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(path, flags)?;
+        configure(&conn)?;
+        let version = read_version(&conn, path)?;
+        if version != SCHEMA_VERSION {
+            return Err(CatalogueError::Corrupt {
+                path: path.to_path_buf(),
+                detail: format!(
+                    "schema version {version}, expected {SCHEMA_VERSION}; open it read-write once to migrate"
+                ),
+            });
+        }
+        Ok(Self {
+            conn,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// The SQLite connection.
+    pub fn connection(&self) -> &Connection {
+        &self.conn
+    }
+
+    /// The SQLite connection, mutably (for transactions).
+    pub fn connection_mut(&mut self) -> &mut Connection {
+        &mut self.conn
+    }
+
+    /// Where the file is.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// A value of the `meta` table.
+    pub fn meta(&self, key: &str) -> Result<Option<String>, CatalogueError> {
+        Ok(self
+            .conn
+            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |row| {
+                row.get(0)
+            })
+            .optional()?)
+    }
+
+    /// Number of products.
+    pub fn product_count(&self) -> Result<u64, CatalogueError> {
+        let count: i64 = self
+            .conn
+            .query_row("SELECT count(*) FROM products", [], |row| row.get(0))?;
+        Ok(count as u64)
+    }
+
+    /// Runs SQLite's own consistency check; `Err(Corrupt)` names the first problem.
+    pub fn integrity_check(&self) -> Result<(), CatalogueError> {
+        let verdict: String = self
+            .conn
+            .query_row("PRAGMA quick_check(1)", [], |row| row.get(0))?;
+        if verdict == "ok" {
+            Ok(())
+        } else {
+            Err(CatalogueError::Corrupt {
+                path: self.path.clone(),
+                detail: verdict,
+            })
+        }
+    }
+}
+
+fn configure(conn: &Connection) -> Result<(), CatalogueError> {
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    conn.execute_batch("PRAGMA foreign_keys = ON;")?;
+    Ok(())
+}
+
+/// Reads `user_version`, telling a damaged or foreign file apart from a catalogue.
+fn read_version(conn: &Connection, path: &Path) -> Result<u32, CatalogueError> {
+    let corrupt = |detail: String| CatalogueError::Corrupt {
+        path: path.to_path_buf(),
+        detail,
+    };
+    let version: u32 = conn
+        .query_row("PRAGMA user_version", [], |row| row.get(0))
+        .map_err(|err| corrupt(err.to_string()))?;
+    let has_products: bool = conn
+        .query_row(
+            "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'products'",
+            [],
+            |row| row.get(0),
+        )
+        .map_err(|err| corrupt(err.to_string()))?;
+    if version == 0 || !has_products {
+        return Err(corrupt("no catalogue schema in the file".into()));
+    }
+    Ok(version)
+}
+
+/// The schema split into table definitions and index definitions, so bulk loads can add the
+/// indexes after the rows (several times faster than maintaining them row by row).
+pub(crate) fn schema_parts() -> (&'static str, &'static str) {
+    SCHEMA.split_at(SCHEMA.find(INDEX_MARKER).unwrap_or(SCHEMA.len()))
+}
+
+/// Creates an empty catalogue with the full current schema at `path`.
+pub(crate) fn create_schema(conn: &Connection) -> Result<(), CatalogueError> {
+    conn.execute_batch(SCHEMA)?;
+    conn.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+    Ok(())
+}
+
+pub(crate) fn write_meta(
+    conn: &Connection,
+    entries: &[(&str, &str)],
+) -> Result<(), CatalogueError> {
+    let mut statement = conn.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)")?;
+    for (key, value) in entries {
+        statement.execute([key, value])?;
+    }
+    Ok(())
+}
+
+/// `catalogue.sqlite` -> `catalogue.sqlite.partial`: where a new file is built before the rename.
+pub(crate) fn partial_path(out: &Path) -> PathBuf {
+    let mut name = out.file_name().unwrap_or_default().to_os_string();
+    name.push(".partial");
+    out.with_file_name(name)
+}
+
+pub(crate) fn remove_if_exists(path: &Path) -> Result<(), CatalogueError> {
+    match std::fs::remove_file(path) {
+        Err(err) if err.kind() != std::io::ErrorKind::NotFound => Err(CatalogueError::Io {
+            path: path.to_path_buf(),
+            source: err,
+        }),
+        _ => Ok(()),
+    }
+}

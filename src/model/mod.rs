@@ -1,0 +1,19 @@
+//! The wire types of the Sneaker Market Data Service interface.
+//!
+//! Plain serde structs with no I/O: the service serializes them and the client
+//! deserializes them, so both sides agree on the JSON shape by construction.
+//! Field names follow the specification tables exactly; types the
+//! specification leaves "not shown" live in [`service`].
+//!
+//! Unknown JSON keys are tolerated on purpose (no `deny_unknown_fields`), so a
+//! client keeps working when a server adds fields.
+
+pub mod realtime;
+pub mod search;
+pub mod service;
+pub mod v2;
+
+pub use realtime::*;
+pub use search::*;
+pub use service::*;
+pub use v2::*;
