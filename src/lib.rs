@@ -8,4 +8,7 @@
 
 pub mod app;
 pub mod catalogue;
+pub mod client;
 pub mod model;
+pub mod search;
+pub mod service;

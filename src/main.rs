@@ -9,7 +9,10 @@ use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use solescope::app::{self, StartupStatus};
 use solescope::catalogue::generate::{self, GenerateOptions, Phase, Progress};
-use solescope::catalogue::{demo, import};
+use solescope::catalogue::{Catalogue, demo, import, keys};
+use solescope::model::Tier;
+use solescope::service::marketplace::SimulatorConfig;
+use solescope::service::{self, ServiceConfig, ServiceState};
 
 /// Solescope: a desktop market dashboard for sneakers.
 #[derive(Debug, Parser)]
@@ -24,6 +27,57 @@ enum Command {
     /// Build or import catalogues.
     #[command(subcommand)]
     Catalogue(CatalogueCommand),
+    /// Run the Sneaker Market Data Service as a standalone HTTP server.
+    Serve(ServeArgs),
+    /// Manage the API keys of a catalogue (for a real deployment).
+    #[command(subcommand)]
+    Keys(KeysCommand),
+}
+
+#[derive(Debug, Args)]
+struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: String,
+    /// Catalogue file; default: the demo catalogue (built on first use).
+    #[arg(long)]
+    catalogue: Option<PathBuf>,
+    /// Simulated marketplace latency in milliseconds.
+    #[arg(long, default_value_t = SimulatorConfig::default().latency_ms)]
+    upstream_latency_ms: u64,
+    /// Share of simulated marketplace calls that fail with 502 (0 to 1).
+    #[arg(long, default_value_t = 0.0)]
+    upstream_failure_rate: f64,
+}
+
+#[derive(Debug, Subcommand)]
+enum KeysCommand {
+    /// Create a key; it is printed once and stored only as a hash.
+    Add {
+        /// The key's tier.
+        #[arg(long)]
+        tier: Tier,
+        /// A note to recognise the key by in `keys list`.
+        #[arg(long, default_value = "")]
+        label: String,
+        /// Catalogue file; default: the demo catalogue.
+        #[arg(long)]
+        catalogue: Option<PathBuf>,
+    },
+    /// List keys (their ids, tiers and labels; never the keys).
+    List {
+        /// Catalogue file; default: the demo catalogue.
+        #[arg(long)]
+        catalogue: Option<PathBuf>,
+    },
+    /// Revoke a key by the id `keys list` shows.
+    Revoke {
+        /// The key id (at least 8 hex digits).
+        id: String,
+        /// Catalogue file; default: the demo catalogue.
+        #[arg(long)]
+        catalogue: Option<PathBuf>,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -67,7 +121,97 @@ fn main() -> anyhow::Result<()> {
     match cli.command {
         None => run_window(),
         Some(Command::Catalogue(command)) => run_catalogue(command),
+        Some(Command::Serve(args)) => run_serve(&args),
+        Some(Command::Keys(command)) => run_keys(command),
     }
+}
+
+/// The catalogue given, or the demo catalogue (built or repaired first if needed).
+fn catalogue_or_demo(path: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+    if let Some(path) = path {
+        return Ok(path);
+    }
+    let path = demo::default_path().context("no home directory, so no data directory")?;
+    let bar = progress_bar();
+    let outcome = demo::ensure(
+        &path,
+        &mut |message| tracing::warn!("{message}"),
+        &mut |p| show_progress(&bar, p),
+    )
+    .with_context(|| format!("preparing the demo catalogue at {}", path.display()))?;
+    bar.finish_and_clear();
+    tracing::info!("demo catalogue: {outcome:?}");
+    Ok(path)
+}
+
+fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        (0.0..=1.0).contains(&args.upstream_failure_rate),
+        "--upstream-failure-rate is a share from 0 to 1"
+    );
+    let catalogue = catalogue_or_demo(args.catalogue.clone())?;
+    let mut config = ServiceConfig::new(&catalogue);
+    config.simulator.latency_ms = args.upstream_latency_ms;
+    config.simulator.failure_rate = args.upstream_failure_rate;
+    let state =
+        ServiceState::open(&config).with_context(|| format!("opening {}", catalogue.display()))?;
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    runtime.block_on(async {
+        let handle = service::spawn(&args.addr, state).await?;
+        println!("Serving {} on {}", catalogue.display(), handle.base_url());
+        tokio::signal::ctrl_c()
+            .await
+            .context("waiting for Ctrl-C")?;
+        tracing::info!("shutting down");
+        handle.shutdown().await;
+        Ok(())
+    })
+}
+
+fn run_keys(command: KeysCommand) -> anyhow::Result<()> {
+    let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    match command {
+        KeysCommand::Add {
+            tier,
+            label,
+            catalogue,
+        } => {
+            let path = catalogue_or_demo(catalogue)?;
+            let catalogue = Catalogue::open(&path)?;
+            let key = keys::new_key();
+            keys::insert(catalogue.connection(), &key, tier, &label, &now)?;
+            println!("{key}");
+            eprintln!("A new {tier} key. It is shown only now: keep it somewhere safe.");
+        }
+        KeysCommand::List { catalogue } => {
+            let path = catalogue_or_demo(catalogue)?;
+            let catalogue = Catalogue::open(&path)?;
+            println!(
+                "{:<14} {:<6} {:<22} {:<22} label",
+                "id", "tier", "created", "revoked"
+            );
+            for key in keys::list(catalogue.connection())? {
+                println!(
+                    "{:<14} {:<6} {:<22} {:<22} {}",
+                    key.id,
+                    key.tier,
+                    key.created_at,
+                    key.revoked_at.as_deref().unwrap_or("-"),
+                    key.label
+                );
+            }
+        }
+        KeysCommand::Revoke { id, catalogue } => {
+            let path = catalogue_or_demo(catalogue)?;
+            let catalogue = Catalogue::open(&path)?;
+            anyhow::ensure!(
+                keys::revoke(catalogue.connection(), &id, &now)?,
+                "no valid key with id {id}"
+            );
+            println!("revoked {id}");
+        }
+    }
+    Ok(())
 }
 
 fn init_logging() {

@@ -11,6 +11,7 @@ pub mod gtin;
 pub mod import;
 pub mod keys;
 mod migrate;
+pub mod read;
 
 use std::path::{Path, PathBuf};
 

@@ -7,14 +7,14 @@
 use serde::{Deserialize, Serialize};
 
 /// The `meta` object of the real-time envelopes.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ExecutionMeta {
     /// Time the lookup took; the unit is not stated by the specification.
     pub execution_time: i64,
 }
 
 /// Envelope of the real-time `resale-a` product lookup.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ResaleAEnvelope {
     /// `success` on success.
     pub status: String,
@@ -25,7 +25,7 @@ pub struct ResaleAEnvelope {
 }
 
 /// A product as returned live by `resale-a`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[allow(
     clippy::struct_excessive_bools,
@@ -161,7 +161,7 @@ pub struct ResaleAProduct {
 }
 
 /// One selectable size of a [`ResaleAProduct`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct SizeOption {
     /// Size label as shown.
     pub presentation: String,
@@ -170,7 +170,7 @@ pub struct SizeOption {
 }
 
 /// A price in the local currency with its US-dollar equivalent.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct LocalizedPrice {
     /// Amount in minor units of `currency`.
     pub amount: i64,
@@ -182,7 +182,7 @@ pub struct LocalizedPrice {
 }
 
 /// Envelope of the real-time `resale-b` related-products lookup.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ResaleBEnvelope {
     /// `success` on success.
     pub status: String,
@@ -195,14 +195,14 @@ pub struct ResaleBEnvelope {
 }
 
 /// One element of [`ResaleBEnvelope::data`]: an object with the single key `node`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ResaleBEdge {
     /// The related product.
     pub node: ResaleBNode,
 }
 
 /// A related product as returned live by `resale-b`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ResaleBNode {
     /// Product UUID on the marketplace.
@@ -228,7 +228,7 @@ pub struct ResaleBNode {
 }
 
 /// The `media` object of a [`ResaleBNode`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Media {
     /// Thumbnail URL.
     #[serde(rename = "thumbUrl")]
@@ -236,7 +236,7 @@ pub struct Media {
 }
 
 /// The `market` object of a [`ResaleBNode`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Market {
     /// Recent sales.
@@ -246,7 +246,7 @@ pub struct Market {
 }
 
 /// Recent sales of a related product.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct SalesInformation {
     /// Price of the last sale.
     #[serde(rename = "lastSale")]
@@ -257,7 +257,7 @@ pub struct SalesInformation {
 }
 
 /// Current order book summary of a related product.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MarketState {
     /// Highest bid.
@@ -271,14 +271,14 @@ pub struct MarketState {
 }
 
 /// A money amount in the requested currency.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Amount {
     /// The amount.
     pub amount: f64,
 }
 
 /// Envelope of the `retailer-a` product lookup (no error or meta fields).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct RetailerEnvelope {
     /// `success` on success.
     pub status: String,
@@ -287,7 +287,7 @@ pub struct RetailerEnvelope {
 }
 
 /// A product as returned by `retailer-a`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct RetailerProduct {
     /// Global identifier, `gid://<platform>/Product/<number>`.
     pub id: String,
@@ -316,7 +316,7 @@ pub struct RetailerProduct {
 }
 
 /// One size of a [`RetailerProduct`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct RetailerVariant {
     /// Global identifier, `gid://<platform>/ProductVariant/<number>`.
     pub id: String,

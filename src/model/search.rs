@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 /// One catalogue product as returned by search.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct SearchHit {
     /// Age group the product is made for.
     pub age_group: String,
@@ -61,7 +61,7 @@ pub struct SearchHit {
 }
 
 /// One size of a search hit, with its own price.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct SearchVariant {
     /// Barcode (GTIN); not guaranteed to be present, may be empty.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -77,7 +77,7 @@ pub struct SearchVariant {
 }
 
 /// Envelope of the search response.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct SearchResponse {
     /// Hits of the requested page, best score first.
     pub hits: Vec<SearchHit>,

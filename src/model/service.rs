@@ -7,7 +7,19 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 /// Membership tier of an API key; ordered so that `Ultra > Pro > Free`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Tier {
     /// The free tier: US search, reduced product detail, retailer lookups.
@@ -119,7 +131,7 @@ impl fmt::Display for Country {
 }
 
 /// Payload of the statistics endpoint: catalogue size per country dataset.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Stats {
     /// One entry per country dataset.
     pub datasets: Vec<DatasetStats>,
@@ -130,7 +142,7 @@ pub struct Stats {
 }
 
 /// Size of one country dataset.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct DatasetStats {
     /// Country code, e.g. `US`.
     pub country: String,
@@ -143,7 +155,7 @@ pub struct DatasetStats {
 }
 
 /// Payload of a subscription page: what one tier offers.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Subscription {
     /// The tier described.
     pub tier: Tier,
@@ -162,7 +174,7 @@ pub struct Subscription {
 }
 
 /// Error body of non-v2 endpoints (v2 errors use [`crate::model::V2Envelope::error`]).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ErrorBody {
     /// Always `error`.
     pub status: String,

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 ///
 /// `meta` is always serialized, as `null`, because the specification shows it
 /// as present and null on every v2 response.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct V2Envelope<T> {
     /// `success` on success, `error` on failure.
     pub status: String,
@@ -53,7 +53,7 @@ impl V2Envelope<serde_json::Value> {
 }
 
 /// A catalogue product as returned by the v2 single-product lookup.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Product {
     /// Product UUID.
     pub id: String,
@@ -100,7 +100,7 @@ pub struct Product {
 }
 
 /// A release date of a product, as reported by one source.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ReleaseDate {
     /// Manufacturer style code.
     pub sku: String,
@@ -111,7 +111,7 @@ pub struct ReleaseDate {
 }
 
 /// A retail price of a product, as reported by one source.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct RetailPrice {
     /// Manufacturer style code.
     pub sku: String,
@@ -124,7 +124,7 @@ pub struct RetailPrice {
 }
 
 /// A link to the product on a marketplace.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Link {
     /// Product page URL.
     pub link: String,
@@ -137,7 +137,7 @@ pub struct Link {
 /// One size of a v2 catalogue product.
 ///
 /// Unlike the search dataset, the v2 payload still names the URL field `link`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Variant {
     /// Variant UUID.
     pub id: String,
@@ -178,7 +178,7 @@ pub struct Variant {
 }
 
 /// The `metadata` object of a [`Variant`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct VariantMetadata {
     /// Category name.
     pub category: String,
@@ -187,7 +187,7 @@ pub struct VariantMetadata {
 }
 
 /// Market figures of one product for one week.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct WeeklyOrder {
     /// Ranking position for that week; 1 is best.
     pub position: u32,

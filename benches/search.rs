@@ -1,0 +1,521 @@
+//! Search benchmark: this crate's index against plain SQLite FTS5 `MATCH`, in the same run.
+//!
+//! ```text
+//! cargo bench --bench search                          # 100,000 products, 1,000 queries per class
+//! cargo bench --bench search -- --products 1000000 --queries 2000
+//! SOLESCOPE_BENCH_PRODUCTS=20000 cargo bench --bench search
+//! ```
+//!
+//! Generates a catalogue with the crate's generator in a temporary directory (in a child
+//! process, so the resident memory reported is the index's and not the generator's), builds the
+//! index (time, `VmRSS`), builds an FTS5 table over the same products and their GTINs, then runs
+//! the same queries through both, one at a time, per class: `words` (title words, finished),
+//! `prefixes` (a title typed up to the middle of a word), `one_typo` (title words, one of them
+//! misspelled within the typo budget), `codes` (style codes with and without dash, GTINs).
+//! Prints p50/p99 per class and engine, their ratio, the share of typo queries with no hit
+//! (no result on the first page holds every intended word in its title), and the throughput of
+//! two threads searching at once.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use chrono::NaiveDate;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rusqlite::Connection;
+use solescope::catalogue::generate::{GenerateOptions, generate};
+use solescope::search::{SearchIndex, SearchRequest};
+
+const PAGE: usize = 20;
+
+struct Options {
+    products: u32,
+    queries: usize,
+    seed: u64,
+}
+
+fn options() -> Options {
+    let mut options = Options {
+        products: env_number("SOLESCOPE_BENCH_PRODUCTS").unwrap_or(100_000),
+        queries: env_number("SOLESCOPE_BENCH_QUERIES").unwrap_or(1_000),
+        seed: 7,
+    };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut i = 0;
+    while i < args.len() {
+        let value = args.get(i + 1).and_then(|v| v.parse::<u64>().ok());
+        match (args[i].as_str(), value) {
+            ("--products", Some(v)) => options.products = v as u32,
+            ("--queries", Some(v)) => options.queries = v as usize,
+            ("--seed", Some(v)) => options.seed = v,
+            // `cargo bench` passes `--bench`; other flags are not ours.
+            _ => {
+                i += 1;
+                continue;
+            }
+        }
+        i += 2;
+    }
+    options
+}
+
+fn env_number<T: std::str::FromStr>(name: &str) -> Option<T> {
+    std::env::var(name).ok()?.parse().ok()
+}
+
+fn vm_rss_mb() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|rest| {
+            rest.trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse::<f64>()
+                .ok()
+        })
+        .map_or(f64::NAN, |kb| kb / 1024.0)
+}
+
+fn generate_catalogue(path: &Path, products: u32, seed: u64) {
+    let options = GenerateOptions {
+        products,
+        seed,
+        as_of: NaiveDate::from_ymd_opt(2026, 11, 22).expect("valid date"),
+        demo_keys: true,
+    };
+    generate(&options, path, &mut |_| {}).expect("catalogue generated");
+}
+
+/// Lower-case words, apostrophes joined: how both engines see text.
+fn words(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    for c in text.chars() {
+        if c.is_alphanumeric() {
+            word.extend(c.to_lowercase());
+        } else if c == '\'' && !word.is_empty() {
+        } else if !word.is_empty() {
+            out.push(std::mem::take(&mut word));
+        }
+    }
+    if !word.is_empty() {
+        out.push(word);
+    }
+    out
+}
+
+struct Product {
+    pk: i64,
+    title: String,
+    sku: String,
+    sku_norm: String,
+    gtin: Option<String>,
+}
+
+#[derive(Clone)]
+struct Query {
+    text: String,
+    /// Typo queries: the words as meant. Code queries: the product.
+    intended: Vec<String>,
+    pk: i64,
+}
+
+fn load_products(conn: &Connection) -> Vec<Product> {
+    let mut statement = conn
+        .prepare(
+            "SELECT p.pk, p.title, p.sku, p.sku_norm,
+                    (SELECT gtin FROM variants v WHERE v.product_pk = p.pk AND gtin IS NOT NULL
+                      ORDER BY v.position LIMIT 1)
+               FROM products p ORDER BY p.pk",
+        )
+        .expect("query");
+    statement
+        .query_map([], |row| {
+            Ok(Product {
+                pk: row.get(0)?,
+                title: row.get(1)?,
+                sku: row.get(2)?,
+                sku_norm: row.get(3)?,
+                gtin: row.get(4)?,
+            })
+        })
+        .expect("rows")
+        .map(|row| row.expect("row"))
+        .collect()
+}
+
+/// A run of 1..=4 title words: contiguous, or an in-order subset.
+fn title_words(tokens: &[String], rng: &mut ChaCha8Rng) -> Vec<String> {
+    let size = rng.random_range(1..=tokens.len().min(4));
+    if rng.random_bool(0.5) {
+        let start = rng.random_range(0..=tokens.len() - size);
+        tokens[start..start + size].to_vec()
+    } else {
+        let mut chosen: Vec<usize> = (0..tokens.len()).collect();
+        chosen.shuffle(rng);
+        chosen.truncate(size);
+        chosen.sort_unstable();
+        chosen.iter().map(|&i| tokens[i].clone()).collect()
+    }
+}
+
+fn misspell(word: &str, vocabulary: &HashSet<String>, rng: &mut ChaCha8Rng) -> Option<String> {
+    for _ in 0..50 {
+        let mut chars: Vec<char> = word.chars().collect();
+        let at = rng.random_range(0..chars.len());
+        let letter = char::from(b'a' + rng.random_range(0..26u8));
+        match rng.random_range(0..4) {
+            0 => chars[at] = letter,
+            1 => {
+                chars.remove(at);
+            }
+            2 => chars.insert(at, letter),
+            _ if at + 1 < chars.len() && chars[at] != chars[at + 1] => chars.swap(at, at + 1),
+            _ => continue,
+        }
+        let typed: String = chars.into_iter().collect();
+        if typed != word && typed.chars().count() >= 5 && !vocabulary.contains(&typed) {
+            return Some(typed);
+        }
+    }
+    None
+}
+
+fn make_queries(
+    products: &[Product],
+    per_class: usize,
+    seed: u64,
+) -> Vec<(&'static str, Vec<Query>)> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5EA4C4);
+    let vocabulary: HashSet<String> = products.iter().flat_map(|p| words(&p.title)).collect();
+    let pick = |rng: &mut ChaCha8Rng| &products[rng.random_range(0..products.len())];
+    let plain = |text: String, pk: i64| Query {
+        text,
+        intended: Vec::new(),
+        pk,
+    };
+
+    let mut word_queries = Vec::new();
+    while word_queries.len() < per_class {
+        let product = pick(&mut rng);
+        let chosen = title_words(&words(&product.title), &mut rng);
+        word_queries.push(plain(format!("{} ", chosen.join(" ")), product.pk));
+    }
+
+    let mut prefix_queries = Vec::new();
+    while prefix_queries.len() < per_class {
+        let product = pick(&mut rng);
+        let tokens = words(&product.title);
+        let upto = rng.random_range(0..tokens.len());
+        let last: Vec<char> = tokens[upto].chars().collect();
+        if last.len() < 3 {
+            continue;
+        }
+        let keep = rng.random_range(2..last.len());
+        let mut typed: Vec<String> = tokens[..upto].to_vec();
+        typed.push(last[..keep].iter().collect());
+        prefix_queries.push(plain(typed.join(" "), product.pk));
+    }
+
+    let mut typo_queries = Vec::new();
+    while typo_queries.len() < per_class {
+        let product = pick(&mut rng);
+        let mut chosen = title_words(&words(&product.title), &mut rng);
+        let eligible: Vec<usize> = (0..chosen.len())
+            .filter(|&i| {
+                chosen[i].chars().count() >= 5 && chosen[i].chars().all(|c| c.is_ascii_alphabetic())
+            })
+            .collect();
+        let Some(&at) = eligible.get(rng.random_range(0..eligible.len().max(1))) else {
+            continue;
+        };
+        let Some(typed) = misspell(&chosen[at], &vocabulary, &mut rng) else {
+            continue;
+        };
+        let intended = chosen.clone();
+        chosen[at] = typed;
+        typo_queries.push(Query {
+            text: chosen.join(" "),
+            intended,
+            pk: product.pk,
+        });
+    }
+
+    let mut code_queries = Vec::new();
+    while code_queries.len() < per_class {
+        let product = pick(&mut rng);
+        let text = match code_queries.len() % 3 {
+            0 => product.sku.clone(),
+            1 => product.sku_norm.clone(),
+            _ => match &product.gtin {
+                Some(gtin) => gtin.clone(),
+                None => continue,
+            },
+        };
+        code_queries.push(plain(text, product.pk));
+    }
+    vec![
+        ("words", word_queries),
+        ("prefixes", prefix_queries),
+        ("one_typo", typo_queries),
+        ("codes", code_queries),
+    ]
+}
+
+/// The baseline: an FTS5 table over the same products (title, brand, style code, colorway,
+/// category, description, GTINs), queried with plain `MATCH`, `bm25` order.
+fn build_fts(conn: &Connection) -> Duration {
+    let started = Instant::now();
+    conn.execute_batch(
+        "DROP TABLE IF EXISTS bench_fts;
+         CREATE VIRTUAL TABLE bench_fts USING fts5(title, brand, sku, color, category, description, gtins);
+         INSERT INTO bench_fts (rowid, title, brand, sku, color, category, description, gtins)
+           SELECT p.pk, p.title, p.brand, p.sku || ' ' || p.sku_norm, p.color, p.category,
+                  coalesce(p.description, ''),
+                  coalesce((SELECT group_concat(v.gtin, ' ') FROM variants v
+                             WHERE v.product_pk = p.pk), '')
+             FROM products p;",
+    )
+    .expect("fts5 table built");
+    started.elapsed()
+}
+
+/// Each word quoted (so it is data, not syntax); the last one a prefix while still typing.
+fn fts_expression(text: &str) -> String {
+    let tokens = words(text);
+    let typing = text.chars().last().is_some_and(|c| !c.is_whitespace());
+    let mut parts: Vec<String> = tokens.iter().map(|t| format!("\"{t}\"")).collect();
+    if typing {
+        if let Some(last) = parts.last_mut() {
+            last.push('*');
+        }
+    }
+    parts.join(" ")
+}
+
+fn fts_search(conn: &Connection, text: &str) -> Vec<i64> {
+    let expression = fts_expression(text);
+    if expression.is_empty() {
+        return Vec::new();
+    }
+    let mut statement = conn
+        .prepare_cached(
+            "SELECT rowid FROM bench_fts WHERE bench_fts MATCH ?1 ORDER BY rank LIMIT 20",
+        )
+        .expect("prepared");
+    statement
+        .query_map([expression], |row| row.get(0))
+        .expect("match")
+        .map(|row| row.expect("row"))
+        .collect()
+}
+
+fn our_search(index: &SearchIndex, text: &str) -> Vec<i64> {
+    let request = SearchRequest {
+        text,
+        limit: PAGE,
+        ..SearchRequest::default()
+    };
+    index.search(&request).expect("search").product_pks
+}
+
+struct Timing {
+    p50_us: f64,
+    p99_us: f64,
+    mean_us: f64,
+    max_us: f64,
+}
+
+fn time_all(queries: &[Query], mut run: impl FnMut(&str) -> Vec<i64>) -> (Timing, Vec<Vec<i64>>) {
+    let mut nanos = Vec::with_capacity(queries.len());
+    let mut results = Vec::with_capacity(queries.len());
+    for query in queries {
+        let started = Instant::now();
+        let hits = run(&query.text);
+        nanos.push(started.elapsed().as_nanos() as f64);
+        results.push(hits);
+    }
+    nanos.sort_by(f64::total_cmp);
+    let at =
+        |q: f64| nanos[((nanos.len() as f64 * q).ceil() as usize).clamp(1, nanos.len()) - 1] / 1e3;
+    let timing = Timing {
+        p50_us: at(0.50),
+        p99_us: at(0.99),
+        mean_us: nanos.iter().sum::<f64>() / nanos.len() as f64 / 1e3,
+        max_us: nanos.last().copied().unwrap_or(0.0) / 1e3,
+    };
+    (timing, results)
+}
+
+/// Share of queries with no useful hit on the first page: for typo queries, no result whose
+/// title holds every intended word; for codes, the product not first; else an empty page.
+fn no_hit_share(
+    class: &str,
+    queries: &[Query],
+    results: &[Vec<i64>],
+    titles: &[Vec<String>],
+) -> f64 {
+    let misses = queries
+        .iter()
+        .zip(results)
+        .filter(|(query, hits)| match class {
+            "one_typo" => !hits.iter().any(|&pk| {
+                let title = &titles[pk as usize];
+                query.intended.iter().all(|w| title.contains(w))
+            }),
+            "codes" => hits.first() != Some(&query.pk),
+            _ => hits.is_empty(),
+        })
+        .count();
+    misses as f64 / queries.len() as f64
+}
+
+fn throughput(index: &SearchIndex, queries: &[Query], threads: usize) -> f64 {
+    let run_for = Duration::from_secs(3);
+    let total: usize = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                scope.spawn(move || {
+                    let started = Instant::now();
+                    let mut done = 0usize;
+                    let mut i = t * 7919;
+                    while started.elapsed() < run_for {
+                        let query = &queries[i % queries.len()];
+                        std::hint::black_box(our_search(index, &query.text));
+                        done += 1;
+                        i += 1;
+                    }
+                    done
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("thread")).sum()
+    });
+    total as f64 / run_for.as_secs_f64()
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("--generate-only") {
+        let path = PathBuf::from(&args[2]);
+        let products: u32 = args[3].parse().expect("product count");
+        let seed: u64 = args[4].parse().expect("seed");
+        generate_catalogue(&path, products, seed);
+        return;
+    }
+    let options = options();
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let path = dir.path().join("bench.sqlite");
+
+    let started = Instant::now();
+    let status = std::process::Command::new(std::env::current_exe().expect("own path"))
+        .arg("--generate-only")
+        .arg(&path)
+        .arg(options.products.to_string())
+        .arg(options.seed.to_string())
+        .status()
+        .expect("generator started");
+    assert!(status.success(), "generator failed");
+    println!(
+        "catalogue: {} products generated in {:.1} s (seed {})",
+        options.products,
+        started.elapsed().as_secs_f64(),
+        options.seed
+    );
+
+    let conn = Connection::open(&path).expect("catalogue opened");
+    let rss_before = vm_rss_mb();
+    let started = Instant::now();
+    let index = SearchIndex::build(&conn).expect("index built");
+    let build = started.elapsed();
+    let rss_after = vm_rss_mb();
+    println!(
+        "index: {} products built in {:.2} s; VmRSS {:.0} MB -> {:.0} MB (+{:.0} MB)",
+        index.len(),
+        build.as_secs_f64(),
+        rss_before,
+        rss_after,
+        rss_after - rss_before
+    );
+
+    let products = load_products(&conn);
+    let mut titles =
+        vec![Vec::new(); products.iter().map(|p| p.pk as usize).max().unwrap_or(0) + 1];
+    for product in &products {
+        titles[product.pk as usize] = words(&product.title);
+    }
+    let classes = make_queries(&products, options.queries, options.seed);
+    let fts_build = build_fts(&conn);
+    println!("fts5 baseline: built in {:.2} s", fts_build.as_secs_f64());
+
+    // Warm both engines (page cache, scratch buffers) on every query once.
+    for (_, queries) in &classes {
+        for query in queries {
+            std::hint::black_box(our_search(&index, &query.text));
+            std::hint::black_box(fts_search(&conn, &query.text));
+        }
+    }
+
+    println!();
+    println!(
+        "{:<9} {:>6} | {:>26} | {:>26} | {:>9} | {:>14}",
+        "class",
+        "n",
+        "index p50 / p99 / max us",
+        "fts5 p50 / p99 / max us",
+        "p99 ratio",
+        "no-hit idx/fts"
+    );
+    let mut all_ours = Vec::new();
+    for (class, queries) in &classes {
+        let (ours, our_results) = time_all(queries, |text| our_search(&index, text));
+        let (fts, fts_results) = time_all(queries, |text| fts_search(&conn, text));
+        all_ours.push(ours.p99_us);
+        println!(
+            "{:<9} {:>6} | {:>8.1} {:>8.1} {:>8.0} | {:>8.1} {:>8.1} {:>8.0} | {:>8.1}x | {:>5.1}% {:>6.1}%   (mean {:.1} / {:.1} us)",
+            class,
+            queries.len(),
+            ours.p50_us,
+            ours.p99_us,
+            ours.max_us,
+            fts.p50_us,
+            fts.p99_us,
+            fts.max_us,
+            fts.p99_us / ours.p99_us,
+            100.0 * no_hit_share(class, queries, &our_results, &titles),
+            100.0 * no_hit_share(class, queries, &fts_results, &titles),
+            ours.mean_us,
+            fts.mean_us,
+        );
+    }
+    let mixed: Vec<Query> = classes
+        .iter()
+        .flat_map(|(_, q)| q.iter().cloned())
+        .collect();
+    let (ours, _) = time_all(&mixed, |text| our_search(&index, text));
+    let (fts, _) = time_all(&mixed, |text| fts_search(&conn, text));
+    println!(
+        "{:<9} {:>6} | {:>8.1} {:>8.1} {:>8.0} | {:>8.1} {:>8.1} {:>8.0} | {:>8.1}x |",
+        "mixed",
+        mixed.len(),
+        ours.p50_us,
+        ours.p99_us,
+        ours.max_us,
+        fts.p50_us,
+        fts.p99_us,
+        fts.max_us,
+        fts.p99_us / ours.p99_us
+    );
+    println!();
+    for threads in [1, 2] {
+        println!(
+            "throughput, index, {threads} thread(s), mixed queries: {:.0} searches/s",
+            throughput(&index, &mixed, threads)
+        );
+    }
+    println!("VmRSS at the end: {:.0} MB", vm_rss_mb());
+}

@@ -1,0 +1,379 @@
+//! Reads of the catalogue in the shapes of the interface: search hits, the v2 product, weekly
+//! orders and statistics. Money is stored in cents and leaves here as plain numbers.
+
+use std::collections::HashMap;
+
+use rusqlite::{Connection, OptionalExtension, Row, params_from_iter};
+
+use super::CatalogueError;
+use crate::model::{
+    Country, DatasetStats, Link, Product, ReleaseDate, RetailPrice, SearchHit, SearchVariant,
+    Stats, Variant, VariantMetadata, WeeklyOrder,
+};
+
+/// Cents to a plain money number.
+fn money(cents: i64) -> f64 {
+    cents as f64 / 100.0
+}
+
+/// A product key as the interface accepts it: a UUID or a slug.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProductKey<'a> {
+    /// The product's UUID (any case).
+    Id(&'a str),
+    /// The product's slug.
+    Slug(&'a str),
+}
+
+impl<'a> ProductKey<'a> {
+    /// UUID if it parses as one, slug otherwise.
+    pub fn parse(text: &'a str) -> Self {
+        if uuid::Uuid::parse_str(text).is_ok() {
+            ProductKey::Id(text)
+        } else {
+            ProductKey::Slug(text)
+        }
+    }
+}
+
+/// The internal key (`products.pk`) of a product.
+pub fn product_pk(conn: &Connection, key: ProductKey<'_>) -> Result<Option<i64>, CatalogueError> {
+    let found = match key {
+        ProductKey::Id(id) => conn
+            .prepare_cached("SELECT pk FROM products WHERE id = ?1")?
+            .query_row([id.to_ascii_lowercase()], |row| row.get(0))
+            .optional()?,
+        ProductKey::Slug(slug) => conn
+            .prepare_cached("SELECT pk FROM products WHERE slug = ?1")?
+            .query_row([slug], |row| row.get(0))
+            .optional()?,
+    };
+    Ok(found)
+}
+
+const HIT_COLUMNS: &str = "pk, id, slug, sku, title, brand, category, color, gender, age_group,
+    size_system, condition, availability, description, image, link, release_date, is_bundle,
+    labels, inserted_at";
+
+/// Search hits for `pks`, in the order given, priced for `country`. Unknown pks are skipped.
+pub fn search_hits(
+    conn: &Connection,
+    pks: &[i64],
+    country: Country,
+) -> Result<Vec<SearchHit>, CatalogueError> {
+    if pks.is_empty() {
+        return Ok(Vec::new());
+    }
+    let currency = price_columns(country);
+    let placeholders = vec!["?"; pks.len()].join(",");
+    let sql = format!(
+        "SELECT {HIT_COLUMNS}, min_{currency}_cents, avg_{currency}_cents, max_{currency}_cents,
+                base_{currency}_cents, retail_{currency}_cents
+         FROM products WHERE pk IN ({placeholders})"
+    );
+    let mut statement = conn.prepare_cached(&sql)?;
+    let mut hits: HashMap<i64, SearchHit> = HashMap::with_capacity(pks.len());
+    let mut rows = statement.query(params_from_iter(pks))?;
+    while let Some(row) = rows.next()? {
+        let pk: i64 = row.get(0)?;
+        hits.insert(pk, hit_from_row(row, country)?);
+    }
+    drop(rows);
+
+    let sql = format!(
+        "SELECT v.product_pk, v.id, v.size, v.gtin, v.link, v.price_{currency}_cents
+         FROM variants v WHERE v.product_pk IN ({placeholders}) ORDER BY v.product_pk, v.position"
+    );
+    let mut statement = conn.prepare_cached(&sql)?;
+    let mut rows = statement.query(params_from_iter(pks))?;
+    while let Some(row) = rows.next()? {
+        let pk: i64 = row.get(0)?;
+        let Some(hit) = hits.get_mut(&pk) else {
+            continue;
+        };
+        let size: String = row.get(2)?;
+        let link: Option<String> = row.get(4)?;
+        hit.variants.push(SearchVariant {
+            variant_id: uuid_text(row, 1)?,
+            gtin: row.get(3)?,
+            variant_link: link.unwrap_or_else(|| variant_link(&hit.link, &size)),
+            price: money(row.get(5)?),
+            size,
+        });
+    }
+    Ok(pks.iter().filter_map(|pk| hits.remove(pk)).collect())
+}
+
+fn price_columns(country: Country) -> &'static str {
+    match country {
+        Country::Us => "usd",
+        Country::Fr => "eur",
+    }
+}
+
+fn hit_from_row(row: &Row<'_>, country: Country) -> Result<SearchHit, CatalogueError> {
+    let labels: String = row.get(18)?;
+    let retail_cents: i64 = row.get(24)?;
+    Ok(SearchHit {
+        id: row.get(1)?,
+        slug: row.get(2)?,
+        sku: row.get(3)?,
+        title: row.get(4)?,
+        brand: row.get(5)?,
+        category: row.get(6)?,
+        color: row.get(7)?,
+        gender: row.get(8)?,
+        age_group: row.get(9)?,
+        size_system: row.get(10)?,
+        condition: row.get(11)?,
+        availability: row.get(12)?,
+        description: row.get(13)?,
+        image: row.get(14)?,
+        link: row.get(15)?,
+        release_date: row.get(16)?,
+        is_bundle: row.get(17)?,
+        labels: serde_json::from_str(&labels).unwrap_or_default(),
+        inserted_at: row.get(19)?,
+        min_price: money(row.get(20)?),
+        avg_price: money(row.get(21)?),
+        max_price: money(row.get(22)?),
+        base_price: money(row.get(23)?),
+        // A decimal carried as text, as the spec writes it; empty when the retail price is unknown.
+        retail_price: if retail_cents > 0 {
+            format!("{}.{:02}", retail_cents / 100, retail_cents % 100)
+        } else {
+            String::new()
+        },
+        currency: country.currency().to_owned(),
+        variants: Vec::new(),
+    })
+}
+
+/// Variant ids are stored as 16 raw bytes (generated) and read back as UUID text.
+fn uuid_text(row: &Row<'_>, index: usize) -> Result<String, CatalogueError> {
+    let bytes: Vec<u8> = row.get(index)?;
+    Ok(uuid::Uuid::from_slice(&bytes)
+        .map(|id| id.to_string())
+        .unwrap_or_default())
+}
+
+/// `https://.../slug` + size 9.5 -> `https://.../slug?size=9.5`.
+fn variant_link(product_link: &str, size: &str) -> String {
+    let separator = if product_link.contains('?') { '&' } else { '?' };
+    let size: String = size
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    format!("{product_link}{separator}size={size}")
+}
+
+/// What the free tier may see of a product.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detail {
+    /// Without release dates and retail prices (the keys are absent).
+    Reduced,
+    /// Everything.
+    Full,
+}
+
+/// The v2 catalogue product.
+pub fn product(
+    conn: &Connection,
+    pk: i64,
+    detail: Detail,
+) -> Result<Option<Product>, CatalogueError> {
+    let mut statement = conn.prepare_cached(
+        "SELECT id, slug, sku, title, brand, category, color, gender, description, image,
+                avg_usd_cents, min_usd_cents, max_usd_cents, trending, model
+         FROM products WHERE pk = ?1",
+    )?;
+    let Some(mut product) = statement
+        .query_row([pk], |row| {
+            Ok((
+                Product {
+                    id: row.get(0)?,
+                    slug: row.get(1)?,
+                    sku: row.get(2)?,
+                    title: row.get(3)?,
+                    brand: row.get(4)?,
+                    category: row.get(5)?,
+                    color: row.get(6)?,
+                    gender: row.get(7)?,
+                    description: row.get::<_, Option<String>>(8)?.unwrap_or_default(),
+                    image: row.get(9)?,
+                    images: None,
+                    currency: "USD".to_owned(),
+                    avg_price: money(row.get(10)?),
+                    min_price: money(row.get(11)?),
+                    max_price: money(row.get(12)?),
+                    trending: row.get(13)?,
+                    release_dates: None,
+                    retail_prices: None,
+                    links: Vec::new(),
+                    variants: Vec::new(),
+                },
+                row.get::<_, String>(14)?,
+            ))
+        })
+        .optional()?
+        .map(|(product, model)| {
+            let mut product = product;
+            // Stash the model in the first variant's metadata below; keep it alongside.
+            product.images = None;
+            (product, model)
+        })
+    else {
+        return Ok(None);
+    };
+    let (ref mut p, ref model) = product;
+
+    let mut links = conn
+        .prepare_cached("SELECT link, target, min_price_cents FROM links WHERE product_pk = ?1")?;
+    p.links = links
+        .query_map([pk], |row| {
+            Ok(Link {
+                link: row.get(0)?,
+                target: row.get(1)?,
+                min_price: money(row.get(2)?),
+            })
+        })?
+        .collect::<Result<_, _>>()?;
+
+    let mut variants = conn.prepare_cached(
+        "SELECT v.id, v.size, v.size_uk, v.size_eu, v.gtin, v.link, v.price_usd_cents, p.link,
+                p.size_system
+         FROM variants v JOIN products p ON p.pk = v.product_pk
+         WHERE v.product_pk = ?1 ORDER BY v.position",
+    )?;
+    let mut rows = variants.query([pk])?;
+    while let Some(row) = rows.next()? {
+        let size: String = row.get(1)?;
+        let size_uk: String = row.get(2)?;
+        let size_eu: String = row.get(3)?;
+        let link: Option<String> = row.get(5)?;
+        let product_link: String = row.get(7)?;
+        let size_system: String = row.get(8)?;
+        let mut tags = Vec::new();
+        if !size_system.is_empty() {
+            tags.push(size_system);
+        }
+        if !size_uk.is_empty() {
+            tags.push(format!("UK {size_uk}"));
+        }
+        if !size_eu.is_empty() {
+            tags.push(format!("EU {size_eu}"));
+        }
+        p.variants.push(Variant {
+            id: uuid_text(row, 0)?,
+            product_id: p.id.clone(),
+            sku: p.sku.clone(),
+            title: p.title.clone(),
+            description: p.description.clone(),
+            brand: p.brand.clone(),
+            category: p.category.clone(),
+            color: p.color.clone(),
+            gender: p.gender.clone(),
+            gtin: row.get::<_, Option<String>>(4)?.unwrap_or_default(),
+            link: link.unwrap_or_else(|| variant_link(&product_link, &size)),
+            size,
+            image: p.image.clone(),
+            price: money(row.get(6)?),
+            currency: "USD".to_owned(),
+            tags,
+            metadata: VariantMetadata {
+                category: p.category.clone(),
+                model: model.clone(),
+            },
+            source: "resale_b".to_owned(),
+        });
+    }
+    drop(rows);
+
+    if detail == Detail::Full {
+        let mut dates = conn.prepare_cached(
+            "SELECT release_date, source FROM release_dates WHERE product_pk = ?1",
+        )?;
+        p.release_dates = Some(
+            dates
+                .query_map([pk], |row| {
+                    Ok(ReleaseDate {
+                        sku: p.sku.clone(),
+                        release_date: row.get(0)?,
+                        source: row.get(1)?,
+                    })
+                })?
+                .collect::<Result<_, _>>()?,
+        );
+        let mut prices = conn.prepare_cached(
+            "SELECT price_cents, currency, source FROM retail_prices WHERE product_pk = ?1",
+        )?;
+        p.retail_prices = Some(
+            prices
+                .query_map([pk], |row| {
+                    Ok(RetailPrice {
+                        sku: p.sku.clone(),
+                        price: money(row.get(0)?),
+                        currency: row.get(1)?,
+                        source: row.get(2)?,
+                    })
+                })?
+                .collect::<Result<_, _>>()?,
+        );
+    }
+    Ok(Some(product.0))
+}
+
+/// Up to 52 weekly order records, newest first. `gmv` is `orders x aov`, exact to the cent.
+pub fn weekly_orders(conn: &Connection, pk: i64) -> Result<Vec<WeeklyOrder>, CatalogueError> {
+    let mut statement = conn.prepare_cached(
+        "SELECT week_start, position, orders, aov_cents FROM weekly_orders
+         WHERE product_pk = ?1 ORDER BY week_start DESC LIMIT 52",
+    )?;
+    let rows = statement.query_map([pk], |row| {
+        let week_start: i64 = row.get(0)?;
+        let orders: i64 = row.get(2)?;
+        let aov_cents: i64 = row.get(3)?;
+        Ok(WeeklyOrder {
+            position: row.get(1)?,
+            orders: orders as u32,
+            aov: money(aov_cents),
+            gmv: money(orders * aov_cents),
+            inserted_at: chrono::DateTime::from_timestamp(week_start, 0)
+                .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
+                .unwrap_or_default(),
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Product and variant counts per dataset, and when the catalogue was built.
+pub fn stats(conn: &Connection) -> Result<Stats, CatalogueError> {
+    let products: i64 = conn.query_row("SELECT count(*) FROM products", [], |row| row.get(0))?;
+    let variants: i64 = conn.query_row("SELECT count(*) FROM variants", [], |row| row.get(0))?;
+    let built_at: Option<String> = conn
+        .query_row("SELECT value FROM meta WHERE key = 'built_at'", [], |row| {
+            row.get(0)
+        })
+        .optional()?;
+    let version: u32 = conn.query_row("PRAGMA user_version", [], |row| row.get(0))?;
+    Ok(Stats {
+        // Both datasets hold the same products, priced in their own currency.
+        datasets: Country::ALL
+            .iter()
+            .map(|country| DatasetStats {
+                country: country.code().to_owned(),
+                currency: country.currency().to_owned(),
+                products: products as u64,
+                variants: variants as u64,
+            })
+            .collect(),
+        built_at: built_at.unwrap_or_default(),
+        schema_version: version,
+    })
+}

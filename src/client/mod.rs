@@ -1,0 +1,934 @@
+//! The typed HTTP client of the Sneaker Market Data Service interface: one async method per
+//! endpoint, returning the [`model`](crate::model) types, used alike for the in-process demo
+//! service and for a remote server.
+//!
+//! - Errors are [`ClientError`]s with an [`ErrorKind`] (see [`error`] for how answers map).
+//! - Every call has a connect timeout and a per-request timeout, and the whole call, retries and
+//!   waits included, is bounded by [`ClientConfig::call_timeout`]. Calls are retried with
+//!   exponential backoff and jitter on connection errors, timeouts and 5xx (honouring a
+//!   `Retry-After` they carry), and on 429 only when its `Retry-After` is at most
+//!   [`ClientConfig::max_retry_after`]; never on other 4xx.
+//! - The real-time budget is tracked from the `X-RateLimit-*` headers, or counted by the client
+//!   when a remote sends none: [`Client::realtime_budget`]. When the budget is known to be spent,
+//!   a real-time call answers [`ErrorKind::RateLimited`] without sending a request.
+//! - The key's tier is learned from the `X-Key-Type` header of any answer, otherwise from the
+//!   first 403: [`Client::tier`]. No request is ever made just to find it out.
+//! - The key goes only in the `Authorization` header, marked sensitive so HTTP-level logging
+//!   leaves it out; it is never in a URL, a log line, an error message or `Debug` output.
+//! - Keys are kept in a [`KeyStore`] (the OS keyring, see [`keystore`]).
+
+pub mod budget;
+pub mod error;
+pub mod keystore;
+
+use std::fmt;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
+
+use rand::Rng;
+use reqwest::Url;
+use reqwest::header::{self, HeaderMap, HeaderValue};
+use serde::de::DeserializeOwned;
+
+pub use self::budget::{Budget, BudgetSource, DEFAULT_REALTIME_PER_MINUTE};
+use self::budget::{BudgetTracker, retry_after};
+pub use self::error::{ClientError, ErrorKind};
+use self::error::{key_tier_from_message, required_tier_from_message};
+pub use self::keystore::{KEYRING_SERVICE, KeyStore, KeyStoreError, KeyringStore, MemoryKeyStore};
+use crate::model::Product;
+use crate::model::{
+    Country, ResaleAEnvelope, ResaleBEnvelope, RetailerEnvelope, SearchHit, SearchResponse, Stats,
+    Subscription, Tier, V2Envelope, WeeklyOrder,
+};
+
+/// Response header naming the key's tier.
+const KEY_TYPE_HEADER: &str = "x-key-type";
+/// Response header naming the tier a refused request needs.
+const REQUIRED_TIER_HEADER: &str = "x-required-tier";
+/// Longest backoff between two attempts, before jitter.
+const MAX_BACKOFF: Duration = Duration::from_secs(5);
+/// Characters of a non-JSON body quoted in an error message.
+const BODY_SNIPPET_CHARS: usize = 120;
+
+/// How to reach a server. `Debug` never shows the key.
+#[derive(Clone)]
+pub struct ClientConfig {
+    /// `http(s)://host[:port][/prefix]`; the endpoint paths are appended.
+    pub base_url: String,
+    /// The API key, sent as `Authorization: <key>`; `None` (or empty) sends no key.
+    pub api_key: Option<String>,
+    /// Longest wait for a TCP (and TLS) connection.
+    pub connect_timeout: Duration,
+    /// Longest wait for one request: from connecting to the last byte of the body.
+    pub request_timeout: Duration,
+    /// Longest time for a whole call, retries and waits between them included.
+    pub call_timeout: Duration,
+    /// Attempts after the first for failures worth retrying (connection, timeout, 5xx, short 429).
+    pub retries: u32,
+    /// Wait before the first retry; doubled for each further one (capped at 5 s), with jitter.
+    pub retry_backoff: Duration,
+    /// Longest `Retry-After` (on 429, or a budget known to be spent) the client waits out by
+    /// itself; a longer one is returned as [`ErrorKind::RateLimited`] at once.
+    pub max_retry_after: Duration,
+}
+
+impl ClientConfig {
+    /// Defaults for a server: connect 5 s, request 15 s, call 30 s, 2 retries from 250 ms,
+    /// waits out a `Retry-After` of up to 5 s.
+    #[must_use]
+    pub fn new(base_url: impl Into<String>, api_key: Option<String>) -> Self {
+        Self {
+            base_url: base_url.into(),
+            api_key,
+            connect_timeout: Duration::from_secs(5),
+            request_timeout: Duration::from_secs(15),
+            call_timeout: Duration::from_secs(30),
+            retries: 2,
+            retry_backoff: Duration::from_millis(250),
+            max_retry_after: Duration::from_secs(5),
+        }
+    }
+}
+
+impl fmt::Debug for ClientConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ClientConfig")
+            .field("base_url", &self.base_url)
+            .field("api_key", &self.api_key.as_ref().map(|_| "[redacted]"))
+            .field("connect_timeout", &self.connect_timeout)
+            .field("request_timeout", &self.request_timeout)
+            .field("call_timeout", &self.call_timeout)
+            .field("retries", &self.retries)
+            .field("retry_backoff", &self.retry_backoff)
+            .field("max_retry_after", &self.max_retry_after)
+            .finish()
+    }
+}
+
+/// Parameters of [`Client::search`]; `SearchQuery::default()` is the first page of everything.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SearchQuery {
+    /// Search text; empty matches everything.
+    pub text: String,
+    /// Page, 1-based; `None` for the server's default (1).
+    pub page: Option<u32>,
+    /// Hits per page; `None` for the server's default (20).
+    pub limit: Option<u32>,
+    /// Exact GTIN filter.
+    pub gtin: Option<String>,
+    /// Exact style-code filter.
+    pub sku: Option<String>,
+    /// The country dataset; FR needs a pro or ultra key.
+    pub country: Country,
+}
+
+impl SearchQuery {
+    /// The first page of hits for `text` in the US dataset.
+    #[must_use]
+    pub fn text(text: impl Into<String>) -> Self {
+        Self {
+            text: text.into(),
+            ..Self::default()
+        }
+    }
+}
+
+/// Parameters of [`Client::resale_b_related`]; each `None` leaves the server's default.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RelatedQuery {
+    /// Country to retrieve market data for, e.g. `US`.
+    pub country: Option<String>,
+    /// Currency of the market data, e.g. `USD`.
+    pub currency: Option<String>,
+    /// Market to retrieve market data for.
+    pub market: Option<String>,
+}
+
+/// A typed client of one server with one key. Cheap to clone: clones share the connection
+/// pool, the learned tier and the real-time budget.
+#[derive(Clone)]
+pub struct Client {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    http: reqwest::Client,
+    base: Url,
+    /// `Authorization` value, marked sensitive.
+    auth: Option<HeaderValue>,
+    request_timeout: Duration,
+    call_timeout: Duration,
+    retries: u32,
+    retry_backoff: Duration,
+    max_retry_after: Duration,
+    learned: Mutex<Learned>,
+}
+
+/// What the client learned from answers.
+struct Learned {
+    tier: Option<Tier>,
+    budget: BudgetTracker,
+}
+
+impl fmt::Debug for Client {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Client")
+            .field("base_url", &self.inner.base.as_str())
+            .field("api_key", &self.inner.auth.as_ref().map(|_| "[redacted]"))
+            .field("tier", &self.tier())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The endpoint groups the client treats differently.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Budgeted {
+    /// Spends the real-time budget.
+    Realtime,
+    /// Not rate limited.
+    No,
+}
+
+impl Client {
+    /// A client for `config.base_url`. Sends nothing.
+    ///
+    /// Fails with [`ErrorKind::Config`] when the base URL is not an `http(s)` URL (or carries
+    /// credentials, a query or a fragment) or the key cannot be sent in an HTTP header.
+    pub fn new(config: ClientConfig) -> Result<Client, ClientError> {
+        let base = parse_base_url(&config.base_url)?;
+        let auth = match config.api_key.as_deref().map(str::trim) {
+            None | Some("") => None,
+            Some(key) => {
+                let mut value = HeaderValue::from_str(key).map_err(|_| {
+                    ClientError::new(
+                        ErrorKind::Config,
+                        "the API key contains characters that cannot be sent in an HTTP header",
+                    )
+                })?;
+                value.set_sensitive(true);
+                Some(value)
+            }
+        };
+        let http = reqwest::Client::builder()
+            .connect_timeout(config.connect_timeout)
+            .user_agent(concat!("solescope/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|err| {
+                ClientError::new(
+                    ErrorKind::Config,
+                    format!("the HTTP client could not be built: {}", error_chain(&err)),
+                )
+            })?;
+        Ok(Client {
+            inner: Arc::new(Inner {
+                http,
+                base,
+                auth,
+                request_timeout: config.request_timeout,
+                call_timeout: config.call_timeout,
+                retries: config.retries,
+                retry_backoff: config.retry_backoff,
+                max_retry_after: config.max_retry_after,
+                learned: Mutex::new(Learned {
+                    tier: None,
+                    budget: BudgetTracker::new(),
+                }),
+            }),
+        })
+    }
+
+    /// The server's base URL, normalised (always ends in `/`).
+    #[must_use]
+    pub fn base_url(&self) -> &str {
+        self.inner.base.as_str()
+    }
+
+    /// Whether requests carry a key.
+    #[must_use]
+    pub fn has_key(&self) -> bool {
+        self.inner.auth.is_some()
+    }
+
+    /// The key's tier as last reported by the server (`X-Key-Type`), or inferred from the first
+    /// 403; `None` until an answer told, and again after a 401.
+    #[must_use]
+    pub fn tier(&self) -> Option<Tier> {
+        self.learned().tier
+    }
+
+    /// The real-time requests left in the current window.
+    #[must_use]
+    pub fn realtime_budget(&self) -> Budget {
+        self.learned().budget.current(Instant::now())
+    }
+
+    /// `GET /search`: a page of hits, best first.
+    pub async fn search(&self, query: &SearchQuery) -> Result<SearchResponse, ClientError> {
+        let mut url = self.url(&[("", "search")])?;
+        {
+            let mut pairs = url.query_pairs_mut();
+            if !query.text.is_empty() {
+                pairs.append_pair("query", &query.text);
+            }
+            if let Some(page) = query.page {
+                pairs.append_pair("page", &page.to_string());
+            }
+            if let Some(limit) = query.limit {
+                pairs.append_pair("limit", &limit.to_string());
+            }
+            if let Some(gtin) = &query.gtin {
+                pairs.append_pair("gtin", gtin);
+            }
+            if let Some(sku) = &query.sku {
+                pairs.append_pair("sku", sku);
+            }
+            if query.country != Country::Us {
+                pairs.append_pair("country", query.country.code());
+            }
+        }
+        drop_empty_query(&mut url);
+        self.get(url, Budgeted::No).await
+    }
+
+    /// `GET /product/{id}`: one product (UUID or slug) in the search-hit shape.
+    pub async fn product(&self, id: &str, country: Country) -> Result<SearchHit, ClientError> {
+        let mut url = self.url(&[("", "product"), ("product id", id)])?;
+        if country != Country::Us {
+            url.query_pairs_mut().append_pair("country", country.code());
+        }
+        self.get(url, Budgeted::No).await
+    }
+
+    /// `GET /stats`: catalogue size per dataset.
+    pub async fn stats(&self) -> Result<Stats, ClientError> {
+        let url = self.url(&[("", "stats")])?;
+        self.get(url, Budgeted::No).await
+    }
+
+    /// `GET /api/v2/products/{id}`: one product (UUID or slug); free keys get fewer fields.
+    pub async fn product_v2(&self, id: &str) -> Result<V2Envelope<Product>, ClientError> {
+        let url = self.url(&[
+            ("", "api"),
+            ("", "v2"),
+            ("", "products"),
+            ("product id", id),
+        ])?;
+        self.get(url, Budgeted::No).await
+    }
+
+    /// `GET /api/v2/products/{id}/orders`: up to 52 weeks, newest first (pro).
+    pub async fn orders(&self, id: &str) -> Result<V2Envelope<Vec<WeeklyOrder>>, ClientError> {
+        let url = self.url(&[
+            ("", "api"),
+            ("", "v2"),
+            ("", "products"),
+            ("product id", id),
+            ("", "orders"),
+        ])?;
+        self.get(url, Budgeted::No).await
+    }
+
+    /// `GET /api/v3/realtime/resale-a/products/{id}`: live product (pro; spends the budget).
+    pub async fn resale_a_product(&self, id: &str) -> Result<ResaleAEnvelope, ClientError> {
+        let url = self.url(&[
+            ("", "api"),
+            ("", "v3"),
+            ("", "realtime"),
+            ("", "resale-a"),
+            ("", "products"),
+            ("product id", id),
+        ])?;
+        self.get(url, Budgeted::Realtime).await
+    }
+
+    /// `GET /api/v3/realtime/resale-b/products/{id}/related`: live related products (pro;
+    /// spends the budget).
+    pub async fn resale_b_related(
+        &self,
+        id: &str,
+        query: &RelatedQuery,
+    ) -> Result<ResaleBEnvelope, ClientError> {
+        let mut url = self.url(&[
+            ("", "api"),
+            ("", "v3"),
+            ("", "realtime"),
+            ("", "resale-b"),
+            ("", "products"),
+            ("product id", id),
+            ("", "related"),
+        ])?;
+        {
+            let mut pairs = url.query_pairs_mut();
+            for (name, value) in [
+                ("country", &query.country),
+                ("currency", &query.currency),
+                ("market", &query.market),
+            ] {
+                if let Some(value) = value {
+                    pairs.append_pair(name, value);
+                }
+            }
+        }
+        drop_empty_query(&mut url);
+        self.get(url, Budgeted::Realtime).await
+    }
+
+    /// `GET /api/v3/retailer-a/products/{slug}`: the retailer's product (free).
+    pub async fn retailer_product(&self, slug: &str) -> Result<RetailerEnvelope, ClientError> {
+        let url = self.url(&[
+            ("", "api"),
+            ("", "v3"),
+            ("", "retailer-a"),
+            ("", "products"),
+            ("slug", slug),
+        ])?;
+        self.get(url, Budgeted::No).await
+    }
+
+    /// `GET /api/v2/subscriptions`: the pro and ultra offers (readable without a key).
+    pub async fn subscriptions(&self) -> Result<V2Envelope<Vec<Subscription>>, ClientError> {
+        let url = self.url(&[("", "api"), ("", "v2"), ("", "subscriptions")])?;
+        self.get(url, Budgeted::No).await
+    }
+
+    /// `GET /api/v2/subscriptions/{tier}`: what one tier offers (readable without a key).
+    pub async fn subscription(&self, tier: Tier) -> Result<V2Envelope<Subscription>, ClientError> {
+        let url = self.url(&[
+            ("", "api"),
+            ("", "v2"),
+            ("", "subscriptions"),
+            ("", tier.as_str()),
+        ])?;
+        self.get(url, Budgeted::No).await
+    }
+
+    fn learned(&self) -> MutexGuard<'_, Learned> {
+        // Every update under this lock is a plain assignment, so a poisoned lock holds whole values.
+        self.inner
+            .learned
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The base URL with `segments` appended, each percent-encoded as one path segment (so ids
+    /// with `/`, `?`, `%`, spaces or emoji stay one segment). Caller-given segments are named
+    /// (`what`) so a refusal can say which; fixed ones have an empty name.
+    fn url(&self, segments: &[(&str, &str)]) -> Result<Url, ClientError> {
+        for (what, segment) in segments {
+            if what.is_empty() {
+                continue;
+            }
+            if segment.trim().is_empty() {
+                return Err(ClientError::new(
+                    ErrorKind::BadRequest,
+                    format!("the {what} is empty"),
+                ));
+            }
+            // URLs resolve `.` and `..` (even percent-encoded) as directory steps.
+            if matches!(*segment, "." | "..") {
+                return Err(ClientError::new(
+                    ErrorKind::BadRequest,
+                    format!("the {what} {segment:?} cannot be sent as a URL path segment"),
+                ));
+            }
+        }
+        let mut url = self.inner.base.clone();
+        url.path_segments_mut()
+            .map_err(|()| ClientError::new(ErrorKind::Config, "the base URL cannot take a path"))?
+            .pop_if_empty()
+            .extend(segments.iter().map(|(_, segment)| *segment));
+        Ok(url)
+    }
+
+    /// One call: attempts with retries and waits, all within `call_timeout`.
+    async fn get<T: DeserializeOwned>(
+        &self,
+        url: Url,
+        budgeted: Budgeted,
+    ) -> Result<T, ClientError> {
+        let deadline = Instant::now() + self.inner.call_timeout;
+        let max_attempts = self.inner.retries.saturating_add(1);
+        let mut attempts = 0;
+        loop {
+            if budgeted == Budgeted::Realtime {
+                self.wait_for_budget(&url, deadline, attempts).await?;
+            }
+            let timeout = deadline
+                .saturating_duration_since(Instant::now())
+                .min(self.inner.request_timeout);
+            if timeout.is_zero() {
+                return Err(self.gave_up(&url, attempts));
+            }
+            attempts += 1;
+            let started = Instant::now();
+            let err = match self.attempt(&url, budgeted, timeout).await {
+                Ok(value) => return Ok(value),
+                Err(err) => err,
+            };
+            let mut err = err.with_url(url.as_str());
+            err.attempts = attempts;
+            self.redact(&mut err.message);
+            tracing::debug!(
+                url = url.as_str(),
+                attempt = attempts,
+                elapsed_ms = started.elapsed().as_millis() as u64,
+                "GET failed: {err}"
+            );
+            let Some(delay) = self.retry_delay(&err, attempts) else {
+                return Err(err);
+            };
+            if attempts >= max_attempts || Instant::now() + delay >= deadline {
+                return Err(err);
+            }
+            tokio::time::sleep(delay).await;
+        }
+    }
+
+    /// Before a real-time request: when the budget is known to be spent, waits for the window
+    /// to reset if that is short and fits the call, else answers `RateLimited` without sending.
+    async fn wait_for_budget(
+        &self,
+        url: &Url,
+        deadline: Instant,
+        attempts: u32,
+    ) -> Result<(), ClientError> {
+        let (wait, budget) = {
+            let learned = self.learned();
+            let now = Instant::now();
+            (learned.budget.wait_needed(now), learned.budget.current(now))
+        };
+        let Some(wait) = wait else {
+            return Ok(());
+        };
+        if wait <= self.inner.max_retry_after && Instant::now() + wait < deadline {
+            tokio::time::sleep(wait).await;
+            return Ok(());
+        }
+        let by = match budget.source {
+            BudgetSource::Server => "as the server reported",
+            BudgetSource::Counted | BudgetSource::Assumed => "counted by the client",
+        };
+        let mut err = ClientError::new(
+            ErrorKind::RateLimited,
+            format!(
+                "the real-time budget of {} requests per minute is spent ({by}); it resets in {} s",
+                budget.limit,
+                wait.as_secs_f64().ceil() as u64
+            ),
+        )
+        .with_url(url.as_str());
+        err.retry_after = Some(wait);
+        err.attempts = attempts;
+        Err(err)
+    }
+
+    fn gave_up(&self, url: &Url, attempts: u32) -> ClientError {
+        let mut err = ClientError::new(
+            ErrorKind::Timeout,
+            format!(
+                "no answer within the call limit of {} ms",
+                self.inner.call_timeout.as_millis()
+            ),
+        )
+        .with_url(url.as_str());
+        err.attempts = attempts;
+        err
+    }
+
+    /// How long to wait before retrying after `err`, or `None` when it is not worth retrying.
+    fn retry_delay(&self, err: &ClientError, attempts: u32) -> Option<Duration> {
+        match err.kind {
+            ErrorKind::Connection | ErrorKind::Timeout => Some(self.backoff(attempts)),
+            ErrorKind::Server => match err.retry_after {
+                Some(wait) if wait > self.inner.max_retry_after => None,
+                Some(wait) => Some(wait.max(self.backoff(attempts))),
+                None => Some(self.backoff(attempts)),
+            },
+            ErrorKind::RateLimited => err
+                .retry_after
+                .filter(|wait| *wait <= self.inner.max_retry_after),
+            _ => None,
+        }
+    }
+
+    /// `retry_backoff x 2^(attempts-1)`, capped, scaled by a random factor in [0.5, 1) so
+    /// clients refused together do not come back together.
+    fn backoff(&self, attempts: u32) -> Duration {
+        let exponent = attempts.saturating_sub(1).min(16);
+        let base = self
+            .inner
+            .retry_backoff
+            .saturating_mul(1 << exponent)
+            .min(MAX_BACKOFF);
+        base.mul_f64(rand::rng().random_range(0.5..1.0))
+    }
+
+    /// One request and its answer.
+    async fn attempt<T: DeserializeOwned>(
+        &self,
+        url: &Url,
+        budgeted: Budgeted,
+        timeout: Duration,
+    ) -> Result<T, ClientError> {
+        let mut request = self
+            .inner
+            .http
+            .get(url.clone())
+            .timeout(timeout)
+            .header(header::ACCEPT, "application/json");
+        if let Some(auth) = &self.inner.auth {
+            request = request.header(header::AUTHORIZATION, auth.clone());
+        }
+        let started = Instant::now();
+        let response = request
+            .send()
+            .await
+            .map_err(|err| transport_error(&err, timeout))?;
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        tracing::debug!(
+            url = url.as_str(),
+            status,
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            "GET"
+        );
+        self.learn_from_headers(&headers, status, budgeted);
+        let body = response
+            .bytes()
+            .await
+            .map_err(|err| transport_error(&err, timeout))?;
+        if (200..300).contains(&status) {
+            decode(&body, &headers)
+        } else {
+            let err = status_error(status, &headers, &body);
+            if err.kind == ErrorKind::Forbidden {
+                self.learn_from_refusal(&err, &headers);
+            }
+            Err(err)
+        }
+    }
+
+    fn learn_from_headers(&self, headers: &HeaderMap, status: u16, budgeted: Budgeted) {
+        let reported =
+            header_text(headers, KEY_TYPE_HEADER).and_then(|text| text.parse::<Tier>().ok());
+        let mut learned = self.learned();
+        if let Some(tier) = reported {
+            learned.tier = Some(tier);
+        } else if status == 401 {
+            learned.tier = None;
+        }
+        if budgeted == Budgeted::Realtime {
+            learned.budget.record(headers, status, Instant::now());
+        }
+    }
+
+    /// A 403 from a server that did not name the key's tier: the message may ("this key is
+    /// free"); otherwise a refusal that needs pro means the key is free.
+    fn learn_from_refusal(&self, err: &ClientError, headers: &HeaderMap) {
+        if headers.contains_key(KEY_TYPE_HEADER) {
+            return;
+        }
+        let inferred = key_tier_from_message(&err.message).or(match err.required_tier {
+            Some(Tier::Pro) => Some(Tier::Free),
+            _ => None,
+        });
+        let mut learned = self.learned();
+        if learned.tier.is_none() {
+            learned.tier = inferred;
+        }
+    }
+
+    /// Removes the key from text that came from elsewhere (a server could echo it).
+    fn redact(&self, text: &mut String) {
+        let Some(key) = self.inner.auth.as_ref().and_then(|auth| auth.to_str().ok()) else {
+            return;
+        };
+        if !key.is_empty() && text.contains(key) {
+            *text = text.replace(key, "[redacted]");
+        }
+    }
+}
+
+/// Checks and normalises the base URL. Messages never quote a URL that carries credentials.
+fn parse_base_url(text: &str) -> Result<Url, ClientError> {
+    let text = text.trim();
+    let url = Url::parse(text).map_err(|err| {
+        ClientError::new(
+            ErrorKind::Config,
+            format!("the base URL is not a URL ({err}): {text}"),
+        )
+    })?;
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(ClientError::new(
+            ErrorKind::Config,
+            "the base URL must not carry credentials; the API key goes in the key field",
+        ));
+    }
+    if !matches!(url.scheme(), "http" | "https") || url.cannot_be_a_base() {
+        return Err(ClientError::new(
+            ErrorKind::Config,
+            format!("the base URL must start with http:// or https://: {text}"),
+        ));
+    }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err(ClientError::new(
+            ErrorKind::Config,
+            format!("the base URL must not have a query or fragment: {text}"),
+        ));
+    }
+    Ok(url)
+}
+
+fn drop_empty_query(url: &mut Url) {
+    if url.query() == Some("") {
+        url.set_query(None);
+    }
+}
+
+fn header_text<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
+    headers.get(name)?.to_str().ok().map(str::trim)
+}
+
+/// A request that got no complete answer.
+fn transport_error(err: &reqwest::Error, timeout: Duration) -> ClientError {
+    let chain = error_chain(err);
+    if err.is_timeout() {
+        let message = if err.is_connect() {
+            format!("could not connect in time: {chain}")
+        } else {
+            format!("no complete answer within {} ms", timeout.as_millis())
+        };
+        ClientError::new(ErrorKind::Timeout, message)
+    } else if err.is_connect() {
+        ClientError::new(ErrorKind::Connection, format!("could not connect: {chain}"))
+    } else if err.is_builder() {
+        ClientError::new(
+            ErrorKind::Config,
+            format!("the request could not be built: {chain}"),
+        )
+    } else {
+        ClientError::new(
+            ErrorKind::Connection,
+            format!("the connection failed before the answer was complete: {chain}"),
+        )
+    }
+}
+
+/// `err` and its causes, `: `-separated, without the URL (the error carries it once).
+fn error_chain(err: &reqwest::Error) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut source = std::error::Error::source(err);
+    while let Some(cause) = source {
+        let text = cause.to_string();
+        if !parts.iter().any(|part| part.contains(&text)) {
+            parts.push(text);
+        }
+        source = cause.source();
+    }
+    if parts.is_empty() {
+        parts.push(if err.is_timeout() {
+            "timed out".to_owned()
+        } else {
+            "request failed".to_owned()
+        });
+    }
+    parts.join(": ")
+}
+
+/// Decodes a successful body, naming the field path of a mismatch (`hits[3].price: ...`).
+fn decode<T: DeserializeOwned>(body: &[u8], headers: &HeaderMap) -> Result<T, ClientError> {
+    if !looks_like_json(body) {
+        return Err(ClientError::new(ErrorKind::Decode, not_json(body, headers)));
+    }
+    let mut deserializer = serde_json::Deserializer::from_slice(body);
+    let value = serde_path_to_error::deserialize::<_, T>(&mut deserializer).map_err(|err| {
+        let path = err.path().to_string();
+        let message = if path == "." {
+            format!("the body is not the expected JSON: {}", err.inner())
+        } else {
+            format!("{path}: {}", err.inner())
+        };
+        ClientError::new(ErrorKind::Decode, message)
+    })?;
+    deserializer.end().map_err(|err| {
+        ClientError::new(
+            ErrorKind::Decode,
+            format!("the body is not the expected JSON: {err}"),
+        )
+    })?;
+    Ok(value)
+}
+
+fn looks_like_json(body: &[u8]) -> bool {
+    matches!(
+        body.iter().find(|byte| !byte.is_ascii_whitespace()),
+        Some(b'{' | b'[')
+    )
+}
+
+/// "the body is not JSON (text/html, 512 bytes): "<!DOCTYPE html>..."".
+fn not_json(body: &[u8], headers: &HeaderMap) -> String {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return "the body is empty".to_owned();
+    }
+    let content_type =
+        header_text(headers, header::CONTENT_TYPE.as_str()).unwrap_or("no content type");
+    let text = String::from_utf8_lossy(body);
+    let mut snippet: String = text.trim().chars().take(BODY_SNIPPET_CHARS).collect();
+    if text.trim().chars().count() > BODY_SNIPPET_CHARS {
+        snippet.push('…');
+    }
+    format!(
+        "the body is not JSON ({content_type}, {} bytes): {snippet:?}",
+        body.len()
+    )
+}
+
+/// The error body of either shape: `{status, error, message}` or the v2 envelope.
+#[derive(serde::Deserialize)]
+struct WireError {
+    #[serde(default)]
+    error: String,
+    #[serde(default)]
+    message: String,
+}
+
+/// An answer with an error status.
+fn status_error(status: u16, headers: &HeaderMap, body: &[u8]) -> ClientError {
+    let kind = ErrorKind::from_status(status);
+    let reason = reqwest::StatusCode::from_u16(status)
+        .ok()
+        .and_then(|code| code.canonical_reason())
+        .unwrap_or("error");
+    let wire = serde_json::from_slice::<WireError>(body).ok();
+    let (code, message) = match wire {
+        Some(wire) if !wire.message.trim().is_empty() => (
+            Some(wire.error).filter(|code| !code.is_empty()),
+            wire.message,
+        ),
+        Some(wire) => (
+            Some(wire.error).filter(|code| !code.is_empty()),
+            reason.to_owned(),
+        ),
+        None if looks_like_json(body) => (
+            None,
+            format!("{reason}; the error body is not the expected JSON"),
+        ),
+        None => (None, format!("{reason}; {}", not_json(body, headers))),
+    };
+    let required_tier = (kind == ErrorKind::Forbidden)
+        .then(|| {
+            header_text(headers, REQUIRED_TIER_HEADER)
+                .and_then(|text| text.parse::<Tier>().ok())
+                .or_else(|| required_tier_from_message(&message))
+        })
+        .flatten();
+    let mut err = ClientError::new(kind, message);
+    err.status = Some(status);
+    err.code = code;
+    err.required_tier = required_tier;
+    err.retry_after = retry_after(headers);
+    err
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn client(base_url: &str, key: Option<&str>) -> Client {
+        Client::new(ClientConfig::new(base_url, key.map(str::to_owned))).unwrap()
+    }
+
+    #[test]
+    fn path_segments_are_percent_encoded() {
+        let client = client("http://127.0.0.1:9/prefix/", None);
+        let url = client
+            .url(&[("", "product"), ("product id", "a/b c?d#e%f👟")])
+            .unwrap();
+        assert_eq!(
+            url.as_str(),
+            "http://127.0.0.1:9/prefix/product/a%2Fb%20c%3Fd%23e%25f%F0%9F%91%9F"
+        );
+        let err = client
+            .url(&[("", "product"), ("product id", "..")])
+            .unwrap_err();
+        assert_eq!(err.kind, ErrorKind::BadRequest);
+        let err = client
+            .url(&[("", "product"), ("product id", " ")])
+            .unwrap_err();
+        assert_eq!(err.message, "the product id is empty");
+    }
+
+    #[test]
+    fn bad_base_urls_and_keys_are_config_errors() {
+        for url in ["not a url", "ftp://host", "http://host/?q=1", "mailto:x@y"] {
+            let err = Client::new(ClientConfig::new(url, None)).unwrap_err();
+            assert_eq!(err.kind, ErrorKind::Config, "{url}");
+        }
+        let err = Client::new(ClientConfig::new("http://user:hunter2@host", None)).unwrap_err();
+        assert!(!err.to_string().contains("hunter2"), "{err}");
+        let err = Client::new(ClientConfig::new(
+            "http://host",
+            Some("line\nbreak-key".into()),
+        ))
+        .unwrap_err();
+        assert_eq!(err.kind, ErrorKind::Config);
+        assert!(!err.to_string().contains("break-key"), "{err}");
+    }
+
+    #[test]
+    fn debug_output_redacts_the_key() {
+        let config = ClientConfig::new("http://host", Some("sekrit-key-123".into()));
+        let shown = format!("{config:?} {:?}", Client::new(config.clone()).unwrap());
+        assert!(!shown.contains("sekrit-key-123"), "{shown}");
+        assert!(shown.contains("[redacted]"), "{shown}");
+    }
+
+    #[test]
+    fn decode_names_the_field_path() {
+        let body = br#"{"hits":[],"estimatedTotalHits":"many","limit":20,"processingTimeMs":1,"query":""}"#;
+        let err = decode::<SearchResponse>(body, &HeaderMap::new()).unwrap_err();
+        assert_eq!(err.kind, ErrorKind::Decode);
+        assert!(
+            err.message.starts_with("estimatedTotalHits: invalid type"),
+            "{}",
+            err.message
+        );
+        let err = decode::<SearchResponse>(b"<html>oops</html>", &HeaderMap::new()).unwrap_err();
+        assert!(err.message.contains("not JSON"), "{}", err.message);
+        let err = decode::<Stats>(b"{\"datasets\":[]} trailing", &HeaderMap::new()).unwrap_err();
+        assert_eq!(err.kind, ErrorKind::Decode);
+    }
+
+    #[test]
+    fn error_bodies_of_both_shapes_give_the_server_message() {
+        let plain = br#"{"status":"error","error":"not_found","message":"no product with id or slug \"x\""}"#;
+        let err = status_error(404, &HeaderMap::new(), plain);
+        assert_eq!(err.kind, ErrorKind::NotFound);
+        assert_eq!(err.code.as_deref(), Some("not_found"));
+        assert_eq!(err.message, "no product with id or slug \"x\"");
+        let v2 = br#"{"status":"error","error":"forbidden","message":"this needs a pro or ultra key; this key is free","query":{},"data":null,"meta":null}"#;
+        let err = status_error(403, &HeaderMap::new(), v2);
+        assert_eq!(err.kind, ErrorKind::Forbidden);
+        assert_eq!(err.required_tier, Some(Tier::Pro));
+        let err = status_error(
+            502,
+            &HeaderMap::new(),
+            b"<html><body>Bad Gateway</body></html>",
+        );
+        assert_eq!(err.kind, ErrorKind::Server);
+        assert!(err.message.contains("not JSON"), "{}", err.message);
+    }
+
+    #[test]
+    fn backoff_grows_and_is_capped() {
+        let mut config = ClientConfig::new("http://host", None);
+        config.retry_backoff = Duration::from_millis(100);
+        let client = Client::new(config).unwrap();
+        let first = client.backoff(1);
+        assert!(first >= Duration::from_millis(50) && first < Duration::from_millis(100));
+        let third = client.backoff(3);
+        assert!(third >= Duration::from_millis(200) && third < Duration::from_millis(400));
+        assert!(client.backoff(30) < MAX_BACKOFF);
+    }
+}

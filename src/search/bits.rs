@@ -1,0 +1,113 @@
+//! Dense document bitsets: one bit per document, documents numbered by popularity.
+//!
+//! At 100,000 documents a set is 1,563 words (12.5 KB), so a union or intersection costs about a
+//! microsecond; iterating a set yields documents most popular first, which is the order every
+//! ranking tie falls back to.
+
+/// Number of 64-bit blocks that hold `docs` bits.
+pub(crate) fn blocks_for(docs: usize) -> usize {
+    docs.div_ceil(64)
+}
+
+/// Sets the bit of `doc`.
+pub(crate) fn insert(set: &mut [u64], doc: u32) {
+    let doc = doc as usize;
+    set[doc / 64] |= 1 << (doc % 64);
+}
+
+/// Whether the bit of `doc` is set.
+#[cfg(test)]
+pub(crate) fn contains(set: &[u64], doc: u32) -> bool {
+    let doc = doc as usize;
+    set[doc / 64] & (1 << (doc % 64)) != 0
+}
+
+/// `target |= source`.
+pub(crate) fn union_with(target: &mut [u64], source: &[u64]) {
+    for (t, s) in target.iter_mut().zip(source) {
+        *t |= s;
+    }
+}
+
+/// Number of documents in the set.
+pub(crate) fn count(set: &[u64]) -> u64 {
+    set.iter().map(|b| u64::from(b.count_ones())).sum()
+}
+
+/// Calls `each` with every document of `set` in increasing order until it returns `false`.
+#[cfg(test)]
+pub(crate) fn for_each(set: &[u64], mut each: impl FnMut(u32) -> bool) {
+    for (index, &block) in set.iter().enumerate() {
+        let mut bits = block;
+        while bits != 0 {
+            let doc = index as u32 * 64 + bits.trailing_zeros();
+            if !each(doc) {
+                return;
+            }
+            bits &= bits - 1;
+        }
+    }
+}
+
+/// Bit-sliced counters: adds the one-bit value of each lane of `lanes` to the counter planes.
+pub(crate) fn add_bit(planes: &mut [u64], lanes: u64) {
+    let mut carry = lanes;
+    for plane in planes {
+        if carry == 0 {
+            break;
+        }
+        let sum = *plane ^ carry;
+        carry &= *plane;
+        *plane = sum;
+    }
+}
+
+/// Lanes whose bit-sliced counter in `planes` equals `value`.
+pub(crate) fn lanes_equal(planes: &[u64], value: u32) -> u64 {
+    let mut mask = u64::MAX;
+    for (bit, plane) in planes.iter().enumerate() {
+        mask &= if value >> bit & 1 == 1 {
+            *plane
+        } else {
+            !*plane
+        };
+    }
+    if (value >> planes.len()) != 0 {
+        return 0;
+    }
+    mask
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bit_sliced_counters_count_per_lane() {
+        let mut planes = [0u64; 4];
+        add_bit(&mut planes, 0b1011);
+        add_bit(&mut planes, 0b0011);
+        add_bit(&mut planes, 0b0001);
+        assert_eq!(lanes_equal(&planes, 3), 0b0001);
+        assert_eq!(lanes_equal(&planes, 2), 0b0010);
+        assert_eq!(lanes_equal(&planes, 1), 0b1000);
+        assert_eq!(lanes_equal(&planes, 0) & 0b1111, 0b0100);
+        assert_eq!(lanes_equal(&planes, 16), 0);
+    }
+
+    #[test]
+    fn iteration_is_in_order_and_stops() {
+        let mut set = vec![0u64; blocks_for(200)];
+        for doc in [3, 64, 199, 70] {
+            insert(&mut set, doc);
+        }
+        let mut seen = Vec::new();
+        for_each(&set, |doc| {
+            seen.push(doc);
+            seen.len() < 3
+        });
+        assert_eq!(seen, [3, 64, 70]);
+        assert_eq!(count(&set), 4);
+        assert!(contains(&set, 199) && !contains(&set, 198));
+    }
+}

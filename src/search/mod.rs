@@ -1,0 +1,187 @@
+//! The product search behind `/search`: an in-memory index built from the catalogue, ranked like
+//! Meilisearch (typo tolerance, prefix search, bucket sort by ranking rules) and faster.
+//!
+//! # Engine, and why
+//!
+//! A hand-built inverted index: an [`fst`] term dictionary walked by a lazy Levenshtein automaton
+//! ([`typo`]), posting lists (dense bitsets for frequent terms, sorted lists for the rest), a
+//! forward index of each product's terms and title positions, and exact maps for style codes,
+//! GTINs, ids and slugs. Documents are numbered by popularity (`popularity DESC, pk`), so every
+//! bitset iterates in the final tie-break order and a page is filled without sorting the tail.
+//!
+//! Measured by `cargo bench --bench search` on 100,000 generated products (2 cores, release;
+//! figures in the issue note): this index answers the mixed query set with a p99 well under a
+//! millisecond and finds typo queries that plain SQLite FTS5 `MATCH` cannot (FTS5 has no typo
+//! tolerance at all: nearly every typo query is a miss there, and its prefix queries over
+//! frequent terms are its slow tail). FTS5's trigram tokenizer would buy fuzzy recall only by
+//! scanning large posting lists, and tantivy (a full disk-oriented engine) would add a heavy
+//! dependency for features we do not use while still needing custom bucket ranking. The index
+//! here is built in about a second at 100k and needs no files beside the catalogue.
+//!
+//! # Ranking
+//!
+//! Code hits first: a style code (with or without dash), GTIN, product id, slug or link typed in
+//! the text. Then the rules, in order, each splitting the ties of the one before:
+//! 1. more query words matched (a word matches a term in any field);
+//! 2. fewer typos (sum over matched words of the fewest typos of a matching term);
+//! 3. proximity: matched words close together and in query order in the title;
+//! 4. field importance: title and code > brand > colorway, category, gender > description;
+//! 5. exactness: the title equals the query, then more words matched whole (not as prefix);
+//! 6. popularity (higher first), then `pk` (lower first).
+//!
+//! Rules 1 and 2 are computed over bitsets for all candidates. Rules 3-5 are computed per
+//! document only for the bucket that fills the page; a bucket of more than [`RANK_WINDOW`]
+//! documents is ranked in windows of that many documents taken in popularity order, so the
+//! cost of a page is bounded (this is the one place where the order is an approximation).
+//!
+//! # Matching
+//!
+//! Words follow [`text`]. Each query word matches the terms within its typo budget (none under
+//! 5 characters, 1 from 5, 2 from 9; none for words with digits); the last word, unless the text
+//! ends with a space, also matches as a prefix, expanded to its [`PREFIX_EXPANSIONS`] most
+//! frequent completions. At most [`MAX_QUERY_WORDS`] words are used; text over
+//! [`MAX_QUERY_CHARS`] characters is refused with [`SearchError::QueryTooLong`] (a 400).
+
+mod bits;
+mod build;
+mod query;
+mod text;
+mod typo;
+
+use std::sync::Mutex;
+
+/// Longest accepted query text, in characters; longer text is a client error (400).
+pub const MAX_QUERY_CHARS: usize = 1_000;
+/// Query words beyond this many are ignored, as Meilisearch does.
+pub const MAX_QUERY_WORDS: usize = 10;
+/// How many completions the last word's prefix expands to (the most frequent ones).
+pub const PREFIX_EXPANSIONS: usize = 64;
+/// Buckets larger than this are ranked by rules 3-5 within windows of this many documents.
+pub const RANK_WINDOW: usize = 4_096;
+
+/// The search index over one catalogue. Immutable once built; `Send + Sync`, so the service
+/// shares it behind an `Arc` and searches from many threads at once.
+pub struct SearchIndex {
+    /// `products.pk` of each document; documents are numbered by popularity.
+    pks: Vec<i64>,
+    dictionary: build::Dictionary,
+    postings: build::Postings,
+    forward: build::Forward,
+    codes: build::Codes,
+    /// Reusable per-query buffers (one per concurrent search), so a search allocates little.
+    scratch: Mutex<Vec<query::Scratch>>,
+}
+
+impl std::fmt::Debug for SearchIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SearchIndex")
+            .field("products", &self.pks.len())
+            .field("terms", &self.dictionary.term_count())
+            .finish_non_exhaustive()
+    }
+}
+
+/// What can go wrong when building the index or searching.
+#[derive(Debug, thiserror::Error)]
+pub enum SearchError {
+    /// Reading the catalogue failed while building the index (a 500).
+    #[error("search index: catalogue database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// Building the term dictionary failed (a 500; it means a bug, terms are sorted first).
+    #[error("search index: term dictionary: {0}")]
+    Dictionary(#[from] fst::Error),
+    /// The catalogue has more products than the index numbers (over `u32::MAX`).
+    #[error("search index: {count} products is more than one index holds")]
+    TooManyProducts {
+        /// Products in the catalogue.
+        count: usize,
+    },
+    /// The query text is longer than [`MAX_QUERY_CHARS`] (a 400).
+    #[error("the search text has {actual_chars} characters; at most {max_chars} are allowed")]
+    QueryTooLong {
+        /// Characters in the text.
+        actual_chars: usize,
+        /// The limit, [`MAX_QUERY_CHARS`].
+        max_chars: usize,
+    },
+}
+
+/// One search: free text, optional exact filters, and the page wanted.
+#[derive(Debug, Clone, Default)]
+pub struct SearchRequest<'a> {
+    /// Free text, may be empty (then products come by popularity).
+    pub text: &'a str,
+    /// Exact filter on the style code, compared normalized (upper case, letters and digits only).
+    pub sku: Option<&'a str>,
+    /// Exact filter: products having a variant with this GTIN (GTIN-8/12/13/14, compared as
+    /// GTIN-14, so a UPC-A matches its EAN-13 form with a leading zero).
+    pub gtin: Option<&'a str>,
+    /// Hits to skip: `(page - 1) * limit`, computed by the caller.
+    pub offset: usize,
+    /// Hits per page, 1..=100, validated by the caller.
+    pub limit: usize,
+}
+
+/// The page of hits and the size of the whole result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchOutcome {
+    /// `products.pk` of the requested page, best first.
+    pub product_pks: Vec<i64>,
+    /// Number of products matching at least one query word (or the filters): exact for the
+    /// query as run, an estimate only in that prefix expansion is capped.
+    pub estimated_total_hits: u64,
+}
+
+impl SearchIndex {
+    /// Builds the index from every product of the catalogue behind `conn`.
+    pub fn build(conn: &rusqlite::Connection) -> Result<SearchIndex, SearchError> {
+        build::build(conn)
+    }
+
+    /// Runs one search. Pure CPU: no I/O, no locks held beyond taking a scratch buffer.
+    pub fn search(&self, request: &SearchRequest<'_>) -> Result<SearchOutcome, SearchError> {
+        let actual_chars = request.text.chars().count();
+        if actual_chars > MAX_QUERY_CHARS {
+            return Err(SearchError::QueryTooLong {
+                actual_chars,
+                max_chars: MAX_QUERY_CHARS,
+            });
+        }
+        let mut scratch = self.take_scratch();
+        let outcome = query::run(self, &mut scratch, request);
+        self.return_scratch(scratch);
+        Ok(outcome)
+    }
+
+    /// Number of products in the index.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.pks.len()
+    }
+
+    /// Whether the index holds no product.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.pks.is_empty()
+    }
+
+    fn take_scratch(&self) -> query::Scratch {
+        let pooled = match self.scratch.lock() {
+            Ok(mut pool) => pool.pop(),
+            // A panic elsewhere while holding the lock only lost a buffer; start a new one.
+            Err(poisoned) => poisoned.into_inner().pop(),
+        };
+        pooled.unwrap_or_else(|| query::Scratch::new(self.dictionary.term_count(), self.len()))
+    }
+
+    fn return_scratch(&self, scratch: query::Scratch) {
+        let mut pool = match self.scratch.lock() {
+            Ok(pool) => pool,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        pool.push(scratch);
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,478 @@
+//! Ranking tests on a small hand-made catalogue, where every expected order can be argued.
+
+use rusqlite::{Connection, params};
+
+use super::*;
+
+/// (title, brand, model, color, sku, popularity, gtins)
+const PRODUCTS: &[(&str, &str, &str, &str, &str, i64, &[&str])] = &[
+    (
+        "Air Jordan 1 Retro High OG 'Chicago' (2015)",
+        "Jordan",
+        "Air Jordan 1 Retro High OG",
+        "White/Black-Varsity Red",
+        "555088-101",
+        50,
+        &["196000000011", "196000000028"],
+    ),
+    (
+        "Air Jordan 1 Retro High OG 'Chicago' (2022)",
+        "Jordan",
+        "Air Jordan 1 Retro High OG",
+        "Varsity Red/Black-Sail-Muslin",
+        "DZ5485-612",
+        100,
+        &["196000000035"],
+    ),
+    (
+        "Nike Dunk Low 'Panda'",
+        "Nike",
+        "Dunk Low",
+        "White/Black-White",
+        "DD1391-100",
+        500,
+        &["196000000042"],
+    ),
+    (
+        "New Balance 550 'White Green'",
+        "New Balance",
+        "550",
+        "White/Green",
+        "BB550WT1",
+        30,
+        &["0197000000057"],
+    ),
+    (
+        "adidas Yeezy Boost 350 V2 'Slate'",
+        "adidas",
+        "Yeezy Boost 350 V2",
+        "Slate Carbon/Core Black",
+        "HP7870",
+        40,
+        &[],
+    ),
+    (
+        "Nike Air Max 90 'Infrared'",
+        "Nike",
+        "Air Max 90",
+        "White/Black-Cool Grey-Radiant Red",
+        "CT1685-100",
+        200,
+        &[],
+    ),
+    (
+        "Air Jordan 1 Low 'Black Toe' (GS)",
+        "Jordan",
+        "Air Jordan 1 Low",
+        "Black/White-Gym Red",
+        "553560-116",
+        300,
+        &[],
+    ),
+    (
+        "Nike Dunk Low 'Black White'",
+        "Nike",
+        "Dunk Low",
+        "Black/White",
+        "DD1391-002",
+        10,
+        &[],
+    ),
+    (
+        "Nike Dunk Low 'White Black'",
+        "Nike",
+        "Dunk Low",
+        "White/Black",
+        "DD1391-103",
+        10,
+        &[],
+    ),
+    (
+        "Salomon XT-6 'Vanilla Ice'",
+        "Salomon",
+        "XT-6",
+        "Vanilla Ice/Almond Milk/Lunar Rock",
+        "L41663100",
+        5,
+        &[],
+    ),
+];
+
+fn catalogue() -> Connection {
+    let conn = Connection::open_in_memory().unwrap();
+    crate::catalogue::create_schema(&conn).unwrap();
+    for (i, (title, brand, model, color, sku, popularity, gtins)) in PRODUCTS.iter().enumerate() {
+        let pk = i as i64 + 1;
+        let slug = format!(
+            "{}-{}",
+            crate::catalogue::generate::slugify(title),
+            sku.to_ascii_lowercase()
+        );
+        let description = format!("The {title} dresses the {model} in a {color} colorway.<br>");
+        conn.execute(
+            "INSERT INTO products (pk, id, slug, sku, sku_norm, title, brand, model, category,
+               color, gender, age_group, size_system, condition, availability, description, image,
+               link, release_date, retail_usd_cents, retail_eur_cents, min_usd_cents,
+               avg_usd_cents, max_usd_cents, base_usd_cents, min_eur_cents, avg_eur_cents,
+               max_eur_cents, base_eur_cents, inserted_at, popularity)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'Sneakers', ?9, 'men', 'adult', 'US M', 'new',
+               'in stock', ?10, '', ?11, '', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, '', ?12)",
+            params![
+                pk,
+                format!("00000000-0000-4000-8000-{pk:012}"),
+                slug,
+                sku,
+                crate::catalogue::generate::normalize_sku(sku),
+                title,
+                brand,
+                model,
+                color,
+                description,
+                format!("https://resale-b.example/{slug}"),
+                popularity,
+            ],
+        )
+        .unwrap();
+        for (position, gtin) in gtins.iter().enumerate() {
+            conn.execute(
+                "INSERT INTO variants (id, product_pk, position, size, gtin, price_usd_cents,
+                   price_eur_cents) VALUES (randomblob(16), ?1, ?2, '9', ?3, 0, 0)",
+                params![pk, position as i64, gtin],
+            )
+            .unwrap();
+        }
+    }
+    conn
+}
+
+fn index() -> SearchIndex {
+    SearchIndex::build(&catalogue()).unwrap()
+}
+
+fn search(index: &SearchIndex, text: &str) -> Vec<i64> {
+    let request = SearchRequest {
+        text,
+        limit: 20,
+        ..SearchRequest::default()
+    };
+    index.search(&request).unwrap().product_pks
+}
+
+fn top(index: &SearchIndex, text: &str) -> i64 {
+    search(index, text).first().copied().unwrap_or(0)
+}
+
+#[test]
+fn builds_over_every_product() {
+    let index = index();
+    assert_eq!(index.len(), PRODUCTS.len());
+    assert!(!index.is_empty());
+}
+
+#[test]
+fn typos_within_budget_still_find_the_shoe() {
+    let index = index();
+    let chicago = [1, 2];
+    assert!(chicago.contains(&top(&index, "jordon 1 chicgo")));
+    assert!(chicago.contains(&top(&index, "jodran 1 chicago")));
+    assert_eq!(top(&index, "new balence 550"), 4);
+    assert_eq!(top(&index, "yezy slate"), 5);
+    assert_eq!(top(&index, "salomon vanila ice"), 10);
+    // Two typos in a nine-letter word.
+    assert_eq!(top(&index, "infrraredd"), 6);
+}
+
+#[test]
+fn typos_beyond_budget_do_not_match() {
+    let index = index();
+    // "pnda" is four letters: no typo allowed, and it is not a prefix of anything.
+    assert!(search(&index, "pnda ").is_empty());
+    // One letter off in a four-letter word.
+    assert!(search(&index, "dumk ").is_empty());
+}
+
+#[test]
+fn last_word_matches_as_prefix() {
+    let index = index();
+    let hits = search(&index, "jordan 1 chic");
+    assert!(
+        [1, 2].contains(&hits[0]) && [1, 2].contains(&hits[1]),
+        "{hits:?}"
+    );
+    assert_eq!(top(&index, "vanil"), 10);
+    // Not once the word is finished with a space.
+    assert!(search(&index, "vanil ").is_empty());
+}
+
+#[test]
+fn word_order_is_free_but_in_order_ranks_higher() {
+    let index = index();
+    assert_eq!(top(&index, "dunk low black white"), 8);
+    assert_eq!(top(&index, "dunk low white black"), 9);
+    assert_eq!(top(&index, "panda dunk"), 3);
+}
+
+#[test]
+fn missing_words_lower_the_score_instead_of_emptying() {
+    let index = index();
+    let hits = search(&index, "dunk panda zzzzunknown");
+    assert_eq!(hits[0], 3);
+    assert!(hits.contains(&8));
+}
+
+#[test]
+fn more_words_matched_beats_popularity() {
+    let index = index();
+    // The 2015 Chicago is less popular than the 2022 one but matches the year.
+    assert_eq!(top(&index, "jordan chicago 2015"), 1);
+}
+
+#[test]
+fn title_beats_description_and_colorway() {
+    let index = index();
+    // "Infrared" is in one title; "red" appears in colorways and descriptions elsewhere.
+    assert_eq!(top(&index, "infrared"), 6);
+    let hits = search(&index, "varsity ");
+    // Only colorways and descriptions say "Varsity": popularity decides among equals.
+    assert_eq!(hits, [2, 1]);
+}
+
+#[test]
+fn exact_title_ranks_first() {
+    let index = index();
+    for (i, product) in PRODUCTS.iter().enumerate() {
+        assert_eq!(top(&index, product.0), i as i64 + 1, "{}", product.0);
+    }
+}
+
+#[test]
+fn style_codes_and_gtins_in_the_text_rank_their_product_first() {
+    let index = index();
+    for text in [
+        "DZ5485-612",
+        "DZ5485612",
+        "dz5485 612",
+        "jordan DZ5485-612",
+        "196000000035",
+        "00000000-0000-4000-8000-000000000002",
+        "https://resale-b.example/air-jordan-1-retro-high-og-chicago-2022-dz5485-612",
+    ] {
+        assert_eq!(top(&index, text), 2, "{text}");
+    }
+    // A UPC-A typed as its EAN-13 and the other way round.
+    assert_eq!(top(&index, "0196000000035"), 2);
+    assert_eq!(top(&index, "197000000057"), 4);
+    // The model part of a Nike code finds its colorways.
+    let hits = search(&index, "DD1391");
+    assert_eq!(hits, [3, 8, 9]);
+}
+
+#[test]
+fn sku_and_gtin_filters_are_exact() {
+    let index = index();
+    let filtered = |sku: Option<&str>, gtin: Option<&str>, text: &str| {
+        let request = SearchRequest {
+            text,
+            sku,
+            gtin,
+            offset: 0,
+            limit: 10,
+        };
+        index.search(&request).unwrap()
+    };
+    let outcome = filtered(Some("dz5485 612"), None, "");
+    assert_eq!(outcome.product_pks, [2]);
+    assert_eq!(outcome.estimated_total_hits, 1);
+    assert_eq!(
+        filtered(Some("DZ5485-61"), None, "").product_pks,
+        Vec::<i64>::new()
+    );
+    assert_eq!(filtered(None, Some("196000000028"), "").product_pks, [1]);
+    assert_eq!(
+        filtered(None, Some("not-a-gtin"), "").estimated_total_hits,
+        0
+    );
+    // Both filters must hold.
+    assert!(
+        filtered(Some("DZ5485-612"), Some("196000000028"), "")
+            .product_pks
+            .is_empty()
+    );
+    // Filter and text: the text must match too.
+    assert_eq!(
+        filtered(Some("DZ5485-612"), None, "chicago").product_pks,
+        [2]
+    );
+    assert!(
+        filtered(Some("DZ5485-612"), None, "panda ")
+            .product_pks
+            .is_empty()
+    );
+    // A code in the text does not escape the filter.
+    assert!(
+        filtered(Some("DD1391-100"), None, "DZ5485-612")
+            .product_pks
+            .is_empty()
+    );
+    // Blank filters are absent filters.
+    assert_eq!(filtered(Some(" "), Some(""), "").estimated_total_hits, 10);
+}
+
+#[test]
+fn empty_text_lists_by_popularity_then_pk() {
+    let index = index();
+    let outcome = index
+        .search(&SearchRequest {
+            limit: 100,
+            ..SearchRequest::default()
+        })
+        .unwrap();
+    assert_eq!(outcome.product_pks, [3, 7, 6, 2, 1, 5, 4, 8, 9, 10]);
+    assert_eq!(outcome.estimated_total_hits, 10);
+}
+
+#[test]
+fn pages_continue_without_overlap() {
+    let index = index();
+    for text in ["", "nike", "white", "a", "air jordan"] {
+        let page = |offset: usize, limit: usize| {
+            index
+                .search(&SearchRequest {
+                    text,
+                    offset,
+                    limit,
+                    ..SearchRequest::default()
+                })
+                .unwrap()
+                .product_pks
+        };
+        let all = page(0, 100);
+        let mut joined = page(0, 3);
+        joined.extend(page(3, 3));
+        joined.extend(page(6, 3));
+        joined.extend(page(9, 3));
+        assert_eq!(joined, all, "{text}");
+        assert!(page(1_000_000, 3).is_empty());
+    }
+}
+
+#[test]
+fn hostile_text_never_fails() {
+    let index = index();
+    let long_word = "x".repeat(1_000);
+    let long_many = "jordan ".repeat(150);
+    for text in [
+        "\"jordan\"",
+        "jordan*",
+        "-jordan",
+        "jordan NEAR chicago",
+        "jordan OR nike",
+        "(jordan) AND (nike",
+        "😀 jordan 😀",
+        "\0jordan\0",
+        "'",
+        "\"",
+        "***",
+        "",
+        " ",
+        long_word.as_str(),
+        &long_many[..1_000],
+        "ジョーダン",
+        "Jordán",
+        "a b c d e f g h i j k l m n o p q r s t u v w x y z",
+        "%00%27; DROP TABLE products; --",
+    ] {
+        let request = SearchRequest {
+            text,
+            limit: 10,
+            ..SearchRequest::default()
+        };
+        let outcome = index.search(&request);
+        assert!(outcome.is_ok(), "{text:?}");
+    }
+    assert_eq!(top(&index, "\"jordan\" OR (chicago*) NEAR -2022"), 2);
+    assert_eq!(top(&index, "Jordán chicágo 2015"), 1);
+}
+
+#[test]
+fn overlong_text_is_a_client_error() {
+    let index = index();
+    let text = "a".repeat(MAX_QUERY_CHARS + 1);
+    let request = SearchRequest {
+        text: &text,
+        limit: 10,
+        ..SearchRequest::default()
+    };
+    let err = index.search(&request).unwrap_err();
+    assert!(matches!(
+        err,
+        SearchError::QueryTooLong {
+            actual_chars: 1_001,
+            max_chars: MAX_QUERY_CHARS
+        }
+    ));
+    let ok = "é".repeat(MAX_QUERY_CHARS);
+    assert!(
+        index
+            .search(&SearchRequest {
+                text: &ok,
+                limit: 1,
+                ..SearchRequest::default()
+            })
+            .is_ok()
+    );
+}
+
+#[test]
+fn total_hits_count_every_match() {
+    let index = index();
+    let outcome = index
+        .search(&SearchRequest {
+            text: "dunk ",
+            limit: 1,
+            ..SearchRequest::default()
+        })
+        .unwrap();
+    assert_eq!(outcome.product_pks.len(), 1);
+    assert_eq!(outcome.estimated_total_hits, 3);
+}
+
+#[test]
+fn an_empty_catalogue_gives_empty_results() {
+    let conn = Connection::open_in_memory().unwrap();
+    crate::catalogue::create_schema(&conn).unwrap();
+    let index = SearchIndex::build(&conn).unwrap();
+    assert!(index.is_empty());
+    for text in ["", "jordan", "DZ5485-612"] {
+        let outcome = index
+            .search(&SearchRequest {
+                text,
+                limit: 10,
+                ..SearchRequest::default()
+            })
+            .unwrap();
+        assert!(outcome.product_pks.is_empty());
+        assert_eq!(outcome.estimated_total_hits, 0);
+    }
+}
+
+#[test]
+fn concurrent_searches_agree() {
+    let index = std::sync::Arc::new(index());
+    let expected = search(&index, "jordan 1 chic");
+    let threads: Vec<_> = (0..4)
+        .map(|_| {
+            let index = std::sync::Arc::clone(&index);
+            std::thread::spawn(move || {
+                (0..200)
+                    .map(|_| search(&index, "jordan 1 chic"))
+                    .collect::<Vec<_>>()
+            })
+        })
+        .collect();
+    for thread in threads {
+        for hits in thread.join().unwrap() {
+            assert_eq!(hits, expected);
+        }
+    }
+}

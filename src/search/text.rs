@@ -1,0 +1,169 @@
+//! How field text and query text become words: the one normalization both sides share.
+//!
+//! A word is a run of letters and digits, lower-cased, with common Latin accents folded to ASCII
+//! (`é` -> `e`, `ß` -> `ss`). Apostrophes inside a word join its parts (`Jerry's` -> `jerrys`,
+//! so typing either finds it); every other character separates words, so quotes, `*`, `-`,
+//! parentheses, emoji and NUL bytes in a query are never syntax, only gaps.
+
+/// The longest word kept, in bytes; the rest of a longer run is dropped (no real term is that long).
+pub(crate) const MAX_WORD_BYTES: usize = 64;
+
+/// Calls `each` with every word of `text`, in order.
+pub(crate) fn for_each_word(text: &str, mut each: impl FnMut(&str)) {
+    let mut word = String::with_capacity(32);
+    for c in text.chars() {
+        if c.is_alphanumeric() {
+            push_folded(&mut word, c);
+        } else if is_apostrophe(c) && !word.is_empty() {
+            // Joins `jerry's` into one word; a leading apostrophe (`'07`) is a plain separator.
+        } else if !word.is_empty() {
+            each(&word);
+            word.clear();
+        }
+    }
+    if !word.is_empty() {
+        each(&word);
+    }
+}
+
+/// The words of `text`, collected.
+#[cfg(test)]
+pub(crate) fn words(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for_each_word(text, |word| out.push(word.to_owned()));
+    out
+}
+
+/// `text` with HTML tags (`<br>`, `</p>`) replaced by spaces, as descriptions may hold them.
+pub(crate) fn strip_tags(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains('<') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('<') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let starts_tag = after
+            .trim_start_matches('/')
+            .starts_with(|c: char| c.is_ascii_alphabetic());
+        match after.find('>') {
+            Some(close) if starts_tag => {
+                out.push(' ');
+                rest = &after[close + 1..];
+            }
+            _ => {
+                out.push('<');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    std::borrow::Cow::Owned(out)
+}
+
+/// Whether a word holds a digit: such words (codes, sizes, years) get no typo tolerance.
+pub(crate) fn has_digit(word: &str) -> bool {
+    word.bytes().any(|b| b.is_ascii_digit())
+}
+
+/// How many typos a query word of `word` may carry (Meilisearch's defaults): none below five
+/// characters, one from five, two from nine; none for words with digits, where a "typo" is
+/// another code.
+pub(crate) fn typo_budget(word: &str) -> u8 {
+    if has_digit(word) {
+        return 0;
+    }
+    match word.chars().count() {
+        0..=4 => 0,
+        5..=8 => 1,
+        _ => 2,
+    }
+}
+
+fn is_apostrophe(c: char) -> bool {
+    matches!(c, '\'' | '\u{2019}' | '\u{2018}' | '`')
+}
+
+fn push_folded(word: &mut String, c: char) {
+    let folded: Option<&str> = match c {
+        'à'..='å' | 'À'..='Å' | 'ā' | 'Ā' => Some("a"),
+        'æ' | 'Æ' => Some("ae"),
+        'ç' | 'Ç' | 'č' | 'Č' => Some("c"),
+        'è'..='ë' | 'È'..='Ë' | 'ē' | 'Ē' | 'ę' | 'Ę' | 'ě' | 'Ě' => Some("e"),
+        'ì'..='ï' | 'Ì'..='Ï' => Some("i"),
+        'ñ' | 'Ñ' | 'ń' | 'Ń' => Some("n"),
+        'ò'..='ö' | 'Ò'..='Ö' | 'ø' | 'Ø' | 'ō' | 'Ō' => Some("o"),
+        'œ' | 'Œ' => Some("oe"),
+        'ù'..='ü' | 'Ù'..='Ü' | 'ū' | 'Ū' => Some("u"),
+        'ý' | 'ÿ' | 'Ý' => Some("y"),
+        'ß' => Some("ss"),
+        'š' | 'Š' => Some("s"),
+        'ž' | 'Ž' => Some("z"),
+        _ => None,
+    };
+    if let Some(ascii) = folded {
+        if word.len() + ascii.len() <= MAX_WORD_BYTES {
+            word.push_str(ascii);
+        }
+        return;
+    }
+    for lower in c.to_lowercase() {
+        if word.len() + lower.len_utf8() <= MAX_WORD_BYTES {
+            word.push(lower);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_are_lower_case_and_apostrophes_join() {
+        assert_eq!(
+            words("SB Dunk Low 'Ben & Jerry's' (2022)"),
+            ["sb", "dunk", "low", "ben", "jerrys", "2022"]
+        );
+        assert_eq!(words("Air Force 1 '07"), ["air", "force", "1", "07"]);
+    }
+
+    #[test]
+    fn syntax_characters_only_separate() {
+        assert_eq!(
+            words("\"jordan\" OR (chicago*) -retro NEAR\0x 😀"),
+            ["jordan", "or", "chicago", "retro", "near", "x"]
+        );
+        assert!(words("*** -- () 😀 \0").is_empty());
+    }
+
+    #[test]
+    fn accents_fold_to_ascii() {
+        assert_eq!(words("Créme Brûlée STRAßE"), ["creme", "brulee", "strasse"]);
+    }
+
+    #[test]
+    fn long_runs_are_cut() {
+        let long = "a".repeat(10_000);
+        let got = words(&long);
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].len(), MAX_WORD_BYTES);
+        let multi = "é".repeat(100);
+        assert!(words(&multi)[0].len() <= MAX_WORD_BYTES);
+    }
+
+    #[test]
+    fn tags_are_stripped() {
+        assert_eq!(strip_tags("a<br><br>b</p>c"), "a  b c");
+        assert_eq!(strip_tags("1 < 2 > 0"), "1 < 2 > 0");
+        assert_eq!(strip_tags("open <b"), "open <b");
+    }
+
+    #[test]
+    fn typo_budget_follows_length() {
+        assert_eq!(typo_budget("yezy"), 0);
+        assert_eq!(typo_budget("jodran"), 1);
+        assert_eq!(typo_budget("universty"), 2);
+        assert_eq!(typo_budget("dz5485612"), 0);
+    }
+}

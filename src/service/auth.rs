@@ -1,0 +1,112 @@
+//! API keys and tiers: `Authorization: <key>` (or `Bearer <key>`) -> the key's tier, checked
+//! against the catalogue's key table (keys are stored hashed). Every answer to a known key
+//! carries `X-Key-Type: free|pro|ultra`.
+
+use std::sync::Arc;
+
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderValue, header};
+use axum::middleware::Next;
+use axum::response::Response;
+
+use super::ServiceState;
+use super::error::ApiError;
+use crate::catalogue::keys;
+use crate::model::Tier;
+
+/// Response header naming the caller's tier.
+pub const KEY_TYPE_HEADER: &str = "x-key-type";
+
+/// The authenticated caller, put in the request's extensions by [`authenticate`].
+#[derive(Debug, Clone)]
+pub struct Caller {
+    /// The key's tier.
+    pub tier: Tier,
+    /// The key's stored digest: the identity used for rate limits (never the key itself).
+    pub key_id: String,
+}
+
+impl Caller {
+    /// `Ok` if the caller's tier is at least `needed`.
+    pub fn require(&self, needed: Tier) -> Result<(), ApiError> {
+        if self.tier >= needed {
+            Ok(())
+        } else {
+            Err(ApiError::Forbidden {
+                needed,
+                have: self.tier,
+            })
+        }
+    }
+}
+
+/// Paths anyone may read without a key: the API description and the subscription pages, so a
+/// client can explain a refusal even when its key is wrong.
+fn is_public(path: &str) -> bool {
+    path == "/openapi.json"
+        || path.starts_with("/api/v2/subscriptions")
+        || path.starts_with("/images/")
+}
+
+/// The key from `Authorization: <key>` or `Authorization: Bearer <key>`.
+pub fn key_from_headers(headers: &HeaderMap) -> Result<Option<&str>, ApiError> {
+    let Some(value) = headers.get(header::AUTHORIZATION) else {
+        return Ok(None);
+    };
+    let value = value
+        .to_str()
+        .map_err(|_| {
+            ApiError::Unauthorized("the Authorization header is not readable text".into())
+        })?
+        .trim();
+    let key = match value.split_once(' ') {
+        Some((scheme, rest)) if scheme.eq_ignore_ascii_case("bearer") => rest.trim(),
+        _ => value,
+    };
+    Ok((!key.is_empty()).then_some(key))
+}
+
+/// Resolves the caller's tier and stamps `X-Key-Type` on the answer.
+pub async fn authenticate(
+    State(state): State<Arc<ServiceState>>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    let path = request.uri().path().to_owned();
+    let public = is_public(&path);
+    let caller = match resolve(&state, request.headers()) {
+        Ok(caller) => caller,
+        Err(_) if public => None,
+        Err(err) => return err.into_response_for(&path),
+    };
+    let Some(caller) = caller else {
+        if public {
+            return next.run(request).await;
+        }
+        return ApiError::Unauthorized(
+            "missing API key: send it in the Authorization header".into(),
+        )
+        .into_response_for(&path);
+    };
+    let tier = caller.tier;
+    request.extensions_mut().insert(caller);
+    let mut response = next.run(request).await;
+    response
+        .headers_mut()
+        .insert(KEY_TYPE_HEADER, HeaderValue::from_static(tier.as_str()));
+    response
+}
+
+fn resolve(state: &ServiceState, headers: &HeaderMap) -> Result<Option<Caller>, ApiError> {
+    let Some(key) = key_from_headers(headers)? else {
+        return Ok(None);
+    };
+    let conn = state.pool.get()?;
+    match keys::tier_of(&conn, key)? {
+        Some(tier) => Ok(Some(Caller {
+            tier,
+            key_id: keys::hash(key),
+        })),
+        None => Err(ApiError::Unauthorized("unknown or revoked API key".into())),
+    }
+}

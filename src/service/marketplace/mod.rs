@@ -1,0 +1,69 @@
+//! The marketplaces behind the real-time endpoints, behind one trait ([`Marketplaces`]), and the
+//! [`Simulator`] that stands in for them in local mode.
+//!
+//! The simulator derives each marketplace's product from the catalogue (see [`ids`] for how each
+//! one names a product) and makes its figures live: asks, bids, last sale and 72-hour sales move
+//! from minute to minute, deterministically for a given minute and seed, and stay consistent
+//! with the catalogue's prices and weekly orders. Upstream latency, failures and timeouts are
+//! simulated too, so the dashboard's loading and error paths can be shown for real.
+
+pub mod ids;
+mod live;
+pub mod markets;
+mod resale_a;
+mod resale_b;
+mod retailer;
+mod simulator;
+mod store;
+mod text;
+
+pub use self::simulator::{Clock, Simulator, SimulatorConfig};
+use crate::model::{ResaleAProduct, ResaleBNode, RetailerProduct};
+
+/// What a marketplace lookup can fail with; the service maps each variant to an HTTP status.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum UpstreamError {
+    /// 404: nothing is known by that identifier; the message names what was looked up.
+    #[error("{0}")]
+    NotFound(String),
+    /// 400: the request itself is wrong (malformed id, unknown currency, country or market).
+    #[error("{0}")]
+    BadRequest(String),
+    /// 502: the marketplace answered with a failure.
+    #[error("{0}")]
+    Failed(String),
+    /// 504: the marketplace did not answer in time.
+    #[error("{0}")]
+    Timeout(String),
+    /// 500: something on our side broke (e.g. the catalogue could not be read).
+    #[error("{0}")]
+    Internal(String),
+}
+
+/// The query of a related-products lookup, as given (absent or empty values mean the default).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RelatedQuery {
+    /// The buyer's country, ISO 3166 alpha-2 (default `US`).
+    pub country: Option<String>,
+    /// The currency of the amounts, ISO 4217 (default `USD`).
+    pub currency: Option<String>,
+    /// The regional market whose order book is read, a country code (default: the country).
+    pub market: Option<String>,
+}
+
+/// Live lookups on the marketplaces.
+#[async_trait::async_trait]
+pub trait Marketplaces: Send + Sync {
+    /// One product from `resale-a`, by its numeric id or slug there, or by catalogue UUID or slug.
+    async fn resale_a_product(&self, id: &str) -> Result<ResaleAProduct, UpstreamError>;
+
+    /// Products related to one product on `resale-b`, by catalogue UUID or slug (its `urlKey`).
+    async fn resale_b_related(
+        &self,
+        id: &str,
+        query: &RelatedQuery,
+    ) -> Result<Vec<ResaleBNode>, UpstreamError>;
+
+    /// One product from `retailer-a`, by its slug there, or by catalogue slug or UUID.
+    async fn retailer_product(&self, slug: &str) -> Result<RetailerProduct, UpstreamError>;
+}

@@ -1,0 +1,233 @@
+//! The marketplace simulator: the three marketplaces derived from a catalogue, with simulated
+//! latency, failures and timeouts.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use rand::Rng;
+
+use super::ids::check_identifier;
+use super::markets::{self, Quote};
+use super::store::{self, Listing, ProductRow, Store};
+use super::{Marketplaces, RelatedQuery, UpstreamError, resale_a, resale_b, retailer};
+use crate::model::{ResaleAProduct, ResaleBNode, RetailerProduct};
+
+/// Where the simulator reads the time: the wall clock, or a pinned one in tests.
+pub type Clock = Arc<dyn Fn() -> DateTime<Utc> + Send + Sync>;
+
+/// How the simulated marketplaces behave.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SimulatorConfig {
+    /// Seed of the live figures: the same seed and minute give the same figures.
+    pub seed: u64,
+    /// Typical upstream latency in milliseconds; each call varies it by up to a fifth.
+    pub latency_ms: u64,
+    /// Probability in `0..=1` that a call fails with [`UpstreamError::Failed`].
+    pub failure_rate: f64,
+    /// Latency beyond this many milliseconds ends in [`UpstreamError::Timeout`] after waiting
+    /// this long.
+    pub timeout_ms: u64,
+}
+
+impl Default for SimulatorConfig {
+    fn default() -> Self {
+        Self {
+            seed: 0x5EED,
+            latency_ms: 15,
+            failure_rate: 0.0,
+            timeout_ms: 5_000,
+        }
+    }
+}
+
+/// The simulated marketplaces over a catalogue file.
+pub struct Simulator {
+    store: Store,
+    config: SimulatorConfig,
+    clock: Clock,
+}
+
+impl std::fmt::Debug for Simulator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Simulator")
+            .field("store", &self.store)
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Simulator {
+    /// Opens the catalogue at `catalogue_path` read-only. Blocking (reads the product index).
+    pub fn open(catalogue_path: &Path, config: SimulatorConfig) -> Result<Self, UpstreamError> {
+        Ok(Self {
+            store: Store::open(catalogue_path)?,
+            config,
+            clock: Arc::new(Utc::now),
+        })
+    }
+
+    /// The same simulator reading the time from `clock` (tests pin it).
+    #[must_use]
+    pub fn with_clock(self, clock: Clock) -> Self {
+        Self { clock, ..self }
+    }
+
+    /// The settings in use.
+    #[must_use]
+    pub fn config(&self) -> &SimulatorConfig {
+        &self.config
+    }
+
+    /// The current Unix minute and day, from the clock.
+    fn now(&self) -> (i64, chrono::NaiveDate) {
+        let now = (self.clock)();
+        (now.timestamp().div_euclid(60), now.date_naive())
+    }
+
+    /// The network round trip to `marketplace`: waits the simulated latency (or the timeout, if
+    /// the latency is longer), then fails with the configured probability.
+    async fn round_trip(&self, marketplace: &str) -> Result<(), UpstreamError> {
+        let (latency_ms, fails) = {
+            // Scoped: the thread-local generator must not live across an await.
+            let mut rng = rand::rng();
+            let jitter = self.config.latency_ms / 5;
+            let latency = if jitter == 0 {
+                self.config.latency_ms
+            } else {
+                rng.random_range(self.config.latency_ms - jitter..=self.config.latency_ms + jitter)
+            };
+            let rate = self.config.failure_rate;
+            let fails = if rate.is_nan() {
+                false
+            } else {
+                rng.random_bool(rate.clamp(0.0, 1.0))
+            };
+            (latency, fails)
+        };
+        if latency_ms > self.config.timeout_ms {
+            tokio::time::sleep(Duration::from_millis(self.config.timeout_ms)).await;
+            return Err(UpstreamError::Timeout(format!(
+                "{marketplace} did not answer within {} ms",
+                self.config.timeout_ms
+            )));
+        }
+        tokio::time::sleep(Duration::from_millis(latency_ms)).await;
+        if fails {
+            return Err(UpstreamError::Failed(format!(
+                "{marketplace} answered with a server error (simulated failure)"
+            )));
+        }
+        Ok(())
+    }
+
+    /// The product `find` resolves `key` to, with its sizes and recent orders.
+    fn listing(
+        &self,
+        marketplace: &str,
+        key: &str,
+        find: impl FnOnce(&rusqlite::Connection, &str) -> rusqlite::Result<Option<ProductRow>>,
+    ) -> Result<Listing, UpstreamError> {
+        self.store
+            .read(|conn| match find(conn, key)? {
+                Some(product) => store::listing(conn, product).map(Some),
+                None => Ok(None),
+            })?
+            .ok_or_else(|| {
+                UpstreamError::NotFound(format!(
+                    "{marketplace} has no product '{}'",
+                    markets::printable(key)
+                ))
+            })
+    }
+}
+
+/// The parsed related-products query: defaults, then each value checked.
+fn quote(query: &RelatedQuery) -> Result<Quote, UpstreamError> {
+    let defaults = Quote::us();
+    let country =
+        markets::parse_country("country", query.country.as_deref())?.unwrap_or(defaults.country);
+    let currency = markets::parse_currency(query.currency.as_deref())?.unwrap_or(defaults.currency);
+    let market = markets::parse_country("market", query.market.as_deref())?.unwrap_or(country);
+    Ok(Quote {
+        country,
+        currency,
+        market,
+    })
+}
+
+#[async_trait::async_trait]
+impl Marketplaces for Simulator {
+    async fn resale_a_product(&self, id: &str) -> Result<ResaleAProduct, UpstreamError> {
+        let id = check_identifier("resale-a product id", id)?;
+        self.round_trip("resale-a").await?;
+        let listing = self.listing("resale-a", id, resale_a::find)?;
+        let (minute, today) = self.now();
+        Ok(resale_a::product(&listing, self.config.seed, minute, today))
+    }
+
+    async fn resale_b_related(
+        &self,
+        id: &str,
+        query: &RelatedQuery,
+    ) -> Result<Vec<ResaleBNode>, UpstreamError> {
+        let id = check_identifier("resale-b product id", id)?;
+        let quote = quote(query)?;
+        self.round_trip("resale-b").await?;
+        let listing = self.listing("resale-b", id, resale_b::find)?;
+        let pks = self.store.related_pks(&listing.product, resale_b::RELATED);
+        let related = self.store.read(|conn| resale_b::listings(conn, &pks))?;
+        let (minute, _) = self.now();
+        Ok(related
+            .iter()
+            .map(|listing| resale_b::node(listing, self.config.seed, minute, &quote))
+            .collect())
+    }
+
+    async fn retailer_product(&self, slug: &str) -> Result<RetailerProduct, UpstreamError> {
+        let slug = check_identifier("retailer-a slug", slug)?;
+        self.round_trip("retailer-a").await?;
+        let listing = self.listing("retailer-a", slug, retailer::find)?;
+        let (minute, _) = self.now();
+        Ok(retailer::product(&listing, self.config.seed, minute))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn queries_default_to_us_dollars_and_the_market_follows_the_country() {
+        let parsed = quote(&RelatedQuery::default()).unwrap();
+        assert_eq!(
+            (
+                parsed.country.code,
+                parsed.currency.code,
+                parsed.market.code
+            ),
+            ("US", "USD", "US")
+        );
+        let parsed = quote(&RelatedQuery {
+            country: Some("gb".into()),
+            currency: Some("GBP".into()),
+            market: None,
+        })
+        .unwrap();
+        assert_eq!(
+            (
+                parsed.country.code,
+                parsed.currency.code,
+                parsed.market.code
+            ),
+            ("GB", "GBP", "GB")
+        );
+        let err = quote(&RelatedQuery {
+            market: Some("Mars".into()),
+            ..RelatedQuery::default()
+        })
+        .unwrap_err();
+        assert!(matches!(err, UpstreamError::BadRequest(m) if m.contains("market")));
+    }
+}

@@ -1,0 +1,278 @@
+//! The HTTP service: the Sneaker Market Data Service of `shared/spec/interface.md` over a
+//! catalogue. One router, one auth layer, one limiter and one error type serve both uses: the
+//! in-process local demo the app starts on `127.0.0.1:0`, and `solescope serve`.
+//!
+//! Layers, outermost first: request log (method, path, status, latency; never the key), panic to
+//! JSON 500, JSON error bodies for every refusal (including axum's own rejections), auth (key ->
+//! tier, `X-Key-Type` on every answer), then per-route: the real-time budget.
+
+pub mod auth;
+pub mod error;
+pub mod limits;
+pub mod marketplace;
+pub mod openapi;
+pub mod pool;
+mod routes;
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::Request;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::Response;
+use tokio::net::TcpListener;
+
+pub use self::error::ApiError;
+use self::error::Shaped;
+use self::limits::WindowLimiter;
+use self::marketplace::{Marketplaces, Simulator, SimulatorConfig};
+use self::pool::Pool;
+use crate::catalogue::CatalogueError;
+use crate::search::SearchIndex;
+
+/// Real-time requests per key per minute (spec, Limits).
+pub const REALTIME_PER_MINUTE: u32 = 120;
+
+/// How to run the service.
+#[derive(Debug, Clone)]
+pub struct ServiceConfig {
+    /// The catalogue file.
+    pub catalogue: PathBuf,
+    /// The marketplace simulator's settings.
+    pub simulator: SimulatorConfig,
+    /// Real-time requests per key per minute.
+    pub realtime_per_minute: u32,
+}
+
+impl ServiceConfig {
+    /// Defaults for a catalogue: simulator defaults, 120 real-time requests per minute.
+    pub fn new(catalogue: &Path) -> Self {
+        Self {
+            catalogue: catalogue.to_path_buf(),
+            simulator: SimulatorConfig::default(),
+            realtime_per_minute: REALTIME_PER_MINUTE,
+        }
+    }
+}
+
+/// Why the service could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    /// The catalogue could not be opened or read.
+    #[error(transparent)]
+    Catalogue(#[from] CatalogueError),
+    /// The search index could not be built.
+    #[error("building the search index: {0}")]
+    Search(#[from] crate::search::SearchError),
+    /// The marketplace simulator could not start.
+    #[error("starting the marketplace simulator: {0}")]
+    Marketplace(#[from] marketplace::UpstreamError),
+    /// Binding or serving failed.
+    #[error("{source}: {addr}")]
+    Io {
+        /// The address.
+        addr: String,
+        /// What the OS said.
+        source: std::io::Error,
+    },
+}
+
+/// Everything the handlers share.
+pub struct ServiceState {
+    pool: Pool,
+    search: SearchIndex,
+    marketplaces: Arc<dyn Marketplaces>,
+    realtime_budget: WindowLimiter,
+}
+
+impl std::fmt::Debug for ServiceState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServiceState")
+            .field("pool", &self.pool)
+            .field("products", &self.search.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl ServiceState {
+    /// Opens the catalogue, builds the search index and starts the simulator. Blocking: call it
+    /// before the runtime or from `spawn_blocking`.
+    pub fn open(config: &ServiceConfig) -> Result<Arc<Self>, ServiceError> {
+        let simulator = Simulator::open(&config.catalogue, config.simulator.clone())?;
+        Self::with_marketplaces(config, Arc::new(simulator))
+    }
+
+    /// Like [`open`](Self::open) with other marketplaces behind the real-time endpoints.
+    pub fn with_marketplaces(
+        config: &ServiceConfig,
+        marketplaces: Arc<dyn Marketplaces>,
+    ) -> Result<Arc<Self>, ServiceError> {
+        let pool = Pool::open(&config.catalogue)?;
+        let started = Instant::now();
+        let conn = pool.get()?;
+        let search = SearchIndex::build(&conn)?;
+        tracing::info!(
+            products = search.len(),
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            "search index built"
+        );
+        drop(conn);
+        Ok(Arc::new(Self {
+            pool,
+            search,
+            marketplaces,
+            realtime_budget: WindowLimiter::new(config.realtime_per_minute, 60),
+        }))
+    }
+}
+
+/// The service's router over `state`.
+pub fn router(state: Arc<ServiceState>) -> Router {
+    routes::router(state.clone())
+        .layer(middleware::from_fn_with_state(state, auth::authenticate))
+        .layer(middleware::from_fn(json_errors))
+        .layer(tower_http::catch_panic::CatchPanicLayer::custom(
+            |_: Box<dyn std::any::Any + Send>| {
+                tracing::error!("a handler panicked");
+                ApiError::Internal.into_response_for("")
+            },
+        ))
+        .layer(middleware::from_fn(log_request))
+}
+
+/// Logs method, path, status and latency of every request. Never headers: they carry the key.
+async fn log_request(request: Request, next: Next) -> Response {
+    let method = request.method().clone();
+    let path = request.uri().path().to_owned();
+    let started = Instant::now();
+    let response = next.run(request).await;
+    tracing::info!(
+        %method,
+        path,
+        status = response.status().as_u16(),
+        latency_us = started.elapsed().as_micros() as u64,
+        "request"
+    );
+    response
+}
+
+/// Makes every error body JSON in the shape of its path: re-shapes [`ApiError`]s for v2 paths,
+/// and turns axum's plain-text rejections (bad query strings, unknown paths, wrong methods) into
+/// the same JSON.
+async fn json_errors(request: Request, next: Next) -> Response {
+    let path = request.uri().path().to_owned();
+    let mut response = next.run(request).await;
+    if let Some(err) = response.extensions_mut().remove::<ApiError>() {
+        return replace_body(response, err.into_response_for(&path));
+    }
+    let status = response.status();
+    if !(status.is_client_error() || status.is_server_error())
+        || response.extensions().get::<Shaped>().is_some()
+    {
+        return response;
+    }
+    let text = axum::body::to_bytes(std::mem::take(response.body_mut()), 4096)
+        .await
+        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+        .unwrap_or_default();
+    let message = if text.trim().is_empty() {
+        status.canonical_reason().unwrap_or("error").to_owned()
+    } else {
+        text
+    };
+    let err = match status {
+        StatusCode::NOT_FOUND => ApiError::NotFound(format!("no such path: {path}")),
+        StatusCode::METHOD_NOT_ALLOWED => {
+            ApiError::BadRequest("only GET is supported; the interface is read-only".into())
+        }
+        s if s.is_client_error() => ApiError::BadRequest(message),
+        _ => ApiError::Internal,
+    };
+    let mut shaped = replace_body(response, err.into_response_for(&path));
+    if status == StatusCode::METHOD_NOT_ALLOWED {
+        *shaped.status_mut() = status;
+    }
+    shaped
+}
+
+/// `shaped`'s status and body with the headers of `original` kept (`X-Key-Type`, rate limits).
+fn replace_body(original: Response, shaped: Response) -> Response {
+    let (mut parts, _) = original.into_parts();
+    let (shaped_parts, body) = shaped.into_parts();
+    parts.status = shaped_parts.status;
+    parts.headers.remove(header::CONTENT_LENGTH);
+    for (name, value) in &shaped_parts.headers {
+        parts.headers.insert(name, value.clone());
+    }
+    parts.headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    parts.extensions.insert(Shaped);
+    Response::from_parts(parts, Body::new(body))
+}
+
+/// A running service: where to reach it and how to stop it.
+#[derive(Debug)]
+pub struct ServerHandle {
+    /// The bound address (with the real port when bound to port 0).
+    pub addr: SocketAddr,
+    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl ServerHandle {
+    /// `http://127.0.0.1:PORT`.
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Stops accepting, lets requests in flight finish, and waits.
+    pub async fn shutdown(mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        let _ = (&mut self.task).await;
+    }
+}
+
+impl Drop for ServerHandle {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+    }
+}
+
+/// Binds `addr` (use port 0 for an ephemeral port) and serves `state` on the current runtime.
+pub async fn spawn(addr: &str, state: Arc<ServiceState>) -> Result<ServerHandle, ServiceError> {
+    let io = |source| ServiceError::Io {
+        addr: addr.to_owned(),
+        source,
+    };
+    let listener = TcpListener::bind(addr).await.map_err(io)?;
+    let bound = listener.local_addr().map_err(io)?;
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let app = router(state);
+    let task = tokio::spawn(async move {
+        let served = axum::serve(listener, app)
+            .with_graceful_shutdown(async {
+                let _ = rx.await;
+            })
+            .await;
+        if let Err(err) = served {
+            tracing::error!("service stopped: {err:#}");
+        }
+    });
+    tracing::info!(%bound, "service listening");
+    Ok(ServerHandle {
+        addr: bound,
+        shutdown: Some(tx),
+        task,
+    })
+}

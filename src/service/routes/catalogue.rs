@@ -1,0 +1,124 @@
+//! `/search`, `/product/{id}` and `/stats`: the search dataset, US by default, FR for pro keys.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::Json;
+use axum::extract::{Extension, Path, Query, State};
+
+use super::{Params, checked_id, truncate};
+use crate::catalogue::read::{self, ProductKey};
+use crate::model::{Country, ErrorBody, SearchHit, SearchResponse, Stats, Tier};
+use crate::search::{SearchError, SearchRequest};
+use crate::service::ServiceState;
+use crate::service::auth::Caller;
+use crate::service::error::ApiError;
+
+/// Default hits per page (the spec's shown response).
+pub(crate) const DEFAULT_LIMIT: u32 = 20;
+/// Largest page.
+pub(crate) const MAX_LIMIT: u32 = 100;
+/// Highest page number: deep paging of a relevance ranking is never useful, and a bound keeps
+/// `page x limit` from meaning a scan of the whole catalogue.
+pub(crate) const MAX_PAGE: u32 = 1000;
+
+/// The dataset asked for, checked against the caller's tier.
+fn country(params: &Params, caller: &Caller) -> Result<Country, ApiError> {
+    let country = Country::parse(params.get("country").unwrap_or("")).map_err(|_| {
+        ApiError::BadRequest(format!(
+            "country must be FR or empty (US), not {:?}",
+            truncate(params.get("country").unwrap_or(""), 20)
+        ))
+    })?;
+    if country != Country::Us {
+        caller.require(Tier::Pro)?;
+    }
+    Ok(country)
+}
+
+/// `GET /search`.
+#[utoipa::path(get, path = "/search", tag = "catalogue",
+    params(
+        ("query" = Option<String>, Query, description = "Search text (`q` is accepted too)"),
+        ("page" = Option<u32>, Query, description = "Page, 1-based (max 1000)"),
+        ("limit" = Option<u32>, Query, description = "Hits per page, 1 to 100, default 20"),
+        ("gtin" = Option<String>, Query, description = "Exact GTIN filter"),
+        ("sku" = Option<String>, Query, description = "Exact style-code filter (dash and case ignored)"),
+        ("country" = Option<String>, Query, description = "`FR` (pro or ultra) or empty for US"),
+    ),
+    responses((status = 200, body = SearchResponse), (status = 400, body = ErrorBody),
+        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)),
+    security(("api_key" = [])))]
+pub(crate) async fn search(
+    State(state): State<Arc<ServiceState>>,
+    Extension(caller): Extension<Caller>,
+    Query(params): Query<Params>,
+) -> Result<Json<SearchResponse>, ApiError> {
+    let started = Instant::now();
+    let country = country(&params, &caller)?;
+    let limit = params.number("limit", DEFAULT_LIMIT, MAX_LIMIT)?;
+    let page = params.number("page", 1, MAX_PAGE)?;
+    let text = params
+        .get("query")
+        .or_else(|| params.get("q"))
+        .unwrap_or("");
+    let request = SearchRequest {
+        text,
+        sku: params.get("sku"),
+        gtin: params.get("gtin"),
+        offset: ((page - 1) * limit) as usize,
+        limit: limit as usize,
+    };
+    let outcome = state.search.search(&request).map_err(|err| match err {
+        SearchError::Sqlite(_) => {
+            tracing::error!("search: {err:#}");
+            ApiError::Internal
+        }
+        other => ApiError::BadRequest(other.to_string()),
+    })?;
+    let conn = state.pool.get()?;
+    let hits = read::search_hits(&conn, &outcome.product_pks, country)?;
+    Ok(Json(SearchResponse {
+        hits,
+        estimated_total_hits: outcome.estimated_total_hits,
+        limit,
+        processing_time_ms: started.elapsed().as_millis() as u64,
+        query: text.to_owned(),
+    }))
+}
+
+/// `GET /product/{id}`: UUID or slug, in the search-hit shape.
+#[utoipa::path(get, path = "/product/{id}", tag = "catalogue",
+    params(("id" = String, Path, description = "Product UUID or slug"),
+        ("country" = Option<String>, Query, description = "`FR` (pro or ultra) or empty for US")),
+    responses((status = 200, body = SearchHit), (status = 400, body = ErrorBody),
+        (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)),
+    security(("api_key" = [])))]
+pub(crate) async fn product(
+    State(state): State<Arc<ServiceState>>,
+    Extension(caller): Extension<Caller>,
+    Path(id): Path<String>,
+    Query(params): Query<Params>,
+) -> Result<Json<SearchHit>, ApiError> {
+    let id = checked_id("product id", &id)?;
+    let country = country(&params, &caller)?;
+    let conn = state.pool.get()?;
+    let pk = read::product_pk(&conn, ProductKey::parse(id))?.ok_or_else(|| {
+        ApiError::NotFound(format!("no product with id or slug {:?}", truncate(id, 80)))
+    })?;
+    read::search_hits(&conn, &[pk], country)?
+        .pop()
+        .map(Json)
+        .ok_or_else(|| {
+            ApiError::NotFound(format!("no product with id or slug {:?}", truncate(id, 80)))
+        })
+}
+
+/// `GET /stats`.
+#[utoipa::path(get, path = "/stats", tag = "catalogue",
+    responses((status = 200, body = Stats), (status = 401, body = ErrorBody)),
+    security(("api_key" = [])))]
+pub(crate) async fn stats(State(state): State<Arc<ServiceState>>) -> Result<Json<Stats>, ApiError> {
+    let conn = state.pool.get()?;
+    Ok(Json(read::stats(&conn)?))
+}

@@ -1,0 +1,106 @@
+//! The routes, one module per resource, and the small input checks they share.
+
+pub(crate) mod catalogue;
+pub(crate) mod realtime;
+pub(crate) mod subscriptions;
+pub(crate) mod v2;
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::routing::get;
+
+use super::ServiceState;
+use super::error::ApiError;
+
+/// Longest id or slug accepted in a path.
+pub(crate) const MAX_ID_CHARS: usize = 200;
+
+pub(super) fn router(state: Arc<ServiceState>) -> Router {
+    let realtime = Router::new()
+        .route(
+            "/api/v3/realtime/resale-a/products/{id}",
+            get(realtime::resale_a_product),
+        )
+        .route(
+            "/api/v3/realtime/resale-b/products/{id}/related",
+            get(realtime::resale_b_related),
+        )
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            realtime::budget,
+        ));
+    Router::new()
+        .route("/search", get(catalogue::search))
+        .route("/product/{id}", get(catalogue::product))
+        .route("/stats", get(catalogue::stats))
+        .route("/api/v2/products/{id}", get(v2::product))
+        .route("/api/v2/products/{id}/orders", get(v2::orders))
+        .route("/api/v2/subscriptions", get(subscriptions::list))
+        .route("/api/v2/subscriptions/{tier}", get(subscriptions::one))
+        .route(
+            "/api/v3/retailer-a/products/{slug}",
+            get(realtime::retailer_product),
+        )
+        .route("/openapi.json", get(super::openapi::document))
+        .merge(realtime)
+        .with_state(state)
+}
+
+/// Query parameters in order, as sent (repeated names keep their first value).
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(transparent)]
+pub(crate) struct Params(Vec<(String, String)>);
+
+impl Params {
+    /// The first value of `name`, trimmed; `None` when absent or empty.
+    pub(crate) fn get(&self, name: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value.trim())
+            .filter(|value| !value.is_empty())
+    }
+
+    /// An optional positive integer parameter, bounded.
+    pub(crate) fn number(&self, name: &str, default: u32, max: u32) -> Result<u32, ApiError> {
+        let Some(text) = self.get(name) else {
+            return Ok(default);
+        };
+        match text.parse::<u32>() {
+            Ok(n) if (1..=max).contains(&n) => Ok(n),
+            _ => Err(ApiError::BadRequest(format!(
+                "{name} must be a whole number from 1 to {max}, not {:?}",
+                truncate(text, 40)
+            ))),
+        }
+    }
+}
+
+/// An id or slug from a path, checked: not empty, not huge, no control characters.
+pub(crate) fn checked_id<'a>(what: &str, raw: &'a str) -> Result<&'a str, ApiError> {
+    let id = raw.trim();
+    if id.is_empty() {
+        return Err(ApiError::BadRequest(format!("the {what} is empty")));
+    }
+    if id.chars().count() > MAX_ID_CHARS {
+        return Err(ApiError::BadRequest(format!(
+            "the {what} is longer than {MAX_ID_CHARS} characters"
+        )));
+    }
+    if id.chars().any(char::is_control) {
+        return Err(ApiError::BadRequest(format!(
+            "the {what} contains control characters"
+        )));
+    }
+    Ok(id)
+}
+
+/// At most `max` characters of `text`, for echoing bad input in messages.
+pub(crate) fn truncate(text: &str, max: usize) -> String {
+    let mut out: String = text.chars().take(max).collect();
+    if text.chars().count() > max {
+        out.push('…');
+    }
+    out
+}

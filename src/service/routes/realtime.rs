@@ -1,0 +1,151 @@
+//! The real-time endpoints (`/api/v3/...`): live lookups on the marketplaces behind
+//! [`Marketplaces`](crate::service::marketplace::Marketplaces), with the per-key budget.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::Json;
+use axum::extract::{Extension, Path, Query, Request, State};
+use axum::http::HeaderValue;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+use super::{Params, checked_id};
+use crate::model::{
+    ErrorBody, ExecutionMeta, ResaleAEnvelope, ResaleBEdge, ResaleBEnvelope, RetailerEnvelope, Tier,
+};
+use crate::service::ServiceState;
+use crate::service::auth::Caller;
+use crate::service::error::ApiError;
+use crate::service::limits::Budget;
+use crate::service::marketplace::{RelatedQuery, UpstreamError};
+
+impl From<UpstreamError> for ApiError {
+    fn from(err: UpstreamError) -> Self {
+        match err {
+            UpstreamError::NotFound(message) => ApiError::NotFound(message),
+            UpstreamError::BadRequest(message) => ApiError::BadRequest(message),
+            UpstreamError::Failed(message) => ApiError::UpstreamFailed(message),
+            UpstreamError::Timeout(message) => ApiError::UpstreamTimeout(message),
+            UpstreamError::Internal(message) => {
+                tracing::error!("marketplace: {message}");
+                ApiError::Internal
+            }
+        }
+    }
+}
+
+fn set_budget_headers(response: &mut Response, budget: Budget) {
+    let headers = response.headers_mut();
+    headers.insert("x-ratelimit-limit", HeaderValue::from(budget.limit));
+    headers.insert("x-ratelimit-remaining", HeaderValue::from(budget.remaining));
+    headers.insert("x-ratelimit-reset", HeaderValue::from(budget.reset_secs));
+}
+
+/// Pro or better, then one request from the key's budget; the budget is reported on every answer.
+pub(crate) async fn budget(
+    State(state): State<Arc<ServiceState>>,
+    Extension(caller): Extension<Caller>,
+    request: Request,
+    next: Next,
+) -> Response {
+    if let Err(err) = caller.require(Tier::Pro) {
+        return err.into_response();
+    }
+    match state.realtime_budget.check(&caller.key_id) {
+        Ok(budget) => {
+            let mut response = next.run(request).await;
+            set_budget_headers(&mut response, budget);
+            response
+        }
+        Err(budget) => {
+            let mut response = ApiError::RateLimited {
+                limit: budget.limit,
+                retry_after_secs: budget.reset_secs,
+            }
+            .into_response();
+            set_budget_headers(&mut response, budget);
+            response
+        }
+    }
+}
+
+/// Milliseconds since `started`, for `meta.execution_time`.
+fn elapsed_ms(started: Instant) -> i64 {
+    started.elapsed().as_millis() as i64
+}
+
+/// `GET /api/v3/realtime/resale-a/products/{id}`: numeric id or slug (pro).
+#[utoipa::path(get, path = "/api/v3/realtime/resale-a/products/{id}", tag = "real-time",
+    params(("id" = String, Path, description = "Numeric id or slug on resale-a (catalogue UUID and slug work too)")),
+    responses((status = 200, body = ResaleAEnvelope), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody, description = "Needs pro"), (status = 404, body = ErrorBody),
+        (status = 429, body = ErrorBody, description = "120 per minute per key, with Retry-After"),
+        (status = 502, body = ErrorBody), (status = 504, body = ErrorBody)),
+    security(("api_key" = [])))]
+pub(crate) async fn resale_a_product(
+    State(state): State<Arc<ServiceState>>,
+    Path(id): Path<String>,
+) -> Result<Json<ResaleAEnvelope>, ApiError> {
+    let started = Instant::now();
+    let id = checked_id("product id", &id)?;
+    let data = state.marketplaces.resale_a_product(id).await?;
+    Ok(Json(ResaleAEnvelope {
+        status: "success".to_owned(),
+        data,
+        meta: ExecutionMeta {
+            execution_time: elapsed_ms(started),
+        },
+    }))
+}
+
+/// `GET /api/v3/realtime/resale-b/products/{id}/related?country=&currency=&market=` (pro).
+#[utoipa::path(get, path = "/api/v3/realtime/resale-b/products/{id}/related", tag = "real-time",
+    params(("id" = String, Path, description = "UUID or slug (or resale-b urlKey)"),
+        ("country" = Option<String>, Query, description = "Country for market data (default US)"),
+        ("currency" = Option<String>, Query, description = "Currency of market data (default USD)"),
+        ("market" = Option<String>, Query, description = "Market for market data")),
+    responses((status = 200, body = ResaleBEnvelope), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody, description = "Needs pro"), (status = 404, body = ErrorBody),
+        (status = 429, body = ErrorBody), (status = 502, body = ErrorBody), (status = 504, body = ErrorBody)),
+    security(("api_key" = [])))]
+pub(crate) async fn resale_b_related(
+    State(state): State<Arc<ServiceState>>,
+    Path(id): Path<String>,
+    Query(params): Query<Params>,
+) -> Result<Json<ResaleBEnvelope>, ApiError> {
+    let started = Instant::now();
+    let id = checked_id("product id", &id)?;
+    let query = RelatedQuery {
+        country: params.get("country").map(str::to_owned),
+        currency: params.get("currency").map(str::to_owned),
+        market: params.get("market").map(str::to_owned),
+    };
+    let nodes = state.marketplaces.resale_b_related(id, &query).await?;
+    Ok(Json(ResaleBEnvelope {
+        status: "success".to_owned(),
+        query: serde_json::Map::new(),
+        data: nodes.into_iter().map(|node| ResaleBEdge { node }).collect(),
+        meta: ExecutionMeta {
+            execution_time: elapsed_ms(started),
+        },
+    }))
+}
+
+/// `GET /api/v3/retailer-a/products/{slug}` (free; slugs only).
+#[utoipa::path(get, path = "/api/v3/retailer-a/products/{slug}", tag = "real-time",
+    params(("slug" = String, Path, description = "Product slug")),
+    responses((status = 200, body = RetailerEnvelope), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 502, body = ErrorBody), (status = 504, body = ErrorBody)),
+    security(("api_key" = [])))]
+pub(crate) async fn retailer_product(
+    State(state): State<Arc<ServiceState>>,
+    Path(slug): Path<String>,
+) -> Result<Json<RetailerEnvelope>, ApiError> {
+    let slug = checked_id("slug", &slug)?;
+    let data = state.marketplaces.retailer_product(slug).await?;
+    Ok(Json(RetailerEnvelope {
+        status: "success".to_owned(),
+        data,
+    }))
+}

@@ -1,0 +1,66 @@
+//! `/api/v2/products/{id}` and `/api/v2/products/{id}/orders`, in the v2 envelope.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::{Extension, Path, State};
+
+use super::{checked_id, truncate};
+use crate::catalogue::read::{self, Detail, ProductKey};
+use crate::model::{Product, Tier, V2Envelope, WeeklyOrder};
+use crate::service::ServiceState;
+use crate::service::auth::Caller;
+use crate::service::error::ApiError;
+
+/// `GET /api/v2/products/{id}`: UUID or slug; free keys get no release dates or retail prices.
+#[utoipa::path(get, path = "/api/v2/products/{id}", tag = "v2",
+    params(("id" = String, Path, description = "Product UUID or slug")),
+    responses((status = 200, body = V2Envelope<Product>, description = "Free keys get no release_dates or retail_prices"),
+        (status = 400, body = V2Envelope<serde_json::Value>), (status = 401, body = V2Envelope<serde_json::Value>),
+        (status = 404, body = V2Envelope<serde_json::Value>)),
+    security(("api_key" = [])))]
+pub(crate) async fn product(
+    State(state): State<Arc<ServiceState>>,
+    Extension(caller): Extension<Caller>,
+    Path(id): Path<String>,
+) -> Result<Json<V2Envelope<Product>>, ApiError> {
+    let id = checked_id("product id", &id)?;
+    let conn = state.pool.get()?;
+    let not_found =
+        || ApiError::NotFound(format!("no product with id or slug {:?}", truncate(id, 80)));
+    let pk = read::product_pk(&conn, ProductKey::parse(id))?.ok_or_else(not_found)?;
+    let detail = if caller.tier >= Tier::Pro {
+        Detail::Full
+    } else {
+        Detail::Reduced
+    };
+    let product = read::product(&conn, pk, detail)?.ok_or_else(not_found)?;
+    Ok(Json(V2Envelope::success(product)))
+}
+
+/// `GET /api/v2/products/{id}/orders`: pro; UUID only; newest week first, at most 52.
+#[utoipa::path(get, path = "/api/v2/products/{id}/orders", tag = "v2",
+    params(("id" = String, Path, description = "Product UUID (a slug is refused with 400)")),
+    responses((status = 200, body = V2Envelope<Vec<WeeklyOrder>>, description = "At most 52 weeks, newest first"),
+        (status = 400, body = V2Envelope<serde_json::Value>), (status = 401, body = V2Envelope<serde_json::Value>),
+        (status = 403, body = V2Envelope<serde_json::Value>, description = "Needs pro"),
+        (status = 404, body = V2Envelope<serde_json::Value>)),
+    security(("api_key" = [])))]
+pub(crate) async fn orders(
+    State(state): State<Arc<ServiceState>>,
+    Extension(caller): Extension<Caller>,
+    Path(id): Path<String>,
+) -> Result<Json<V2Envelope<Vec<WeeklyOrder>>>, ApiError> {
+    caller.require(Tier::Pro)?;
+    let id = checked_id("product id", &id)?;
+    if uuid::Uuid::parse_str(id).is_err() {
+        return Err(ApiError::BadRequest(format!(
+            "orders take the product's UUID, not a slug or other text ({:?}); look the product up by slug at /api/v2/products/{{slug}} to get its id",
+            truncate(id, 80)
+        )));
+    }
+    let conn = state.pool.get()?;
+    let pk = read::product_pk(&conn, ProductKey::Id(id))?
+        .ok_or_else(|| ApiError::NotFound(format!("no product with id {id}")))?;
+    Ok(Json(V2Envelope::success(read::weekly_orders(&conn, pk)?)))
+}
