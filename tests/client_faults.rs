@@ -2,6 +2,7 @@
 //! whatever each test scripts): slow answers, 500, 502, HTML error pages, truncated and mistyped
 //! JSON, reset connections, 429 with `Retry-After`, a remote without rate-limit headers.
 
+use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -157,7 +158,7 @@ async fn serve(
                     body.len()
                 );
                 for (name, value) in headers {
-                    out.push_str(&format!("{name}: {value}\r\n"));
+                    let _ = write!(out, "{name}: {value}\r\n");
                 }
                 out.push_str("\r\n");
                 let mut bytes = out.into_bytes();

@@ -83,14 +83,15 @@ impl KeyringStore {
     pub fn check_available(&self) -> Result<(), KeyStoreError> {
         keyring::Entry::store_status()
             .as_ref()
-            .map(|()| ())
+            .copied()
             .map_err(|err| KeyStoreError::Unavailable {
                 detail: err.to_string(),
             })
     }
 
     fn entry(base_url: &str) -> Result<keyring::Entry, KeyStoreError> {
-        keyring::Entry::new(KEYRING_SERVICE, &account_for(base_url)).map_err(store_error)
+        keyring::Entry::new(KEYRING_SERVICE, &account_for(base_url))
+            .map_err(|err| store_error(&err))
     }
 }
 
@@ -99,28 +100,28 @@ impl KeyStore for KeyringStore {
         match Self::entry(base_url)?.get_password() {
             Ok(key) => Ok(Some(key)),
             Err(keyring::Error::NoEntry) => Ok(None),
-            Err(err) => Err(store_error(err)),
+            Err(err) => Err(store_error(&err)),
         }
     }
 
     fn set(&self, base_url: &str, key: &str) -> Result<(), KeyStoreError> {
         Self::entry(base_url)?
             .set_password(key)
-            .map_err(store_error)
+            .map_err(|err| store_error(&err))
     }
 
     fn delete(&self, base_url: &str) -> Result<(), KeyStoreError> {
         match Self::entry(base_url)?.delete_credential() {
             Ok(()) | Err(keyring::Error::NoEntry) => Ok(()),
-            Err(err) => Err(store_error(err)),
+            Err(err) => Err(store_error(&err)),
         }
     }
 }
 
 /// Maps a keyring error to ours. Only `Display` is used: some variants carry secret bytes in
 /// their `Debug` form.
-fn store_error(err: keyring::Error) -> KeyStoreError {
-    let detail = match &err {
+fn store_error(err: &keyring::Error) -> KeyStoreError {
+    let detail = match err {
         // The store's own connection error is more telling than "no default store".
         keyring::Error::NoDefaultStore => match keyring::Entry::store_status() {
             Err(cause) => cause.to_string(),

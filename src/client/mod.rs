@@ -35,10 +35,9 @@ use self::budget::{BudgetTracker, retry_after};
 pub use self::error::{ClientError, ErrorKind};
 use self::error::{key_tier_from_message, required_tier_from_message};
 pub use self::keystore::{KEYRING_SERVICE, KeyStore, KeyStoreError, KeyringStore, MemoryKeyStore};
-use crate::model::Product;
 use crate::model::{
-    Country, ResaleAEnvelope, ResaleBEnvelope, RetailerEnvelope, SearchHit, SearchResponse, Stats,
-    Subscription, Tier, V2Envelope, WeeklyOrder,
+    Country, Product, ResaleAEnvelope, ResaleBEnvelope, RetailerEnvelope, SearchHit,
+    SearchResponse, Stats, Subscription, Tier, V2Envelope, WeeklyOrder,
 };
 
 /// Response header naming the key's tier.
@@ -195,8 +194,18 @@ impl Client {
     /// Fails with [`ErrorKind::Config`] when the base URL is not an `http(s)` URL (or carries
     /// credentials, a query or a fragment) or the key cannot be sent in an HTTP header.
     pub fn new(config: ClientConfig) -> Result<Client, ClientError> {
-        let base = parse_base_url(&config.base_url)?;
-        let auth = match config.api_key.as_deref().map(str::trim) {
+        let ClientConfig {
+            base_url,
+            api_key,
+            connect_timeout,
+            request_timeout,
+            call_timeout,
+            retries,
+            retry_backoff,
+            max_retry_after,
+        } = config;
+        let base = parse_base_url(&base_url)?;
+        let auth = match api_key.as_deref().map(str::trim) {
             None | Some("") => None,
             Some(key) => {
                 let mut value = HeaderValue::from_str(key).map_err(|_| {
@@ -210,7 +219,7 @@ impl Client {
             }
         };
         let http = reqwest::Client::builder()
-            .connect_timeout(config.connect_timeout)
+            .connect_timeout(connect_timeout)
             .user_agent(concat!("solescope/", env!("CARGO_PKG_VERSION")))
             .build()
             .map_err(|err| {
@@ -224,11 +233,11 @@ impl Client {
                 http,
                 base,
                 auth,
-                request_timeout: config.request_timeout,
-                call_timeout: config.call_timeout,
-                retries: config.retries,
-                retry_backoff: config.retry_backoff,
-                max_retry_after: config.max_retry_after,
+                request_timeout,
+                call_timeout,
+                retries,
+                retry_backoff,
+                max_retry_after,
                 learned: Mutex::new(Learned {
                     tier: None,
                     budget: BudgetTracker::new(),
@@ -918,6 +927,18 @@ mod tests {
         );
         assert_eq!(err.kind, ErrorKind::Server);
         assert!(err.message.contains("not JSON"), "{}", err.message);
+    }
+
+    #[test]
+    fn calls_can_be_spawned_on_a_multi_threaded_runtime() {
+        fn assert_send<T: Send>(_: &T) {}
+        fn assert_shareable<T: Send + Sync + Clone + 'static>() {}
+        assert_shareable::<Client>();
+        let client = client("http://127.0.0.1:9", None);
+        let query = SearchQuery::default();
+        assert_send(&client.search(&query));
+        assert_send(&client.resale_a_product("1"));
+        assert_send(&client.resale_b_related("1", &RelatedQuery::default()));
     }
 
     #[test]

@@ -1,0 +1,191 @@
+//! The `solescope` binary's subcommands, run as a user would.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use solescope::catalogue::{Catalogue, keys};
+use solescope::model::Tier;
+
+fn solescope() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_solescope"));
+    // Keep the user's real data directory out of tests.
+    command.env("HOME", std::env::temp_dir()).env(
+        "XDG_DATA_HOME",
+        std::env::temp_dir().join("solescope-cli-test-data"),
+    );
+    command
+}
+
+fn generate(path: &Path, products: u32) {
+    let output = solescope()
+        .args([
+            "catalogue",
+            "generate",
+            "--products",
+            &products.to_string(),
+            "--seed",
+            "4",
+            "--as-of",
+            "2026-11-22",
+            "--out",
+        ])
+        .arg(path)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains(&format!("{products} products")), "{stdout}");
+}
+
+#[test]
+fn keys_are_added_shown_once_listed_without_the_key_and_revoked() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("keys.sqlite");
+    generate(&path, 30);
+
+    let output = solescope()
+        .args([
+            "keys",
+            "add",
+            "--tier",
+            "pro",
+            "--label",
+            "reseller bot",
+            "--catalogue",
+        ])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let key = String::from_utf8(output.stdout).unwrap().trim().to_owned();
+    assert!(
+        key.starts_with("sk_") && key.len() > 40,
+        "a random key: {key}"
+    );
+    {
+        let catalogue = Catalogue::open(&path).unwrap();
+        assert_eq!(
+            keys::tier_of(catalogue.connection(), &key).unwrap(),
+            Some(Tier::Pro)
+        );
+    }
+    let raw = std::fs::read(&path).unwrap();
+    assert!(
+        !raw.windows(key.len()).any(|w| w == key.as_bytes()),
+        "the key is not stored in the file"
+    );
+
+    let output = solescope()
+        .args(["keys", "list", "--catalogue"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let listing = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        listing.contains("reseller bot") && listing.contains("pro"),
+        "{listing}"
+    );
+    assert!(!listing.contains(&key), "list never shows a key");
+    let id = &keys::hash(&key)[..12];
+    assert!(listing.contains(id), "{listing}");
+
+    let output = solescope()
+        .args(["keys", "revoke", id, "--catalogue"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let catalogue = Catalogue::open(&path).unwrap();
+    assert_eq!(keys::tier_of(catalogue.connection(), &key).unwrap(), None);
+    let again = solescope()
+        .args(["keys", "revoke", id, "--catalogue"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(!again.status.success(), "revoking twice is an error");
+}
+
+#[test]
+fn serve_answers_the_readme_curl() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("serve.sqlite");
+    generate(&path, 50);
+    let mut child = solescope()
+        .args(["serve", "--addr", "127.0.0.1:0", "--catalogue"])
+        .arg(&path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let base = line.trim().rsplit(' ').next().unwrap().to_owned();
+    assert!(base.starts_with("http://127.0.0.1:"), "{line}");
+
+    let slug: String = {
+        let catalogue = Catalogue::open(&path).unwrap();
+        catalogue
+            .connection()
+            .query_row("SELECT slug FROM products LIMIT 1", [], |row| row.get(0))
+            .unwrap()
+    };
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let (status, tier, body) = runtime.block_on(async {
+        let response = reqwest::Client::new()
+            .get(format!("{base}/api/v2/products/{slug}"))
+            .header("Authorization", "demo-pro")
+            .send()
+            .await
+            .unwrap();
+        let status = response.status();
+        let tier = response.headers()["x-key-type"]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        (
+            status,
+            tier,
+            response.json::<serde_json::Value>().await.unwrap(),
+        )
+    });
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(status, 200);
+    assert_eq!(tier, "pro");
+    assert_eq!(body["data"]["slug"], slug.as_str());
+    assert!(body["data"]["retail_prices"].is_array());
+}
+
+#[test]
+fn a_failed_import_exits_non_zero_and_names_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("bad.jsonl");
+    std::fs::write(&input, "{\"id\": 1}\n").unwrap();
+    let out = dir.path().join("out.sqlite");
+    let output = solescope()
+        .args(["catalogue", "import"])
+        .arg(&input)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("line 1"), "{stderr}");
+    assert!(!out.exists());
+}
