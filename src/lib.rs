@@ -12,3 +12,4 @@ pub mod client;
 pub mod model;
 pub mod search;
 pub mod service;
+pub mod ui;

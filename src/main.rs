@@ -2,6 +2,7 @@
 //! or runs a subcommand. Everything it calls lives in the library crate.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::Context as _;
@@ -10,6 +11,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use solescope::app::{self, StartupStatus};
 use solescope::catalogue::generate::{self, GenerateOptions, Phase, Progress};
 use solescope::catalogue::{Catalogue, demo, import, keys};
+use solescope::client::{KeyStore, KeyringStore};
 use solescope::model::Tier;
 use solescope::service::marketplace::SimulatorConfig;
 use solescope::service::{self, ServiceConfig, ServiceState};
@@ -299,8 +301,12 @@ fn show_progress(bar: &ProgressBar, progress: Progress) {
 fn run_window() -> anyhow::Result<()> {
     let path =
         demo::default_path().context("no home directory, so no place for the demo catalogue")?;
+    // The runtime lives as long as the window: the local service and every fetch run on it.
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    let runtime_handle = runtime.handle().clone();
     let status = StartupStatus::new();
     let worker_status = status.clone();
+    let service_runtime = runtime_handle.clone();
     let prepare = move |repaint: Box<dyn Fn() + Send>| {
         std::thread::spawn(move || {
             let result = demo::ensure(
@@ -314,18 +320,47 @@ fn run_window() -> anyhow::Result<()> {
                     worker_status.set_progress(progress_fraction(progress));
                     repaint();
                 },
-            );
+            )
+            .with_context(|| format!("preparing the demo catalogue at {}", path.display()))
+            .and_then(|outcome| {
+                worker_status.set_message("Starting the local service…");
+                repaint();
+                let state = ServiceState::open(&ServiceConfig::new(&path))
+                    .with_context(|| format!("opening {}", path.display()))?;
+                let server = service_runtime
+                    .block_on(service::spawn("127.0.0.1:0", state))
+                    .context("starting the local service")?;
+                let base_url = server.base_url();
+                // Dropping the handle stops the service: keep it on the runtime, which stops
+                // with the window.
+                service_runtime.spawn(async move {
+                    let _server = server;
+                    std::future::pending::<()>().await;
+                });
+                Ok(app::Ready {
+                    summary: format!("{outcome:?}: {}", path.display()),
+                    base_url,
+                })
+            });
             match result {
-                Ok(outcome) => worker_status.finish(Ok(format!("{outcome:?}: {}", path.display()))),
+                Ok(ready) => {
+                    tracing::info!("demo service at {}: {}", ready.base_url, ready.summary);
+                    worker_status.finish(Ok(ready));
+                }
                 Err(err) => {
-                    tracing::error!("demo catalogue: {err:#}");
+                    tracing::error!("{err:#}");
                     worker_status.finish(Err(format!("{err:#}")));
                 }
             }
             repaint();
         });
     };
-    app::run(status, Box::new(prepare)).map_err(|err| anyhow::anyhow!("window: {err}"))
+    let key_store: Arc<dyn KeyStore> = Arc::new(KeyringStore::new());
+    let outcome = app::run(status, Box::new(prepare), runtime_handle, key_store)
+        .map_err(|err| anyhow::anyhow!("window: {err}"));
+    // Requests in flight are not waited for on exit.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    outcome
 }
 
 /// Products are most of the work; weeks and indexes the rest.

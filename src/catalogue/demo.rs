@@ -79,23 +79,20 @@ pub fn ensure(
     } else {
         None
     };
-    let outcome = match outcome {
-        Some((reason, path)) => {
-            let moved_to = aside_path(path);
-            before_build(&format!(
-                "The demo catalogue is damaged ({reason}). It was moved to {} and a new one is being built.",
-                moved_to.display()
-            ));
-            std::fs::rename(path, &moved_to).map_err(|source| CatalogueError::Io {
-                path: path.to_path_buf(),
-                source,
-            })?;
-            DemoOutcome::Rebuilt { reason, moved_to }
-        }
-        None => {
-            before_build("Building the demo catalogue (first run).");
-            DemoOutcome::Built
-        }
+    let outcome = if let Some((reason, path)) = outcome {
+        let moved_to = aside_path(path);
+        before_build(&format!(
+            "The demo catalogue is damaged ({reason}). It was moved to {} and a new one is being built.",
+            moved_to.display()
+        ));
+        std::fs::rename(path, &moved_to).map_err(|source| CatalogueError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        DemoOutcome::Rebuilt { reason, moved_to }
+    } else {
+        before_build("Building the demo catalogue (first run).");
+        DemoOutcome::Built
     };
     let options = GenerateOptions {
         products: DEMO_PRODUCTS,

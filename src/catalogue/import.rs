@@ -101,7 +101,7 @@ fn import_into(
         write_hit(&tx, report.products as i64 + 1, &hit)?;
         report.products += 1;
         report.variants += hit.variants.len() as u64;
-        if report.products % 1000 == 0 {
+        if report.products.is_multiple_of(1000) {
             progress(report.products);
         }
     }

@@ -11,11 +11,17 @@ use crate::model::Tier;
 /// The stored form of a key.
 pub fn hash(key: &str) -> String {
     let digest = Sha256::digest(key.as_bytes());
-    let mut hex = String::with_capacity(64);
-    for byte in digest {
-        hex.push_str(&format!("{byte:02x}"));
+    hex(&digest)
+}
+
+fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for byte in bytes {
+        out.push(char::from(DIGITS[usize::from(byte >> 4)]));
+        out.push(char::from(DIGITS[usize::from(byte & 0x0f)]));
     }
-    hex
+    out
 }
 
 /// A new random key: `sk_` and 32 bytes of OS randomness in hex.
@@ -23,11 +29,7 @@ pub fn new_key() -> String {
     let mut bytes = [0u8; 32];
     // ThreadRng is a CSPRNG seeded from the OS.
     rand::rng().fill_bytes(&mut bytes);
-    let mut key = String::from("sk_");
-    for byte in bytes {
-        key.push_str(&format!("{byte:02x}"));
-    }
-    key
+    format!("sk_{}", hex(&bytes))
 }
 
 /// Stores `key` (hashed) with its tier.

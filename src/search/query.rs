@@ -412,6 +412,9 @@ fn rank(
         return (out, total);
     }
     let max_typos: u32 = words.iter().map(|w| u32::from(w.budget)).sum();
+    let exact_capable = (0..word_count)
+        .filter(|&i| scratch.expansions.iter().any(|e| e.word == i && e.exact))
+        .count();
     let mut per_count = [0u64; MAX_QUERY_WORDS + 1];
     for planes in &scratch.planes {
         for (c, slot) in per_count
@@ -450,6 +453,7 @@ fn rank(
                 matched,
                 typos: typos as u32,
                 word_count,
+                exact_capable,
             };
             rank_bucket(index, scratch, &bucket, need - out.len(), &mut out);
             if out.len() >= need {
@@ -465,6 +469,8 @@ struct Bucket {
     matched: usize,
     typos: u32,
     word_count: usize,
+    /// Query words that are themselves terms (only those can be matched exactly).
+    exact_capable: usize,
 }
 
 impl Bucket {
@@ -492,7 +498,11 @@ impl Bucket {
     /// The best key any other document of the bucket can have.
     fn lower_bound(&self) -> u32 {
         let proximity = self.matched as u32 - 1;
-        pack_key(proximity, 0, false, (self.word_count - self.matched) as u32)
+        // A word whose best match has a typo has no exact match in that document, and each
+        // such word adds at most two typos.
+        let words_with_typos = (self.typos as usize).div_ceil(2).min(self.matched);
+        let exact_at_most = (self.matched - words_with_typos).min(self.exact_capable);
+        pack_key(proximity, 0, false, (self.word_count - exact_at_most) as u32)
     }
 }
 

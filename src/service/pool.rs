@@ -61,10 +61,10 @@ impl Deref for Pooled<'_> {
 
     fn deref(&self) -> &Connection {
         // Present until drop.
-        self.catalogue
-            .as_ref()
-            .map(Catalogue::connection)
-            .unwrap_or_else(|| unreachable!("connection taken before drop"))
+        match &self.catalogue {
+            Some(catalogue) => catalogue.connection(),
+            None => unreachable!("connection taken before drop"),
+        }
     }
 }
 

@@ -385,7 +385,7 @@ impl Generator {
             brand => format!("{brand} {} '{nickname}'", silhouette.model),
         };
         if let Some(year) = retro_year {
-            title.push_str(&format!(" ({year})"));
+            title = format!("{title} ({year})");
         }
         title.push_str(run.title_suffix());
         let slug = format!("{}-{}", slugify(&title), slugify(&sku));
@@ -760,7 +760,7 @@ impl<'conn> Writer<'conn> {
             (p.release_date.to_string(), "resale_b_yyyy_mm_dd")
         };
         self.release.execute(params![pk, date, source])?;
-        let source = if p.variants.len() % 3 == 0 {
+        let source = if p.variants.len().is_multiple_of(3) {
             "extracting"
         } else {
             "srp"
@@ -855,10 +855,9 @@ fn size_premium(position: usize, len: usize) -> f64 {
     let from_end = len - 1 - position;
     match (position, from_end) {
         (0, _) => 1.18,
-        (1, _) => 1.08,
+        (1, _) | (_, 2) => 1.08,
         (_, 0) => 1.35,
         (_, 1) => 1.2,
-        (_, 2) => 1.08,
         _ => 1.0,
     }
 }

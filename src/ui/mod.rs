@@ -1,0 +1,8 @@
+//! The panels of the window: one `*_ui(ui, ...)` function per panel, one file each. They draw
+//! what they are given and return what the user asked for; the app does the fetching.
+
+pub mod detail;
+pub mod orders;
+pub mod search;
+pub mod settings;
+pub mod widgets;
