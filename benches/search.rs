@@ -1,4 +1,4 @@
-//! Search benchmark: this crate's index against plain SQLite FTS5 `MATCH`, in the same run.
+//! Search benchmark: this crate's index against plain `SQLite` FTS5 `MATCH`, in the same run.
 //!
 //! ```text
 //! cargo bench --bench search                          # 100,000 products, 1,000 queries per class
@@ -192,7 +192,7 @@ fn make_queries(
     per_class: usize,
     seed: u64,
 ) -> Vec<(&'static str, Vec<Query>)> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5EA4C4);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x005E_A4C4);
     let vocabulary: HashSet<String> = products.iter().flat_map(|p| words(&p.title)).collect();
     let pick = |rng: &mut ChaCha8Rng| &products[rng.random_range(0..products.len())];
     let plain = |text: String, pk: i64| Query {
@@ -291,10 +291,8 @@ fn fts_expression(text: &str) -> String {
     let tokens = words(text);
     let typing = text.chars().last().is_some_and(|c| !c.is_whitespace());
     let mut parts: Vec<String> = tokens.iter().map(|t| format!("\"{t}\"")).collect();
-    if typing {
-        if let Some(last) = parts.last_mut() {
-            last.push('*');
-        }
+    if typing && let Some(last) = parts.last_mut() {
+        last.push('*');
     }
     parts.join(" ")
 }
@@ -325,11 +323,12 @@ fn our_search(index: &SearchIndex, text: &str) -> Vec<i64> {
     index.search(&request).expect("search").product_pks
 }
 
+/// Latencies of one engine over one class, in microseconds.
 struct Timing {
-    p50_us: f64,
-    p99_us: f64,
-    mean_us: f64,
-    max_us: f64,
+    p50: f64,
+    p99: f64,
+    mean: f64,
+    max: f64,
 }
 
 fn time_all(queries: &[Query], mut run: impl FnMut(&str) -> Vec<i64>) -> (Timing, Vec<Vec<i64>>) {
@@ -352,10 +351,10 @@ fn time_all(queries: &[Query], mut run: impl FnMut(&str) -> Vec<i64>) -> (Timing
     let at =
         |q: f64| nanos[((nanos.len() as f64 * q).ceil() as usize).clamp(1, nanos.len()) - 1] / 1e3;
     let timing = Timing {
-        p50_us: at(0.50),
-        p99_us: at(0.99),
-        mean_us: nanos.iter().sum::<f64>() / nanos.len() as f64 / 1e3,
-        max_us: nanos.last().copied().unwrap_or(0.0) / 1e3,
+        p50: at(0.50),
+        p99: at(0.99),
+        mean: nanos.iter().sum::<f64>() / nanos.len() as f64 / 1e3,
+        max: nanos.last().copied().unwrap_or(0.0) / 1e3,
     };
     (timing, results)
 }
@@ -420,7 +419,10 @@ fn main() {
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!(
         "load average before the run: {} (2 cores; other work skews latency)",
-        load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+        load.split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ")
     );
     let dir = tempfile::tempdir().expect("temporary directory");
     let path = dir.path().join("bench.sqlite");
@@ -488,22 +490,22 @@ fn main() {
     for (class, queries) in &classes {
         let (ours, our_results) = time_all(queries, |text| our_search(&index, text));
         let (fts, fts_results) = time_all(queries, |text| fts_search(&conn, text));
-        all_ours.push(ours.p99_us);
+        all_ours.push(ours.p99);
         println!(
             "{:<9} {:>6} | {:>8.1} {:>8.1} {:>8.0} | {:>8.1} {:>8.1} {:>8.0} | {:>8.1}x | {:>5.1}% {:>6.1}%   (mean {:.1} / {:.1} us)",
             class,
             queries.len(),
-            ours.p50_us,
-            ours.p99_us,
-            ours.max_us,
-            fts.p50_us,
-            fts.p99_us,
-            fts.max_us,
-            fts.p99_us / ours.p99_us,
+            ours.p50,
+            ours.p99,
+            ours.max,
+            fts.p50,
+            fts.p99,
+            fts.max,
+            fts.p99 / ours.p99,
             100.0 * no_hit_share(class, queries, &our_results, &titles),
             100.0 * no_hit_share(class, queries, &fts_results, &titles),
-            ours.mean_us,
-            fts.mean_us,
+            ours.mean,
+            fts.mean,
         );
     }
     let mixed: Vec<Query> = classes
@@ -534,15 +536,18 @@ fn main() {
         "{:<9} {:>6} | {:>8.1} {:>8.1} {:>8.0} | {:>8.1} {:>8.1} {:>8.0} | {:>8.1}x |",
         "mixed",
         mixed.len(),
-        ours.p50_us,
-        ours.p99_us,
-        ours.max_us,
-        fts.p50_us,
-        fts.p99_us,
-        fts.max_us,
-        fts.p99_us / ours.p99_us
+        ours.p50,
+        ours.p99,
+        ours.max,
+        fts.p50,
+        fts.p99,
+        fts.max,
+        fts.p99 / ours.p99
     );
-    println!("slowest index queries (best of {RUNS}): {}", slowest.join(", "));
+    println!(
+        "slowest index queries (best of {RUNS}): {}",
+        slowest.join(", ")
+    );
     println!();
     for threads in [1, 2] {
         println!(

@@ -29,6 +29,7 @@ async fn keys_appear_in_no_log_line_at_trace_level() {
     let writer = buffer.clone();
     tracing_subscriber::fmt()
         .with_max_level(tracing::Level::TRACE)
+        .with_ansi(false)
         .with_writer(move || writer.clone())
         .init();
 

@@ -50,9 +50,13 @@ pub(crate) enum Posting {
     List { start: u32, len: u32 },
     /// Bitset number `index` of `dense` (for terms in at least 1/32 of documents).
     Dense { index: u32 },
+    /// The same documents as the term's posting in the main [`Postings`] (top-field postings
+    /// only: the term never occurs outside the title and code).
+    SameAsAll,
 }
 
-/// Term id -> documents.
+/// Term id -> documents: all of them (`SearchIndex::postings`), or those where the term is in
+/// the title or style code (`SearchIndex::top_field`, which bounds rules 3-4 cheaply).
 pub(crate) struct Postings {
     pub(crate) of_term: Vec<Posting>,
     pub(crate) docs: Vec<u32>,
@@ -62,9 +66,14 @@ pub(crate) struct Postings {
 }
 
 impl Postings {
-    /// Adds the documents of `term` to `set`.
-    pub(crate) fn union_into(&self, term: u32, set: &mut [u64]) {
+    /// Adds the documents of `term` to `set`; `all` stands in for [`Posting::SameAsAll`].
+    pub(crate) fn union_into(&self, term: u32, set: &mut [u64], all: Option<&Postings>) {
         match self.of_term[term as usize] {
+            Posting::SameAsAll => {
+                if let Some(all) = all {
+                    all.union_into(term, set, None);
+                }
+            }
             Posting::List { start, len } => {
                 let start = start as usize;
                 for &doc in &self.docs[start..start + len as usize] {
@@ -92,6 +101,45 @@ pub(crate) struct Forward {
     pub(crate) title_len: Vec<u8>,
     /// Distinct words in the title (capped at 255).
     pub(crate) title_distinct: Vec<u8>,
+}
+
+impl Postings {
+    /// Packs per-term document lists (`None`: [`Posting::SameAsAll`]); frequent terms become
+    /// bitsets.
+    fn from_lists(lists: Vec<Option<Vec<u32>>>, doc_count: usize) -> Self {
+        let blocks = bits::blocks_for(doc_count);
+        let mut of_term = Vec::with_capacity(lists.len());
+        let mut docs = Vec::new();
+        let mut dense = Vec::new();
+        let mut dense_count = 0u32;
+        for list in lists {
+            let Some(list) = list else {
+                of_term.push(Posting::SameAsAll);
+                continue;
+            };
+            if list.len() >= 64 && list.len() * 32 >= doc_count {
+                let start = dense.len();
+                dense.resize(start + blocks, 0);
+                for &doc in &list {
+                    bits::insert(&mut dense[start..], doc);
+                }
+                of_term.push(Posting::Dense { index: dense_count });
+                dense_count += 1;
+            } else {
+                of_term.push(Posting::List {
+                    start: docs.len() as u32,
+                    len: list.len() as u32,
+                });
+                docs.extend_from_slice(&list);
+            }
+        }
+        Self {
+            of_term,
+            docs,
+            dense,
+            blocks,
+        }
+    }
 }
 
 /// A sorted multimap from a key to documents.
@@ -191,6 +239,8 @@ struct Builder {
     names: Vec<Box<str>>,
     /// Provisional term id -> documents.
     postings: Vec<Vec<u32>>,
+    /// Provisional term id -> documents having it in the title or style code.
+    top_field: Vec<Vec<u32>>,
     /// Provisional term id -> last document (+1) that used it, to keep one entry per document.
     seen_in: Vec<u32>,
     starts: Vec<u32>,
@@ -218,6 +268,7 @@ impl Builder {
             if self.seen_in[term as usize] != stamp {
                 self.seen_in[term as usize] = stamp;
                 self.postings[term as usize].push(doc);
+                self.top_field[term as usize].push(doc);
                 distinct += 1;
             }
             let slot = position.min(u32::from(MAX_TITLE_POSITION)) as u8;
@@ -273,6 +324,9 @@ impl Builder {
         }
         self.seen_in[term as usize] = stamp;
         self.postings[term as usize].push(stamp - 1);
+        if rank == RANK_TITLE {
+            self.top_field[term as usize].push(stamp - 1);
+        }
         self.terms.push(term);
         self.meta.push(rank);
     }
@@ -286,6 +340,7 @@ impl Builder {
         self.ids.insert(name.clone(), id);
         self.names.push(name);
         self.postings.push(Vec::new());
+        self.top_field.push(Vec::new());
         self.seen_in.push(0);
         id
     }
@@ -312,31 +367,26 @@ impl Builder {
             *term = final_id[*term as usize];
         }
 
-        let blocks = bits::blocks_for(doc_count);
-        let mut of_term = Vec::with_capacity(order.len());
-        let mut docs = Vec::new();
-        let mut dense = Vec::new();
-        let mut dense_count = 0u32;
-        let mut frequency = Vec::with_capacity(order.len());
+        let frequency: Vec<u32> = order
+            .iter()
+            .map(|&old| self.postings[old as usize].len() as u32)
+            .collect();
+        let mut top_field = Vec::with_capacity(order.len());
         for &old in &order {
-            let list = std::mem::take(&mut self.postings[old as usize]);
-            frequency.push(list.len() as u32);
-            if list.len() >= 64 && list.len() * 32 >= doc_count {
-                let start = dense.len();
-                dense.resize(start + blocks, 0);
-                for &doc in &list {
-                    bits::insert(&mut dense[start..], doc);
-                }
-                of_term.push(Posting::Dense { index: dense_count });
-                dense_count += 1;
+            let (all, top) = (&self.postings[old as usize], &self.top_field[old as usize]);
+            top_field.push(if top.len() == all.len() {
+                None
             } else {
-                of_term.push(Posting::List {
-                    start: docs.len() as u32,
-                    len: list.len() as u32,
-                });
-                docs.extend_from_slice(&list);
-            }
+                Some(std::mem::take(&mut self.top_field[old as usize]))
+            });
         }
+        self.top_field = Vec::new();
+        let all: Vec<Option<Vec<u32>>> = order
+            .iter()
+            .map(|&old| Some(std::mem::take(&mut self.postings[old as usize])))
+            .collect();
+        let postings = Postings::from_lists(all, doc_count);
+        let top_field = Postings::from_lists(top_field, doc_count);
 
         let mut sorted: Vec<(&str, u32)> = order
             .iter()
@@ -364,12 +414,8 @@ impl Builder {
         Ok(SearchIndex {
             pks: self.pks,
             dictionary,
-            postings: Postings {
-                of_term,
-                docs,
-                dense,
-                blocks,
-            },
+            postings,
+            top_field,
             forward: Forward {
                 starts: self.starts,
                 description_starts: self.description_starts,

@@ -11,7 +11,7 @@
 //!
 //! Measured by `cargo bench --bench search` on 100,000 generated products (2 cores, release;
 //! figures in the issue note): this index answers the mixed query set with a p99 well under a
-//! millisecond and finds typo queries that plain SQLite FTS5 `MATCH` cannot (FTS5 has no typo
+//! millisecond and finds typo queries that plain `SQLite` FTS5 `MATCH` cannot (FTS5 has no typo
 //! tolerance at all: nearly every typo query is a miss there, and its prefix queries over
 //! frequent terms are its slow tail). FTS5's trigram tokenizer would buy fuzzy recall only by
 //! scanning large posting lists, and tantivy (a full disk-oriented engine) would add a heavy
@@ -66,6 +66,8 @@ pub struct SearchIndex {
     pks: Vec<i64>,
     dictionary: build::Dictionary,
     postings: build::Postings,
+    /// Per term, the documents having it in the title or style code (the top field).
+    top_field: build::Postings,
     forward: build::Forward,
     codes: build::Codes,
     /// Reusable per-query buffers (one per concurrent search), so a search allocates little.

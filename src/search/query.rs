@@ -40,6 +40,7 @@ pub(crate) struct Scratch {
     expansions: Vec<Expansion>,
     window: Vec<u32>,
     keys: Vec<u64>,
+    bounds: Vec<u64>,
     heap: BinaryHeap<u64>,
 }
 
@@ -55,6 +56,7 @@ impl Scratch {
             expansions: Vec::new(),
             window: Vec::new(),
             keys: Vec::new(),
+            bounds: Vec::new(),
             heap: BinaryHeap::new(),
         }
     }
@@ -120,16 +122,14 @@ pub(crate) fn run(
     let words = parse_words(request.text);
     if words.is_empty() {
         // No text: by popularity, which is document order.
-        return match allowed {
-            Some(docs) => page(index, &docs, request, docs.len() as u64),
-            None => {
-                let start = request.offset.min(index.len());
-                let end = start.saturating_add(request.limit).min(index.len());
-                SearchOutcome {
-                    product_pks: index.pks[start..end].to_vec(),
-                    estimated_total_hits: index.len() as u64,
-                }
-            }
+        if let Some(docs) = allowed {
+            return page(index, &docs, request, docs.len() as u64);
+        }
+        let start = request.offset.min(index.len());
+        let end = start.saturating_add(request.limit).min(index.len());
+        return SearchOutcome {
+            product_pks: index.pks[start..end].to_vec(),
+            estimated_total_hits: index.len() as u64,
         };
     }
     let code_hits = code_hits(index, request.text, allowed.as_deref());
@@ -198,10 +198,11 @@ fn parse_words(text: &str) -> Vec<QueryWord> {
     });
     // The last word is still being typed unless the text ends with a space.
     let still_typing = text.chars().last().is_some_and(|c| !c.is_whitespace());
-    if still_typing && total == words.len() {
-        if let Some(last) = words.last_mut() {
-            last.prefix = true;
-        }
+    if still_typing
+        && total == words.len()
+        && let Some(last) = words.last_mut()
+    {
+        last.prefix = true;
     }
     words
 }
@@ -223,10 +224,10 @@ fn code_hits(index: &SearchIndex, text: &str, allowed: Option<&[u32]>) -> Vec<u3
     for chunk in &chunks {
         style_code(&normalize_sku(chunk), &mut hits);
         let trimmed = chunk.trim_matches(|c: char| !c.is_ascii_alphanumeric());
-        if trimmed.len() >= 32 {
-            if let Ok(id) = uuid::Uuid::try_parse(trimmed) {
-                hits.extend(codes.ids.get(&id.as_u128()));
-            }
+        if trimmed.len() >= 32
+            && let Ok(id) = uuid::Uuid::try_parse(trimmed)
+        {
+            hits.extend(codes.ids.get(&id.as_u128()));
         }
         let path = trimmed.split(['?', '#']).next().unwrap_or("");
         let segment = path.rsplit('/').next().unwrap_or("");
@@ -337,7 +338,9 @@ fn rank(
                 .iter()
                 .filter(|e| e.word == i && e.typos == typos)
             {
-                index.postings.union_into(e.term, scratch.set_mut(level));
+                index
+                    .postings
+                    .union_into(e.term, scratch.set_mut(level), None);
             }
             word_sets[i][typos as usize] = level;
         }
@@ -347,6 +350,23 @@ fn rank(
             if e.exact {
                 *info |= 1 << (2 * i + 1);
             }
+        }
+    }
+    // Documents holding each word exactly (the word itself as a term): without a prefix that
+    // is the typo-free set; for the prefix word, the postings of its exact term alone.
+    let mut exact_sets = Vec::with_capacity(word_count);
+    for (i, word) in words.iter().enumerate() {
+        let Some(exact) = expansions.iter().find(|e| e.word == i && e.exact) else {
+            continue;
+        };
+        if word.prefix {
+            let set = scratch.fresh_set();
+            index
+                .postings
+                .union_into(exact.term, scratch.set_mut(set), None);
+            exact_sets.push(set);
+        } else {
+            exact_sets.push(word_sets[i][0]);
         }
     }
     scratch.expansions = expansions;
@@ -412,9 +432,8 @@ fn rank(
         return (out, total);
     }
     let max_typos: u32 = words.iter().map(|w| u32::from(w.budget)).sum();
-    let exact_capable = (0..word_count)
-        .filter(|&i| scratch.expansions.iter().any(|e| e.word == i && e.exact))
-        .count();
+    let any_sets: Vec<usize> = word_sets[..word_count].iter().map(|sets| sets[2]).collect();
+    let mut top_sets: Vec<usize> = Vec::new();
     let mut per_count = [0u64; MAX_QUERY_WORDS + 1];
     for planes in &scratch.planes {
         for (c, slot) in per_count
@@ -449,11 +468,29 @@ fn rank(
             if size == 0 {
                 continue;
             }
+            if size as usize > need - out.len() && top_sets.is_empty() {
+                // The bucket will be cut: bounds that know the top field pay for themselves.
+                let expansions = std::mem::take(&mut scratch.expansions);
+                for i in 0..word_count {
+                    let set = scratch.fresh_set();
+                    for e in expansions.iter().filter(|e| e.word == i) {
+                        index.top_field.union_into(
+                            e.term,
+                            scratch.set_mut(set),
+                            Some(&index.postings),
+                        );
+                    }
+                    top_sets.push(set);
+                }
+                scratch.expansions = expansions;
+            }
             let bucket = Bucket {
                 matched,
-                typos: typos as u32,
                 word_count,
-                exact_capable,
+                typos: typos as u32,
+                exact_sets: &exact_sets,
+                any_sets: &any_sets,
+                top_sets: &top_sets,
             };
             rank_bucket(index, scratch, &bucket, need - out.len(), &mut out);
             if out.len() >= need {
@@ -465,15 +502,20 @@ fn rank(
 }
 
 /// The documents with `matched` words matched and `typos` typos.
-struct Bucket {
+struct Bucket<'q> {
     matched: usize,
-    typos: u32,
     word_count: usize,
-    /// Query words that are themselves terms (only those can be matched exactly).
-    exact_capable: usize,
+    typos: u32,
+    /// Per query word that is itself a term: the set of documents holding that term, the only
+    /// documents where the word can count as matched exactly.
+    exact_sets: &'q [usize],
+    /// Per query word: documents it matches, and (when built) documents where it matches in
+    /// the title or style code.
+    any_sets: &'q [usize],
+    top_sets: &'q [usize],
 }
 
-impl Bucket {
+impl Bucket<'_> {
     /// Calls `each` with the bucket's documents in increasing order until it returns `false`.
     fn for_each(&self, scratch: &Scratch, mut each: impl FnMut(u32) -> bool) {
         for (&b, planes) in scratch.active.iter().zip(&scratch.planes) {
@@ -496,13 +538,40 @@ impl Bucket {
     }
 
     /// The best key any other document of the bucket can have.
-    fn lower_bound(&self) -> u32 {
-        let proximity = self.matched as u32 - 1;
-        // A word whose best match has a typo has no exact match in that document, and each
-        // such word adds at most two typos.
-        let words_with_typos = (self.typos as usize).div_ceil(2).min(self.matched);
-        let exact_at_most = (self.matched - words_with_typos).min(self.exact_capable);
-        pack_key(proximity, 0, false, (self.word_count - exact_at_most) as u32)
+    /// The best key `doc` can have, if its title cannot equal the query: every matched word
+    /// next to the previous one in the title, all in the title, exact wherever it can be.
+    fn lower_bound(&self, scratch: &Scratch, doc: u32) -> u32 {
+        let mut proximity = 0;
+        let mut attribute = 0;
+        if self.top_sets.len() == self.word_count {
+            // A word matched outside the title and code has a field rank of at least 1, and a
+            // pair with such a word is not both in the title.
+            let mut previous_on_top: Option<bool> = None;
+            for (&any, &top) in self.any_sets.iter().zip(self.top_sets) {
+                if !bits::contains(scratch.set(any), doc) {
+                    continue;
+                }
+                let on_top = bits::contains(scratch.set(top), doc);
+                attribute += u32::from(!on_top);
+                if let Some(before) = previous_on_top {
+                    proximity += if before && on_top { 1 } else { FAR };
+                }
+                previous_on_top = Some(on_top);
+            }
+        } else {
+            proximity = self.matched as u32 - 1;
+        }
+        let exact_at_most = self
+            .exact_sets
+            .iter()
+            .filter(|&&set| bits::contains(scratch.set(set), doc))
+            .count();
+        pack_key(
+            proximity,
+            attribute,
+            false,
+            (self.word_count - exact_at_most) as u32,
+        )
     }
 }
 
@@ -522,6 +591,7 @@ fn rank_bucket(
     let mut window = std::mem::take(&mut scratch.window);
     let mut keys = std::mem::take(&mut scratch.keys);
     let mut heap = std::mem::take(&mut scratch.heap);
+    let mut bounds = std::mem::take(&mut scratch.bounds);
     let mut remaining = wanted;
     let mut skip = 0usize;
     loop {
@@ -566,20 +636,22 @@ fn rank_bucket(
         for &doc in window.iter().filter(|&&d| bucket.may_equal_title(index, d)) {
             keep(key_of(doc), &mut heap);
         }
-        let bound = u64::from(bucket.lower_bound()) << 32;
-        for &doc in window
-            .iter()
-            .filter(|&&d| !bucket.may_equal_title(index, d))
-        {
+        // The rest, most promising first by a cheap bound, then most popular: once the worst
+        // kept key beats the next bound, no later document can enter.
+        bounds.clear();
+        bounds.extend(
+            window
+                .iter()
+                .filter(|&&d| !bucket.may_equal_title(index, d))
+                .map(|&d| u64::from(bucket.lower_bound(scratch, d)) << 32 | u64::from(d)),
+        );
+        bounds.sort_unstable();
+        for &bound in &bounds {
             let full = heap.len() == remaining;
-            if full
-                && heap
-                    .peek()
-                    .is_some_and(|&worst| worst < bound | u64::from(doc))
-            {
+            if full && heap.peek().is_some_and(|&worst| worst < bound) {
                 break;
             }
-            keep(key_of(doc), &mut heap);
+            keep(key_of(bound as u32), &mut heap);
         }
         keys.clear();
         keys.extend(heap.drain());
@@ -590,6 +662,7 @@ fn rank_bucket(
     scratch.window = window;
     scratch.keys = keys;
     scratch.heap = heap;
+    scratch.bounds = bounds;
 }
 
 /// Rules 3-5 for one document as a key, lower is better: proximity, field importance, then
@@ -684,7 +757,7 @@ impl DocHits {
             while rest != 0 {
                 let bit = rest.trailing_zeros();
                 let word = (bit / 2) as usize;
-                if bit % 2 == 0 {
+                if bit.is_multiple_of(2) {
                     self.matched |= 1 << word;
                     self.best_rank[word] = self.best_rank[word].min(rank);
                     if in_title {

@@ -4,8 +4,18 @@ use rusqlite::{Connection, params};
 
 use super::*;
 
-/// (title, brand, model, color, sku, popularity, gtins)
-const PRODUCTS: &[(&str, &str, &str, &str, &str, i64, &[&str])] = &[
+/// Title, brand, model, color, style code, popularity, GTINs.
+type Row = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    i64,
+    &'static [&'static str],
+);
+
+const PRODUCTS: &[Row] = &[
     (
         "Air Jordan 1 Retro High OG 'Chicago' (2015)",
         "Jordan",

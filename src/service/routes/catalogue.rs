@@ -118,7 +118,6 @@ pub(crate) async fn product(
 #[utoipa::path(get, path = "/stats", tag = "catalogue",
     responses((status = 200, body = Stats), (status = 401, body = ErrorBody)),
     security(("api_key" = [])))]
-pub(crate) async fn stats(State(state): State<Arc<ServiceState>>) -> Result<Json<Stats>, ApiError> {
-    let conn = state.pool.get()?;
-    Ok(Json(read::stats(&conn)?))
+pub(crate) async fn stats(State(state): State<Arc<ServiceState>>) -> Json<Stats> {
+    Json(state.stats.clone())
 }
