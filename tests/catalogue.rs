@@ -1,30 +1,20 @@
 //! Integrity of generated catalogues, determinism, migration and damaged-file handling.
 
+mod common;
+
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use chrono::{Datelike, NaiveDate, Weekday};
 use rusqlite::Connection;
-use solescope::catalogue::generate::{self, GenerateOptions, WEEKS};
+use solescope::catalogue::generate::{self, WEEKS};
 use solescope::catalogue::{Catalogue, CatalogueError, SCHEMA_VERSION, demo, gtin, keys};
 use solescope::model::Tier;
 
-const AS_OF: (i32, u32, u32) = (2026, 11, 22);
-
-fn as_of() -> NaiveDate {
-    NaiveDate::from_ymd_opt(AS_OF.0, AS_OF.1, AS_OF.2).unwrap()
-}
+use common::as_of;
 
 fn build(dir: &Path, name: &str, products: u32, seed: u64) -> PathBuf {
-    let path = dir.join(name);
-    let options = GenerateOptions {
-        products,
-        seed,
-        as_of: as_of(),
-        demo_keys: true,
-    };
-    generate::generate(&options, &path, &mut |_| {}).unwrap();
-    path
+    common::catalogue(dir, name, products, seed)
 }
 
 fn scalar(conn: &Connection, sql: &str) -> i64 {

@@ -2,11 +2,11 @@
 //! method for each tier, the refusals the spec calls for, the tier learned from `X-Key-Type`,
 //! the real-time budget, and the error kinds with the server's own messages.
 
+mod common;
+
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use chrono::NaiveDate;
-use solescope::catalogue::generate::{self, GenerateOptions};
 use solescope::client::{
     BudgetSource, Client, ClientConfig, ClientError, ErrorKind, RelatedQuery, SearchQuery,
 };
@@ -20,14 +20,7 @@ fn catalogue() -> PathBuf {
     static PATH: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
     PATH.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("client.sqlite");
-        let options = GenerateOptions {
-            products: PRODUCTS,
-            seed: 5,
-            as_of: NaiveDate::from_ymd_opt(2026, 11, 22).unwrap(),
-            demo_keys: true,
-        };
-        generate::generate(&options, &path, &mut |_| {}).unwrap();
+        let path = common::catalogue(dir.path(), "client.sqlite", PRODUCTS, 5);
         (dir, path)
     })
     .1

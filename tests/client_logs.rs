@@ -2,12 +2,10 @@
 //! (this binary's only test, so it owns the process) records everything the client, reqwest,
 //! hyper and the service log while calls succeed, fail, are refused and retried.
 
-use std::io::Write;
-use std::sync::{Arc, Mutex};
+mod common;
+
 use std::time::Duration;
 
-use chrono::NaiveDate;
-use solescope::catalogue::generate::{self, GenerateOptions};
 use solescope::catalogue::keys;
 use solescope::client::{Client, ClientConfig, ErrorKind, RelatedQuery, SearchQuery};
 use solescope::model::{Country, Tier};
@@ -15,40 +13,12 @@ use solescope::service::{self, ServiceConfig, ServiceState};
 
 const CANARY_KEY: &str = "sk_canary_7Hq2ZxW9pLm4";
 
-/// A writer into a shared buffer.
-#[derive(Clone, Default)]
-struct Buffer(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Buffer {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_key_appears_in_no_log_line_at_trace_level() {
-    let buffer = Buffer::default();
-    let writer = buffer.clone();
-    tracing_subscriber::fmt()
-        .with_max_level(tracing::Level::TRACE)
-        .with_ansi(false)
-        .with_writer(move || writer.clone())
-        .init();
+    let buffer = common::LogBuffer::install_trace_subscriber();
 
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("logs.sqlite");
-    let options = GenerateOptions {
-        products: 60,
-        seed: 3,
-        as_of: NaiveDate::from_ymd_opt(2026, 11, 22).unwrap(),
-        demo_keys: false,
-    };
-    generate::generate(&options, &path, &mut |_| {}).unwrap();
+    let path = common::catalogue(dir.path(), "logs.sqlite", 60, 3);
     let conn = rusqlite::Connection::open(&path).unwrap();
     keys::insert(
         &conn,
@@ -114,7 +84,7 @@ async fn the_key_appears_in_no_log_line_at_trace_level() {
 
     server.shutdown().await;
 
-    let logs = String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap();
+    let logs = buffer.text();
     let lines: Vec<&str> = logs.lines().collect();
     assert!(
         lines.len() > 20,

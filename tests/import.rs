@@ -1,10 +1,10 @@
 //! `catalogue import`: real search hits in, all or nothing.
 
+mod common;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use chrono::NaiveDate;
-use solescope::catalogue::generate::{self, GenerateOptions};
 use solescope::catalogue::read::{self, ProductKey};
 use solescope::catalogue::{Catalogue, CatalogueError, import};
 use solescope::model::{Country, SearchHit};
@@ -29,15 +29,7 @@ fn write_lines(path: &Path, lines: &[String]) {
 }
 
 fn generated(dir: &Path) -> PathBuf {
-    let path = dir.join("source.sqlite");
-    let options = GenerateOptions {
-        products: 60,
-        seed: 8,
-        as_of: NaiveDate::from_ymd_opt(2026, 11, 22).unwrap(),
-        demo_keys: false,
-    };
-    generate::generate(&options, &path, &mut |_| {}).unwrap();
-    path
+    common::catalogue(dir, "source.sqlite", 60, 8)
 }
 
 #[test]

@@ -1,14 +1,14 @@
 //! The service over a real socket: every endpoint x tier x error case, with exact body shapes.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use chrono::NaiveDate;
 use reqwest::StatusCode;
 use serde_json::Value;
-use solescope::catalogue::generate::{self, GenerateOptions};
-use solescope::service::{self, ServerHandle, ServiceConfig, ServiceState};
+use solescope::service::{ServerHandle, ServiceConfig};
 
 const PRODUCTS: u32 = 400;
 
@@ -17,14 +17,7 @@ fn catalogue() -> PathBuf {
     static PATH: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
     PATH.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("service.sqlite");
-        let options = GenerateOptions {
-            products: PRODUCTS,
-            seed: 99,
-            as_of: NaiveDate::from_ymd_opt(2026, 11, 22).unwrap(),
-            demo_keys: true,
-        };
-        generate::generate(&options, &path, &mut |_| {}).unwrap();
+        let path = common::catalogue(dir.path(), "service.sqlite", PRODUCTS, 99);
         (dir, path)
     })
     .1
@@ -32,17 +25,11 @@ fn catalogue() -> PathBuf {
 }
 
 fn config() -> ServiceConfig {
-    let mut config = ServiceConfig::new(&catalogue());
-    config.simulator.latency_ms = 0;
-    config
+    common::config(&catalogue())
 }
 
 async fn start(config: ServiceConfig) -> ServerHandle {
-    let state = tokio::task::spawn_blocking(move || ServiceState::open(&config))
-        .await
-        .unwrap()
-        .unwrap();
-    service::spawn("127.0.0.1:0", state).await.unwrap()
+    common::start(config).await
 }
 
 struct Answer {

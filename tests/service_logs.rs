@@ -1,47 +1,16 @@
 //! The service never logs an API key, even at trace level with every dependency's logs on.
 
-use std::io::Write;
-use std::sync::{Arc, Mutex};
+mod common;
 
-use chrono::NaiveDate;
-use solescope::catalogue::generate::{self, GenerateOptions};
 use solescope::catalogue::{Catalogue, keys};
 use solescope::model::Tier;
-use solescope::service::{self, ServiceConfig, ServiceState};
-
-#[derive(Clone, Default)]
-struct Buffer(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Buffer {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
 
 #[tokio::test]
 async fn keys_appear_in_no_log_line_at_trace_level() {
-    let buffer = Buffer::default();
-    let writer = buffer.clone();
-    tracing_subscriber::fmt()
-        .with_max_level(tracing::Level::TRACE)
-        .with_ansi(false)
-        .with_writer(move || writer.clone())
-        .init();
+    let buffer = common::LogBuffer::install_trace_subscriber();
 
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("logs.sqlite");
-    let options = GenerateOptions {
-        products: 80,
-        seed: 3,
-        as_of: NaiveDate::from_ymd_opt(2026, 11, 22).unwrap(),
-        demo_keys: true,
-    };
-    generate::generate(&options, &path, &mut |_| {}).unwrap();
+    let path = common::catalogue(dir.path(), "logs.sqlite", 80, 3);
     let known = "sk_canary_known_5f1e2d";
     let unknown = "sk_canary_unknown_9a8b7c";
     {
@@ -55,13 +24,7 @@ async fn keys_appear_in_no_log_line_at_trace_level() {
         )
         .unwrap();
     }
-    let mut config = ServiceConfig::new(&path);
-    config.simulator.latency_ms = 0;
-    let state = tokio::task::spawn_blocking(move || ServiceState::open(&config))
-        .await
-        .unwrap()
-        .unwrap();
-    let server = service::spawn("127.0.0.1:0", state).await.unwrap();
+    let server = common::start(common::config(&path)).await;
     let client = reqwest::Client::new();
     let base = server.base_url();
     let slug: String = {
@@ -91,7 +54,7 @@ async fn keys_appear_in_no_log_line_at_trace_level() {
     }
     server.shutdown().await;
 
-    let logs = String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap();
+    let logs = buffer.text();
     assert!(
         logs.contains("request") && logs.contains("status=401") && logs.contains("status=200"),
         "request lines were captured:\n{logs}"

@@ -1,16 +1,16 @@
 //! `egui_kittest` tests of the real app against the in-process service, with an in-memory key
 //! store. Waits are bounded loops of frames until a condition holds.
 
+mod common;
+
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use chrono::NaiveDate;
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use solescope::app::{App, AppInit, AppState, LOCAL_DEMO_ACCOUNT, StartupStatus};
-use solescope::catalogue::generate::{self, GenerateOptions};
 use solescope::client::{Client, ClientConfig, KeyStore as _, MemoryKeyStore, SearchQuery};
 use solescope::model::{SearchHit, Tier};
 use solescope::service::{self, ServerHandle, ServiceConfig, ServiceState};
@@ -29,14 +29,7 @@ fn fixture() -> &'static Fixture {
     static FIXTURE: OnceLock<Fixture> = OnceLock::new();
     FIXTURE.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
-        let path: PathBuf = dir.path().join("ui.sqlite");
-        let options = GenerateOptions {
-            products: 300,
-            seed: 5,
-            as_of: NaiveDate::from_ymd_opt(2026, 11, 22).unwrap(),
-            demo_keys: true,
-        };
-        generate::generate(&options, &path, &mut |_| {}).unwrap();
+        let path: PathBuf = common::catalogue(dir.path(), "ui.sqlite", 300, 5);
         let state = ServiceState::open(&ServiceConfig::new(&path)).unwrap();
         let runtime = tokio::runtime::Runtime::new().unwrap();
         let server = runtime

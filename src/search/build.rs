@@ -90,18 +90,30 @@ impl Postings {
 
 /// Document -> its terms: title words in order (with positions), then the other fields' terms
 /// not already seen, best field first, description-only terms last.
+///
+/// Ranking reads documents scattered over the index, so each one costs about two cache
+/// misses: its header, then its entries (term id and flags packed in one `u32`).
 pub(crate) struct Forward {
-    /// Entries of document `d` are `starts[d]..starts[d + 1]`.
-    pub(crate) starts: Vec<u32>,
-    /// Entries from here to the document's end are found only in the description.
-    pub(crate) description_starts: Vec<u32>,
-    pub(crate) terms: Vec<u32>,
-    pub(crate) meta: Vec<u8>,
-    /// Words in the title (capped at 255).
-    pub(crate) title_len: Vec<u8>,
-    /// Distinct words in the title (capped at 255).
-    pub(crate) title_distinct: Vec<u8>,
+    pub(crate) docs: Vec<DocHeader>,
+    /// `term << 8 | meta` (see [`META_RANK_MASK`]).
+    pub(crate) entries: Vec<u32>,
 }
+
+/// Where one document's entries are, and its title's shape.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct DocHeader {
+    pub(crate) start: u32,
+    /// Entries from here to `end` are found only in the description.
+    pub(crate) description: u32,
+    pub(crate) end: u32,
+    /// Words in the title (capped at 255).
+    pub(crate) title_len: u8,
+    /// Distinct words in the title (capped at 255).
+    pub(crate) title_distinct: u8,
+}
+
+/// Term ids must fit the 24 bits a forward entry keeps for them.
+const MAX_TERMS: usize = 1 << 24;
 
 impl Postings {
     /// Packs per-term document lists (`None`: [`Posting::SameAsAll`]); frequent terms become
@@ -350,6 +362,11 @@ impl Builder {
         self.starts.push(self.terms.len() as u32);
         self.ids = HashMap::new();
 
+        if self.names.len() > MAX_TERMS {
+            return Err(SearchError::TooManyTerms {
+                count: self.names.len(),
+            });
+        }
         // Final term ids: most frequent first, so the hot end of per-query term tables is small.
         let mut order: Vec<u32> = (0..self.names.len() as u32).collect();
         order.sort_unstable_by(|&a, &b| {
@@ -417,12 +434,21 @@ impl Builder {
             postings,
             top_field,
             forward: Forward {
-                starts: self.starts,
-                description_starts: self.description_starts,
-                terms: self.terms,
-                meta: self.meta,
-                title_len: self.title_len,
-                title_distinct: self.title_distinct,
+                docs: (0..doc_count)
+                    .map(|doc| DocHeader {
+                        start: self.starts[doc],
+                        description: self.description_starts[doc],
+                        end: self.starts[doc + 1],
+                        title_len: self.title_len[doc],
+                        title_distinct: self.title_distinct[doc],
+                    })
+                    .collect(),
+                entries: self
+                    .terms
+                    .iter()
+                    .zip(&self.meta)
+                    .map(|(&term, &meta)| term << 8 | u32::from(meta))
+                    .collect(),
             },
             codes: Codes {
                 skus: SortedMap::new(self.skus),

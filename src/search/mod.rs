@@ -98,6 +98,12 @@ pub enum SearchError {
         /// Products in the catalogue.
         count: usize,
     },
+    /// The catalogue has more distinct words than one index numbers (over 16,777,216).
+    #[error("search index: {count} distinct words is more than one index holds")]
+    TooManyTerms {
+        /// Distinct words in the catalogue.
+        count: usize,
+    },
     /// The query text is longer than [`MAX_QUERY_CHARS`] (a 400).
     #[error("the search text has {actual_chars} characters; at most {max_chars} are allowed")]
     QueryTooLong {

@@ -468,31 +468,15 @@ fn rank(
             if size == 0 {
                 continue;
             }
-            if size as usize > need - out.len() && top_sets.is_empty() {
-                // The bucket will be cut: bounds that know the top field pay for themselves.
-                let expansions = std::mem::take(&mut scratch.expansions);
-                for i in 0..word_count {
-                    let set = scratch.fresh_set();
-                    for e in expansions.iter().filter(|e| e.word == i) {
-                        index.top_field.union_into(
-                            e.term,
-                            scratch.set_mut(set),
-                            Some(&index.postings),
-                        );
-                    }
-                    top_sets.push(set);
-                }
-                scratch.expansions = expansions;
-            }
             let bucket = Bucket {
                 matched,
                 word_count,
                 typos: typos as u32,
                 exact_sets: &exact_sets,
                 any_sets: &any_sets,
-                top_sets: &top_sets,
             };
-            rank_bucket(index, scratch, &bucket, need - out.len(), &mut out);
+            let wanted = need - out.len();
+            rank_bucket(index, scratch, &bucket, &mut top_sets, wanted, &mut out);
             if out.len() >= need {
                 return (out, total);
             }
@@ -509,10 +493,8 @@ struct Bucket<'q> {
     /// Per query word that is itself a term: the set of documents holding that term, the only
     /// documents where the word can count as matched exactly.
     exact_sets: &'q [usize],
-    /// Per query word: documents it matches, and (when built) documents where it matches in
-    /// the title or style code.
+    /// Per query word: the documents it matches.
     any_sets: &'q [usize],
-    top_sets: &'q [usize],
 }
 
 impl Bucket<'_> {
@@ -534,20 +516,22 @@ impl Bucket<'_> {
     /// stop below cannot bound: such documents are scored up front.
     fn may_equal_title(&self, index: &SearchIndex, doc: u32) -> bool {
         self.matched == self.word_count
-            && usize::from(index.forward.title_distinct[doc as usize]) <= self.word_count
+            && usize::from(index.forward.docs[doc as usize].title_distinct) <= self.word_count
     }
 
     /// The best key any other document of the bucket can have.
     /// The best key `doc` can have, if its title cannot equal the query: every matched word
     /// next to the previous one in the title, all in the title, exact wherever it can be.
-    fn lower_bound(&self, scratch: &Scratch, doc: u32) -> u32 {
+    /// With `top_sets` (per word, documents matching it in the title or code), the bound also
+    /// knows which words cannot be in the title.
+    fn lower_bound(&self, scratch: &Scratch, top_sets: &[usize], doc: u32) -> u32 {
         let mut proximity = 0;
         let mut attribute = 0;
-        if self.top_sets.len() == self.word_count {
+        if top_sets.len() == self.word_count {
             // A word matched outside the title and code has a field rank of at least 1, and a
             // pair with such a word is not both in the title.
             let mut previous_on_top: Option<bool> = None;
-            for (&any, &top) in self.any_sets.iter().zip(self.top_sets) {
+            for (&any, &top) in self.any_sets.iter().zip(top_sets) {
                 if !bits::contains(scratch.set(any), doc) {
                     continue;
                 }
@@ -585,6 +569,7 @@ fn rank_bucket(
     index: &SearchIndex,
     scratch: &mut Scratch,
     bucket: &Bucket,
+    top_sets: &mut Vec<usize>,
     wanted: usize,
     out: &mut Vec<u32>,
 ) {
@@ -608,12 +593,10 @@ fn rank_bucket(
         if window.is_empty() {
             break;
         }
-        let info = &scratch.term_info;
-        let key_of =
-            |doc: u32| u64::from(fine_key(index, info, bucket, doc)) << 32 | u64::from(doc);
         if window.len() <= remaining {
+            let info = &scratch.term_info;
             keys.clear();
-            keys.extend(window.iter().map(|&doc| key_of(doc)));
+            keys.extend(window.iter().map(|&doc| key_of(index, info, bucket, doc)));
             keys.sort_unstable();
             out.extend(keys.iter().map(|&key| key as u32));
             remaining -= window.len();
@@ -622,36 +605,47 @@ fn rank_bucket(
             }
             continue;
         }
-        // Top `remaining` of the window; documents come most popular first, so once the worst
-        // kept key beats the best key any later document could have, the rest cannot enter.
-        heap.clear();
-        let keep = |key: u64, heap: &mut BinaryHeap<u64>| {
-            if heap.len() < remaining {
-                heap.push(key);
-            } else if heap.peek().is_some_and(|&worst| key < worst) {
-                heap.pop();
-                heap.push(key);
+        // Top `remaining` of the window. Documents are taken in order of a cheap lower bound
+        // of their key, then most popular first: once the worst kept key beats the next bound,
+        // no later document can enter. The bound ignores the top field until that proves too
+        // weak to stop early; then the top-field sets are built and the window is redone.
+        let patience = 4 * remaining + 64;
+        loop {
+            let info = &scratch.term_info;
+            heap.clear();
+            for &doc in window.iter().filter(|&&d| bucket.may_equal_title(index, d)) {
+                keep(&mut heap, remaining, key_of(index, info, bucket, doc));
             }
-        };
-        for &doc in window.iter().filter(|&&d| bucket.may_equal_title(index, d)) {
-            keep(key_of(doc), &mut heap);
-        }
-        // The rest, most promising first by a cheap bound, then most popular: once the worst
-        // kept key beats the next bound, no later document can enter.
-        bounds.clear();
-        bounds.extend(
-            window
-                .iter()
-                .filter(|&&d| !bucket.may_equal_title(index, d))
-                .map(|&d| u64::from(bucket.lower_bound(scratch, d)) << 32 | u64::from(d)),
-        );
-        bounds.sort_unstable();
-        for &bound in &bounds {
-            let full = heap.len() == remaining;
-            if full && heap.peek().is_some_and(|&worst| worst < bound) {
+            bounds.clear();
+            bounds.extend(
+                window
+                    .iter()
+                    .filter(|&&d| !bucket.may_equal_title(index, d))
+                    .map(|&d| {
+                        u64::from(bucket.lower_bound(scratch, top_sets, d)) << 32 | u64::from(d)
+                    }),
+            );
+            bounds.sort_unstable();
+            let mut gave_up = false;
+            for (scored, &bound) in bounds.iter().enumerate() {
+                let full = heap.len() == remaining;
+                if full && heap.peek().is_some_and(|&worst| worst < bound) {
+                    break;
+                }
+                if top_sets.is_empty() && scored == patience {
+                    gave_up = true;
+                    break;
+                }
+                keep(
+                    &mut heap,
+                    remaining,
+                    key_of(index, info, bucket, bound as u32),
+                );
+            }
+            if !gave_up {
                 break;
             }
-            keep(key_of(bound as u32), &mut heap);
+            build_top_sets(index, scratch, bucket.word_count, top_sets);
         }
         keys.clear();
         keys.extend(heap.drain());
@@ -665,19 +659,54 @@ fn rank_bucket(
     scratch.bounds = bounds;
 }
 
+/// Keeps the `capacity` smallest keys in `heap` (a max-heap).
+fn keep(heap: &mut BinaryHeap<u64>, capacity: usize, key: u64) {
+    if heap.len() < capacity {
+        heap.push(key);
+    } else if heap.peek().is_some_and(|&worst| key < worst) {
+        heap.pop();
+        heap.push(key);
+    }
+}
+
+/// The sort key of a document: rules 3-5, then the document number (popularity).
+fn key_of(index: &SearchIndex, term_info: &[u32], bucket: &Bucket, doc: u32) -> u64 {
+    u64::from(fine_key(index, term_info, bucket, doc)) << 32 | u64::from(doc)
+}
+
+/// Per query word, the documents where it matches in the title or style code.
+fn build_top_sets(
+    index: &SearchIndex,
+    scratch: &mut Scratch,
+    word_count: usize,
+    top_sets: &mut Vec<usize>,
+) {
+    let expansions = std::mem::take(&mut scratch.expansions);
+    for i in 0..word_count {
+        let set = scratch.fresh_set();
+        for e in expansions.iter().filter(|e| e.word == i) {
+            index
+                .top_field
+                .union_into(e.term, scratch.set_mut(set), Some(&index.postings));
+        }
+        top_sets.push(set);
+    }
+    scratch.expansions = expansions;
+}
+
 /// Rules 3-5 for one document as a key, lower is better: proximity, field importance, then
 /// exactness (title equal to the query, then words matched whole).
 fn fine_key(index: &SearchIndex, term_info: &[u32], bucket: &Bucket, doc: u32) -> u32 {
-    let forward = &index.forward;
-    let doc = doc as usize;
-    let start = forward.starts[doc] as usize;
-    let description = forward.description_starts[doc] as usize;
-    let end = forward.starts[doc + 1] as usize;
+    let header = index.forward.docs[doc as usize];
+    let entries = &index.forward.entries;
+    let start = header.start as usize;
+    let description = header.description as usize;
+    let end = header.end as usize;
 
     let mut hits = DocHits::default();
-    hits.scan(forward, term_info, start..description);
+    hits.scan(&entries[start..description], term_info);
     if (hits.matched.count_ones() as usize) < bucket.matched {
-        hits.scan(forward, term_info, description..end);
+        hits.scan(&entries[description..end], term_info);
     }
     let DocHits {
         best_rank,
@@ -700,10 +729,10 @@ fn fine_key(index: &SearchIndex, term_info: &[u32], bucket: &Bucket, doc: u32) -
         }
         previous = Some(word);
     }
-    let title_len = u32::from(forward.title_len[doc]);
+    let title_len = u32::from(header.title_len);
     let all_words = (1u32 << bucket.word_count) - 1;
     let title_equal = matched == all_words
-        && bucket.may_equal_title(index, doc as u32)
+        && bucket.may_equal_title(index, doc)
         && title_len > 0
         && title_len <= u32::from(MAX_TITLE_POSITION)
         && positions[..bucket.word_count].iter().all(|&p| p != 0)
@@ -738,18 +767,13 @@ impl Default for DocHits {
 }
 
 impl DocHits {
-    fn scan(
-        &mut self,
-        forward: &super::build::Forward,
-        term_info: &[u32],
-        entries: std::ops::Range<usize>,
-    ) {
-        for entry in entries {
-            let info = term_info[forward.terms[entry] as usize];
+    fn scan(&mut self, entries: &[u32], term_info: &[u32]) {
+        for &entry in entries {
+            let info = term_info[(entry >> 8) as usize];
             if info == 0 {
                 continue;
             }
-            let meta = forward.meta[entry];
+            let meta = entry as u8;
             let rank = meta & META_RANK_MASK;
             let in_title = meta & META_TITLE != 0;
             let position = meta >> META_POSITION_SHIFT;

@@ -1,0 +1,79 @@
+//! Set-up shared by the integration tests: generated catalogues, a running service, a log buffer.
+//! Each test binary uses part of it.
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use chrono::NaiveDate;
+use solescope::catalogue::generate::{self, GenerateOptions};
+use solescope::service::{self, ServerHandle, ServiceConfig, ServiceState};
+
+/// The day every test catalogue describes, so figures do not depend on when tests run.
+pub fn as_of() -> NaiveDate {
+    NaiveDate::from_ymd_opt(2026, 11, 22).unwrap()
+}
+
+/// Generates `products` products with `seed` into `dir/name` (with the demo keys).
+pub fn catalogue(dir: &Path, name: &str, products: u32, seed: u64) -> PathBuf {
+    let path = dir.join(name);
+    let options = GenerateOptions {
+        products,
+        seed,
+        as_of: as_of(),
+        demo_keys: true,
+    };
+    generate::generate(&options, &path, &mut |_| {}).unwrap();
+    path
+}
+
+/// Service settings over `catalogue` with no simulated upstream latency.
+pub fn config(catalogue: &Path) -> ServiceConfig {
+    let mut config = ServiceConfig::new(catalogue);
+    config.simulator.latency_ms = 0;
+    config
+}
+
+/// Starts the real service on `127.0.0.1:0` on the current runtime.
+pub async fn start(config: ServiceConfig) -> ServerHandle {
+    let state = tokio::task::spawn_blocking(move || ServiceState::open(&config))
+        .await
+        .unwrap()
+        .unwrap();
+    service::spawn("127.0.0.1:0", state).await.unwrap()
+}
+
+/// Everything written to it, for asserting on log output.
+#[derive(Clone, Default)]
+pub struct LogBuffer(Arc<Mutex<Vec<u8>>>);
+
+impl LogBuffer {
+    /// Installs a global TRACE-level subscriber (no colours) writing into a new buffer.
+    pub fn install_trace_subscriber() -> Self {
+        let buffer = Self::default();
+        let writer = buffer.clone();
+        tracing_subscriber::fmt()
+            .with_max_level(tracing::Level::TRACE)
+            .with_ansi(false)
+            .with_writer(move || writer.clone())
+            .init();
+        buffer
+    }
+
+    /// What was written so far.
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
+    }
+}
+
+impl Write for LogBuffer {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
