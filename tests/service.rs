@@ -752,3 +752,40 @@ async fn openapi_document_lists_every_path() {
         assert!(paths.contains(path), "openapi lacks {path}");
     }
 }
+
+#[tokio::test]
+async fn repeated_searches_answer_the_same_hits_as_product_lookups() {
+    let server = start(config()).await;
+    let first = get(
+        &server,
+        "/search?query=dunk%20low&limit=10",
+        Some("demo-pro"),
+    )
+    .await;
+    let second = get(
+        &server,
+        "/search?query=dunk%20low&limit=10",
+        Some("demo-pro"),
+    )
+    .await;
+    assert_eq!(
+        first.body["hits"], second.body["hits"],
+        "cached hits equal fresh ones"
+    );
+    for hit in first.body["hits"].as_array().unwrap() {
+        let id = hit["id"].as_str().unwrap();
+        let product = get(&server, &format!("/product/{id}"), Some("demo-pro")).await;
+        assert_eq!(&product.body, hit);
+    }
+    let fr = get(
+        &server,
+        "/search?query=dunk%20low&limit=10&country=FR",
+        Some("demo-pro"),
+    )
+    .await;
+    assert_eq!(fr.body["hits"][0]["id"], first.body["hits"][0]["id"]);
+    assert_eq!(
+        fr.body["hits"][0]["currency"], "EUR",
+        "datasets are cached apart"
+    );
+}

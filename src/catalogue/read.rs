@@ -61,6 +61,18 @@ pub fn search_hits(
     pks: &[i64],
     country: Country,
 ) -> Result<Vec<SearchHit>, CatalogueError> {
+    Ok(search_hits_by_pk(conn, pks, country)?
+        .into_iter()
+        .map(|(_, hit)| hit)
+        .collect())
+}
+
+/// [`search_hits`] with each hit's `pk`.
+pub fn search_hits_by_pk(
+    conn: &Connection,
+    pks: &[i64],
+    country: Country,
+) -> Result<Vec<(i64, SearchHit)>, CatalogueError> {
     if pks.is_empty() {
         return Ok(Vec::new());
     }
@@ -101,7 +113,10 @@ pub fn search_hits(
             size,
         });
     }
-    Ok(pks.iter().filter_map(|pk| hits.remove(pk)).collect())
+    Ok(pks
+        .iter()
+        .filter_map(|pk| hits.remove(pk).map(|hit| (*pk, hit)))
+        .collect())
 }
 
 fn price_columns(country: Country) -> &'static str {

@@ -38,6 +38,9 @@ use crate::search::SearchIndex;
 /// Real-time requests per key per minute (spec, Limits).
 pub const REALTIME_PER_MINUTE: u32 = 120;
 
+/// Search hits kept serialized (about 3.5 KB each, so at most ~70 MB).
+const HIT_CACHE_ENTRIES: usize = 20_000;
+
 /// How to run the service.
 #[derive(Debug, Clone)]
 pub struct ServiceConfig {
@@ -91,6 +94,12 @@ pub struct ServiceState {
     /// Counted once at start: the catalogue does not change while it is served, and counting
     /// 1.4 million variants costs milliseconds per request.
     stats: crate::model::Stats,
+    /// Search hits already serialized, by product and dataset. The catalogue is read-only while
+    /// it is served, so entries never go stale; popular products fill most result pages, and
+    /// building a hit (one product row, a dozen variant rows, 3.5 KB of JSON) is most of the
+    /// cost of a search.
+    hit_cache:
+        quick_cache::sync::Cache<(i64, crate::model::Country), Box<serde_json::value::RawValue>>,
 }
 
 impl std::fmt::Debug for ServiceState {
@@ -103,6 +112,39 @@ impl std::fmt::Debug for ServiceState {
 }
 
 impl ServiceState {
+    /// Search hits for `pks` in order, serialized, from the cache or the catalogue.
+    fn hits_json(
+        &self,
+        pks: &[i64],
+        country: crate::model::Country,
+    ) -> Result<Vec<Box<serde_json::value::RawValue>>, ApiError> {
+        let mut hits: Vec<Option<Box<serde_json::value::RawValue>>> = pks
+            .iter()
+            .map(|&pk| self.hit_cache.get(&(pk, country)))
+            .collect();
+        let missing: Vec<i64> = pks
+            .iter()
+            .zip(&hits)
+            .filter(|(_, hit)| hit.is_none())
+            .map(|(&pk, _)| pk)
+            .collect();
+        if !missing.is_empty() {
+            let conn = self.pool.get()?;
+            for (pk, hit) in crate::catalogue::read::search_hits_by_pk(&conn, &missing, country)? {
+                let json = serde_json::value::to_raw_value(&hit).map_err(|err| {
+                    tracing::error!("serializing a search hit: {err:#}");
+                    ApiError::Internal
+                })?;
+                self.hit_cache.insert((pk, country), json.clone());
+                if let Some(slot) = pks.iter().position(|&p| p == pk) {
+                    hits[slot] = Some(json);
+                }
+            }
+        }
+        // A pk the catalogue no longer has is skipped, as `search_hits` does.
+        Ok(hits.into_iter().flatten().collect())
+    }
+
     /// Opens the catalogue, builds the search index and starts the simulator. Blocking: call it
     /// before the runtime or from `spawn_blocking`.
     pub fn open(config: &ServiceConfig) -> Result<Arc<Self>, ServiceError> {
@@ -132,6 +174,7 @@ impl ServiceState {
             marketplaces,
             realtime_budget: WindowLimiter::new(config.realtime_per_minute, 60),
             stats,
+            hit_cache: quick_cache::sync::Cache::new(HIT_CACHE_ENTRIES),
         }))
     }
 }

@@ -22,6 +22,19 @@ pub(crate) const MAX_LIMIT: u32 = 100;
 /// `page x limit` from meaning a scan of the whole catalogue.
 pub(crate) const MAX_PAGE: u32 = 1000;
 
+/// [`SearchResponse`] with its hits already serialized (from the service's hit cache): the same
+/// JSON, field for field.
+#[derive(Debug, serde::Serialize)]
+pub(crate) struct SearchPage {
+    hits: Vec<Box<serde_json::value::RawValue>>,
+    #[serde(rename = "estimatedTotalHits")]
+    estimated_total_hits: u64,
+    limit: u32,
+    #[serde(rename = "processingTimeMs")]
+    processing_time_ms: u64,
+    query: String,
+}
+
 /// The dataset asked for, checked against the caller's tier.
 fn country(params: &Params, caller: &Caller) -> Result<Country, ApiError> {
     let country = Country::parse(params.get("country").unwrap_or("")).map_err(|_| {
@@ -53,7 +66,7 @@ pub(crate) async fn search(
     State(state): State<Arc<ServiceState>>,
     Extension(caller): Extension<Caller>,
     Query(params): Query<Params>,
-) -> Result<Json<SearchResponse>, ApiError> {
+) -> Result<Json<SearchPage>, ApiError> {
     let started = Instant::now();
     let country = country(&params, &caller)?;
     let limit = params.number("limit", DEFAULT_LIMIT, MAX_LIMIT)?;
@@ -76,9 +89,8 @@ pub(crate) async fn search(
         }
         other => ApiError::BadRequest(other.to_string()),
     })?;
-    let conn = state.pool.get()?;
-    let hits = read::search_hits(&conn, &outcome.product_pks, country)?;
-    Ok(Json(SearchResponse {
+    let hits = state.hits_json(&outcome.product_pks, country)?;
+    Ok(Json(SearchPage {
         hits,
         estimated_total_hits: outcome.estimated_total_hits,
         limit,
