@@ -393,9 +393,11 @@ impl Generator {
         let retail_usd = retail_usd(silhouette, run, &mut self.rng);
         let retail_eur = (retail_usd as f64 * 1.05 / 5.0).round() as i64 * 5;
 
-        // Resale level: the silhouette's hype, the colorway's own, and the odd grail.
+        // Resale level: the silhouette's hype, the colorway's own, and the odd grail, only among
+        // the named colorways (nobody pays $2,000 for an invented one).
         let mut level = silhouette.hype * lognormal(&mut self.rng, 0.0, 0.3);
-        if self.rng.random_bool(0.01) {
+        let named = silhouette.named.iter().any(|(name, _)| *name == nickname);
+        if named && self.rng.random_bool(0.04) {
             level *= self.rng.random_range(3.0..8.0);
         }
         let eur_factor = self.eur_per_usd * self.rng.random_range(0.97..1.08);
