@@ -127,49 +127,45 @@ fn given(value: Option<&str>) -> Option<&str> {
 
 /// The currency named by `code` (any case); `None` for an absent or empty value.
 pub fn parse_currency(code: Option<&str>) -> Result<Option<Currency>, UpstreamError> {
-    let Some(code) = given(code) else {
-        return Ok(None);
-    };
-    CURRENCIES
-        .iter()
-        .find(|c| c.code.eq_ignore_ascii_case(code))
-        .copied()
-        .map(Some)
-        .ok_or_else(|| {
-            UpstreamError::BadRequest(format!(
-                "unknown currency '{}'; use one of {}",
-                printable(code),
-                CURRENCIES
-                    .iter()
-                    .map(|c| c.code)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ))
-        })
+    find_code(
+        CURRENCIES,
+        |c| c.code,
+        code,
+        |given, known| format!("unknown currency '{given}'; use one of {known}"),
+    )
 }
 
 /// The country named by `code` (any case); `None` for an absent or empty value. `what` names the
 /// parameter in the error message (`country`, `market`).
 pub fn parse_country(what: &str, code: Option<&str>) -> Result<Option<Country>, UpstreamError> {
+    find_code(
+        COUNTRIES,
+        |c| c.code,
+        code,
+        |given, known| {
+            format!("unknown {what} '{given}'; use a two-letter country code, one of {known}")
+        },
+    )
+}
+
+/// The entry of `table` whose code is `code` (any case); a 400 listing the known codes otherwise.
+fn find_code<T: Copy>(
+    table: &[T],
+    code_of: fn(&T) -> &'static str,
+    code: Option<&str>,
+    message: impl FnOnce(String, String) -> String,
+) -> Result<Option<T>, UpstreamError> {
     let Some(code) = given(code) else {
         return Ok(None);
     };
-    COUNTRIES
+    let found = table
         .iter()
-        .find(|c| c.code.eq_ignore_ascii_case(code))
-        .copied()
-        .map(Some)
-        .ok_or_else(|| {
-            UpstreamError::BadRequest(format!(
-                "unknown {what} '{}'; use a two-letter country code, one of {}",
-                printable(code),
-                COUNTRIES
-                    .iter()
-                    .map(|c| c.code)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ))
-        })
+        .find(|entry| code_of(entry).eq_ignore_ascii_case(code));
+    if let Some(entry) = found {
+        return Ok(Some(*entry));
+    }
+    let known = table.iter().map(code_of).collect::<Vec<_>>().join(", ");
+    Err(UpstreamError::BadRequest(message(printable(code), known)))
 }
 
 /// At most 40 characters of `text` with control characters escaped, for error messages.
