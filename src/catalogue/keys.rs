@@ -49,12 +49,14 @@ pub fn insert(
 
 /// The tier of a valid (known, not revoked) key.
 pub fn tier_of(conn: &Connection, key: &str) -> Result<Option<Tier>, CatalogueError> {
+    tier_of_hash(conn, &hash(key))
+}
+
+/// The tier of the valid key whose stored digest is `key_hash` (see [`hash`]).
+pub fn tier_of_hash(conn: &Connection, key_hash: &str) -> Result<Option<Tier>, CatalogueError> {
     let tier: Option<String> = conn
-        .query_row(
-            "SELECT tier FROM api_keys WHERE key_hash = ?1 AND revoked_at IS NULL",
-            [hash(key)],
-            |row| row.get(0),
-        )
+        .prepare_cached("SELECT tier FROM api_keys WHERE key_hash = ?1 AND revoked_at IS NULL")?
+        .query_row([key_hash], |row| row.get(0))
         .optional()?;
     Ok(tier.and_then(|t| t.parse().ok()))
 }

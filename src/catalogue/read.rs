@@ -205,10 +205,11 @@ pub fn product(
 ) -> Result<Option<Product>, CatalogueError> {
     let mut statement = conn.prepare_cached(
         "SELECT id, slug, sku, title, brand, category, color, gender, description, image,
-                avg_usd_cents, min_usd_cents, max_usd_cents, trending, model
+                avg_usd_cents, min_usd_cents, max_usd_cents, trending, model, link, size_system
          FROM products WHERE pk = ?1",
     )?;
-    let Some(mut product) = statement
+    // The product's model, link and size system are read once here for all its variants.
+    let Some((mut p, model, product_link, size_system)) = statement
         .query_row([pk], |row| {
             Ok((
                 Product {
@@ -234,19 +235,14 @@ pub fn product(
                     variants: Vec::new(),
                 },
                 row.get::<_, String>(14)?,
+                row.get::<_, String>(15)?,
+                row.get::<_, String>(16)?,
             ))
         })
         .optional()?
-        .map(|(product, model)| {
-            let mut product = product;
-            // Stash the model in the first variant's metadata below; keep it alongside.
-            product.images = None;
-            (product, model)
-        })
     else {
         return Ok(None);
     };
-    let (ref mut p, ref model) = product;
 
     let mut links = conn
         .prepare_cached("SELECT link, target, min_price_cents FROM links WHERE product_pk = ?1")?;
@@ -261,10 +257,8 @@ pub fn product(
         .collect::<Result<_, _>>()?;
 
     let mut variants = conn.prepare_cached(
-        "SELECT v.id, v.size, v.size_uk, v.size_eu, v.gtin, v.link, v.price_usd_cents, p.link,
-                p.size_system
-         FROM variants v JOIN products p ON p.pk = v.product_pk
-         WHERE v.product_pk = ?1 ORDER BY v.position",
+        "SELECT id, size, size_uk, size_eu, gtin, link, price_usd_cents
+         FROM variants WHERE product_pk = ?1 ORDER BY position",
     )?;
     let mut rows = variants.query([pk])?;
     while let Some(row) = rows.next()? {
@@ -272,11 +266,9 @@ pub fn product(
         let size_uk: String = row.get(2)?;
         let size_eu: String = row.get(3)?;
         let link: Option<String> = row.get(5)?;
-        let product_link: String = row.get(7)?;
-        let size_system: String = row.get(8)?;
         let mut tags = Vec::new();
         if !size_system.is_empty() {
-            tags.push(size_system);
+            tags.push(size_system.clone());
         }
         if !size_uk.is_empty() {
             tags.push(format!("UK {size_uk}"));
@@ -341,7 +333,7 @@ pub fn product(
                 .collect::<Result<_, _>>()?,
         );
     }
-    Ok(Some(product.0))
+    Ok(Some(p))
 }
 
 /// Up to 52 weekly order records, newest first. `gmv` is `orders x aov`, exact to the cent.

@@ -102,11 +102,10 @@ fn resolve(state: &ServiceState, headers: &HeaderMap) -> Result<Option<Caller>, 
         return Ok(None);
     };
     let conn = state.pool.get()?;
-    match keys::tier_of(&conn, key)? {
-        Some(tier) => Ok(Some(Caller {
-            tier,
-            key_id: keys::hash(key),
-        })),
+    // One digest per request: it finds the key and names it for the rate limiter.
+    let key_id = keys::hash(key);
+    match keys::tier_of_hash(&conn, &key_id)? {
+        Some(tier) => Ok(Some(Caller { tier, key_id })),
         None => Err(ApiError::Unauthorized("unknown or revoked API key".into())),
     }
 }
