@@ -9,6 +9,7 @@
 pub mod app;
 pub mod catalogue;
 pub mod client;
+pub mod figures;
 pub mod model;
 pub mod search;
 pub mod service;

@@ -11,7 +11,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use solescope::app::{self, StartupStatus};
 use solescope::catalogue::generate::{self, GenerateOptions, Phase, Progress};
 use solescope::catalogue::{Catalogue, demo, import, keys};
-use solescope::client::{KeyStore, KeyringStore};
+use solescope::client::{KeyStore, KeyringStore, MemoryKeyStore};
 use solescope::model::Tier;
 use solescope::service::marketplace::SimulatorConfig;
 use solescope::service::{self, ServiceConfig, ServiceState};
@@ -22,6 +22,31 @@ use solescope::service::{self, ServiceConfig, ServiceState};
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    #[command(flatten)]
+    screenshot: ScreenshotArgs,
+}
+
+/// Taking a screenshot of the demo instead of opening the window for use.
+#[derive(Debug, Args)]
+struct ScreenshotArgs {
+    /// Render the first settled frame of the demo to this PNG file and exit.
+    #[arg(long, value_name = "FILE.png")]
+    screenshot: Option<PathBuf>,
+    /// With --screenshot: the view to show (product, orders, realtime, watchlist, settings).
+    #[arg(long, requires = "screenshot", value_parser = parse_view, default_value = "product")]
+    view: app::View,
+    /// With --screenshot: the search text.
+    #[arg(long, requires = "screenshot", default_value = "")]
+    query: String,
+    /// With --screenshot: the demo key's tier.
+    #[arg(long, requires = "screenshot", default_value = "pro")]
+    tier: Tier,
+}
+
+fn parse_view(name: &str) -> Result<app::View, String> {
+    app::View::parse(name).ok_or_else(|| {
+        format!("unknown view {name:?}; expected product, orders, realtime, watchlist or settings")
+    })
 }
 
 #[derive(Debug, Subcommand)]
@@ -121,7 +146,7 @@ fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     init_logging();
     match cli.command {
-        None => run_window(),
+        None => run_window(&cli.screenshot),
         Some(Command::Catalogue(command)) => run_catalogue(command),
         Some(Command::Serve(args)) => run_serve(&args),
         Some(Command::Keys(command)) => run_keys(command),
@@ -298,7 +323,7 @@ fn show_progress(bar: &ProgressBar, progress: Progress) {
     bar.set_position(progress.done);
 }
 
-fn run_window() -> anyhow::Result<()> {
+fn run_window(screenshot: &ScreenshotArgs) -> anyhow::Result<()> {
     let path =
         demo::default_path().context("no home directory, so no place for the demo catalogue")?;
     // The runtime lives as long as the window: the local service and every fetch run on it.
@@ -355,12 +380,40 @@ fn run_window() -> anyhow::Result<()> {
             repaint();
         });
     };
-    let key_store: Arc<dyn KeyStore> = Arc::new(KeyringStore::new());
-    let outcome = app::run(status, Box::new(prepare), runtime_handle, key_store)
+    let (key_store, plan): (Arc<dyn KeyStore>, _) = match &screenshot.screenshot {
+        // A screenshot uses the demo key of the tier asked for, in memory: it must neither
+        // need nor touch the user's keyring.
+        Some(path) => {
+            let store = MemoryKeyStore::new();
+            store
+                .set(app::LOCAL_DEMO_ACCOUNT, &app::demo_key(screenshot.tier))
+                .context("setting the demo key")?;
+            let plan = app::ScreenshotPlan {
+                state: app::AppState {
+                    view: screenshot.view,
+                    last_query: screenshot.query.clone(),
+                    ..app::AppState::default()
+                },
+                request: app::ScreenshotRequest::new(path.clone()),
+            };
+            (Arc::new(store), Some(plan))
+        }
+        None => (Arc::new(KeyringStore::new()), None),
+    };
+    let request = plan.as_ref().map(|plan| plan.request.clone());
+    let outcome = app::run(status, Box::new(prepare), runtime_handle, key_store, plan)
         .map_err(|err| anyhow::anyhow!("window: {err}"));
     // Requests in flight are not waited for on exit.
     runtime.shutdown_timeout(std::time::Duration::from_secs(1));
-    outcome
+    outcome?;
+    if let Some(request) = request {
+        match request.outcome() {
+            Some(Ok(())) => println!("{}", request.path.display()),
+            Some(Err(err)) => anyhow::bail!("screenshot: {err}"),
+            None => anyhow::bail!("screenshot: the window closed before it was taken"),
+        }
+    }
+    Ok(())
 }
 
 /// Products are most of the work; weeks and indexes the rest.

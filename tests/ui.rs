@@ -68,15 +68,28 @@ fn harness_at(base_url: &str, stored_key: Option<&str>) -> Harness<'static, App>
     if let Some(key) = stored_key {
         key_store.set(LOCAL_DEMO_ACCOUNT, key).unwrap();
     }
+    harness_with(base_url, key_store, AppState::default())
+}
+
+/// The real app on the server at `base_url` with `key_store` and `state`, before its first
+/// frame.
+fn harness_with(
+    base_url: &str,
+    key_store: Arc<MemoryKeyStore>,
+    state: AppState,
+) -> Harness<'static, App> {
     let app = App::new(AppInit {
         runtime: fixture().runtime.handle().clone(),
         key_store,
         startup: StartupStatus::ready(base_url),
-        state: AppState::default(),
+        state,
+        screenshot: None,
     });
-    Harness::builder()
+    let harness = Harness::builder()
         .with_size(egui::vec2(1400.0, 2000.0))
-        .build_ui_state(|ui, app: &mut App| app.ui(ui), app)
+        .build_ui_state(|ui, app: &mut App| app.ui(ui), app);
+    solescope::app::images::install(&harness.ctx, fixture().runtime.handle().clone());
+    harness
 }
 
 /// Runs frames until `done` holds; fails after 20 s.
@@ -209,7 +222,7 @@ fn a_free_key_in_the_store_locks_the_fr_dataset_and_the_orders() {
     harness.step();
     assert!(has_label_containing(
         &harness,
-        "the FR dataset needs a pro key"
+        "FR prices (in EUR) need a pro key"
     ));
     open_first_hit(&mut harness);
     harness.get_by_label("Weekly orders").click();
@@ -253,4 +266,175 @@ fn a_server_that_does_not_answer_shows_an_error_and_retry_works_once_it_does() {
     assert!(harness.state().search_error().is_none());
     assert!(!harness.state().search_results().unwrap().hits.is_empty());
     assert!(!has_label_containing(&harness, "Could not load"));
+}
+
+#[test]
+fn slash_focuses_search_and_arrows_then_enter_open_a_hit() {
+    let mut harness = harness(None);
+    harness.key_press(egui::Key::Slash);
+    harness.step();
+    harness.step();
+    assert!(
+        harness.get_by_label("Search").is_focused(),
+        "/ focuses the search box"
+    );
+
+    let hits = harness.state().search_results().unwrap().hits.clone();
+    harness.key_press(egui::Key::ArrowDown);
+    harness.step();
+    harness.key_press(egui::Key::ArrowDown);
+    harness.step();
+    harness.key_press(egui::Key::Enter);
+    step_until(&mut harness, "the second hit", |h| {
+        h.state().is_idle() && h.state().product().is_some_and(|p| p.id == hits[1].id)
+    });
+    assert_eq!(
+        harness.state().state.selected_product.as_deref(),
+        Some(hits[1].id.as_str())
+    );
+
+    // Ctrl+K from elsewhere focuses the box again.
+    harness.get_by_label("Settings").click();
+    harness.step();
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::K);
+    harness.step();
+    harness.step();
+    assert!(harness.get_by_label("Search").is_focused());
+}
+
+#[test]
+fn scrolling_to_the_end_of_the_hits_loads_the_next_page() {
+    let client = Client::new(ClientConfig::new(
+        &fixture().base_url,
+        Some("demo-pro".into()),
+    ))
+    .unwrap();
+    let first_page = fixture()
+        .runtime
+        .block_on(client.search(&SearchQuery::default()))
+        .unwrap()
+        .hits;
+    assert_eq!(first_page.len(), 20);
+    let mut harness = harness(None);
+    step_until(&mut harness, "a second page", |h| {
+        h.state().is_idle() && h.state().search_results().unwrap().hits.len() > 20
+    });
+    let hits = &harness.state().search_results().unwrap().hits;
+    assert_eq!(
+        hits[..20],
+        first_page[..],
+        "pages are appended, not replaced"
+    );
+    let mut ids: Vec<&str> = hits.iter().map(|h| h.id.as_str()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), hits.len(), "no hit twice across pages");
+}
+
+#[test]
+fn a_starred_product_is_in_the_watchlist_with_its_current_price() {
+    let mut harness = harness(None);
+    let hit = open_first_hit(&mut harness);
+    harness.get_by_label("☆ Watch").click();
+    harness.step();
+    harness.step();
+    assert_eq!(harness.state().state.watchlist.len(), 1);
+    assert!(harness.query_all_by_label("★ Watching").next().is_some());
+
+    harness.get_by_label("Watchlist").click();
+    step_until(&mut harness, "the watched product's price", |h| {
+        h.state().is_idle() && h.state().watch_price(&hit.id).is_some()
+    });
+    harness.step();
+    let price = harness.state().watch_price(&hit.id).unwrap().min_price;
+    assert!((price - hit.min_price).abs() < 0.005);
+    assert!(has_label_containing(&harness, &hit.title));
+    assert!(has_label_containing(
+        &harness,
+        &format!("{:.2} {}", hit.min_price, hit.currency)
+    ));
+    assert!(has_label_containing(&harness, "+0.00 (+0.0%)"));
+
+    // Kept between runs: the persisted state carries it, and a new app shows it.
+    let state = harness.state().state.clone();
+    assert!(serde_json::to_string(&state).unwrap().contains(&hit.id));
+    let mut again = harness_with(&fixture().base_url, Arc::new(MemoryKeyStore::new()), state);
+    step_until(&mut again, "the restored watchlist", |h| {
+        h.state().is_idle() && h.state().watch_price(&hit.id).is_some()
+    });
+    again.step();
+    assert!(has_label_containing(&again, &hit.title));
+
+    again.get_by_label("★ Unstar").click();
+    again.step();
+    assert!(again.state().state.watchlist.is_empty());
+}
+
+#[test]
+fn a_remote_server_and_its_masked_key_are_used_and_the_key_goes_to_the_store() {
+    let store = Arc::new(MemoryKeyStore::new());
+    store.set(LOCAL_DEMO_ACCOUNT, "demo-pro").unwrap();
+    let mut harness = harness_with(&fixture().base_url, Arc::clone(&store), AppState::default());
+    step_until(&mut harness, "the first search", |h| h.state().is_idle());
+    assert_eq!(harness.state().tier(), Some(Tier::Pro));
+
+    harness.get_by_label("Settings").click();
+    harness.step();
+    // The "remote" server is the same service under another spelling of its address.
+    let remote = fixture().base_url.replace("127.0.0.1", "localhost");
+    harness.get_by_label("Base URL").click();
+    harness.step();
+    harness.get_by_label("Base URL").type_text(&remote);
+    harness.step();
+    harness.get_by_label("API key").click();
+    harness.step();
+    harness.get_by_label("API key").type_text("demo-free");
+    harness.step();
+    assert!(
+        !has_label_containing(&harness, "demo-free"),
+        "the key is masked on screen"
+    );
+    harness.get_by_label("Connect").click();
+    step_until(&mut harness, "the remote server's answers", |h| {
+        h.state().is_idle() && h.state().tier() == Some(Tier::Free)
+    });
+    assert_eq!(harness.state().base_url(), Some(remote.as_str()));
+    assert!(!has_label_containing(&harness, "demo data"));
+    assert_eq!(store.get(&remote).unwrap().as_deref(), Some("demo-free"));
+    let persisted = serde_json::to_string(&harness.state().state).unwrap();
+    assert!(persisted.contains(&remote));
+    assert!(
+        !persisted.contains("demo-free"),
+        "the key is never in the stored state"
+    );
+
+    harness.get_by_label("Local demo").click();
+    step_until(&mut harness, "the local demo again", |h| {
+        h.state().is_idle() && h.state().tier() == Some(Tier::Pro)
+    });
+    assert!(has_label_containing(&harness, "demo data"));
+}
+
+#[test]
+fn a_remote_address_that_is_not_a_url_is_refused_inline() {
+    let mut harness = harness(None);
+    harness.get_by_label("Settings").click();
+    harness.step();
+    harness.get_by_label("Base URL").click();
+    harness.step();
+    harness
+        .get_by_label("Base URL")
+        .type_text("ftp://example.com");
+    harness.step();
+    harness.get_by_label("Connect").click();
+    step_until(&mut harness, "the refusal", |h| {
+        h.state().connect_error().is_some()
+    });
+    harness.step();
+    assert!(has_label_containing(&harness, "Not connected"));
+    harness.get_by_label("Local demo").click();
+    step_until(&mut harness, "the local demo again", |h| {
+        h.state().is_idle() && h.state().search_results().is_some()
+    });
+    assert!(harness.state().connect_error().is_none());
 }

@@ -19,6 +19,7 @@
 
 pub mod budget;
 pub mod error;
+pub mod images;
 pub mod keystore;
 
 use std::fmt;

@@ -5,7 +5,7 @@ use axum::Json;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use super::routes::{catalogue, realtime, subscriptions, v2};
+use super::routes::{catalogue, images, realtime, subscriptions, v2};
 
 /// The interface's OpenAPI document.
 #[derive(OpenApi)]
@@ -28,6 +28,7 @@ use super::routes::{catalogue, realtime, subscriptions, v2};
         realtime::resale_a_product,
         realtime::resale_b_related,
         realtime::retailer_product,
+        images::product_image,
     ),
     modifiers(&ApiKeyAuth)
 )]

@@ -4,9 +4,121 @@ use super::search::price_range;
 use super::widgets::lock_ui;
 use crate::model::{Product, Tier};
 
-/// The detail of one product. `tier` is the key's tier when known.
-pub fn detail_ui(ui: &mut egui::Ui, product: &Product, tier: Option<Tier>) {
-    ui.heading(&product.title);
+/// The column the variants table is sorted by.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum VariantColumn {
+    /// Size, numerically (`4`, `4.5`, `10`, … rather than as text).
+    #[default]
+    Size,
+    /// Price; sizes with no price last.
+    Price,
+    /// GTIN, as text.
+    Gtin,
+}
+
+/// How the variants table is sorted (kept between runs).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct VariantSort {
+    /// The column.
+    pub column: VariantColumn,
+    /// Largest first.
+    pub descending: bool,
+}
+
+/// What the user asked for in the detail view.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct DetailOutput {
+    /// Star or unstar the product.
+    pub toggle_watch: bool,
+    /// Add the product to the weekly-orders comparison.
+    pub compare: bool,
+}
+
+/// The detail of one product. `tier` is the key's tier when known; `image` draws the product
+/// image from its URL.
+pub fn detail_ui(
+    ui: &mut egui::Ui,
+    product: &Product,
+    tier: Option<Tier>,
+    is_watched: bool,
+    sort: &mut VariantSort,
+    image: &dyn Fn(&mut egui::Ui, &str),
+) -> DetailOutput {
+    let mut output = DetailOutput::default();
+    ui.horizontal(|ui| {
+        ui.heading(&product.title);
+        let star = if is_watched {
+            "★ Watching"
+        } else {
+            "☆ Watch"
+        };
+        output.toggle_watch = ui
+            .selectable_label(is_watched, star)
+            .on_hover_text("Keep this product in the watchlist, with its price")
+            .clicked();
+        output.compare = ui
+            .button("Compare orders")
+            .on_hover_text("Add to the weekly-orders chart")
+            .clicked();
+    });
+    ui.horizontal_top(|ui| {
+        image(ui, &product.image);
+        facts_ui(ui, product);
+    });
+    ui.add_space(8.0);
+
+    ui.strong("Release dates and retail prices");
+    match (&product.release_dates, &product.retail_prices) {
+        (Some(dates), Some(prices)) => {
+            for date in dates {
+                ui.label(format!("Released {} ({})", date.release_date, date.source));
+            }
+            for price in prices {
+                ui.label(format!(
+                    "Retail {:.2} {} ({})",
+                    price.price, price.currency, price.source
+                ));
+            }
+            if dates.is_empty() && prices.is_empty() {
+                ui.weak("None known.");
+            }
+        }
+        // The service leaves both out for keys below pro.
+        _ => lock_ui(ui, "Release dates and retail prices", Tier::Pro, tier),
+    }
+    ui.add_space(8.0);
+
+    if !product.links.is_empty() {
+        ui.strong("Links");
+        for link in &product.links {
+            ui.horizontal(|ui| {
+                ui.hyperlink_to(format!("{} ↗", link.target), &link.link);
+                ui.weak(price_range(
+                    link.min_price,
+                    link.min_price,
+                    &product.currency,
+                ));
+            });
+        }
+        ui.add_space(8.0);
+    }
+
+    ui.strong(format!("Variants ({})", product.variants.len()));
+    variants_ui(ui, product, sort);
+    ui.add_space(8.0);
+
+    ui.strong("Description");
+    let description = text_from_description(&product.description);
+    if description.trim().is_empty() {
+        ui.weak("No description.");
+    } else {
+        ui.label(description);
+    }
+    output
+}
+
+fn facts_ui(ui: &mut egui::Ui, product: &Product) {
     egui::Grid::new("product_facts")
         .num_columns(2)
         .spacing([16.0, 4.0])
@@ -36,46 +148,56 @@ pub fn detail_ui(ui: &mut egui::Ui, product: &Product, tier: Option<Tier>) {
             });
             ui.end_row();
             ui.weak("Price");
-            ui.label(format!(
-                "min {:.2} · avg {:.2} · max {:.2} {}",
-                product.min_price, product.avg_price, product.max_price, product.currency
-            ));
+            if product.min_price > 0.0 {
+                ui.label(format!(
+                    "min {:.2} · avg {:.2} · max {:.2} {}",
+                    product.min_price, product.avg_price, product.max_price, product.currency
+                ));
+            } else {
+                ui.weak("no price");
+            }
             ui.end_row();
         });
-    ui.add_space(8.0);
+}
 
-    ui.strong("Release dates and retail prices");
-    match (&product.release_dates, &product.retail_prices) {
-        (Some(dates), Some(prices)) => {
-            for date in dates {
-                ui.label(format!("Released {} ({})", date.release_date, date.source));
-            }
-            for price in prices {
-                ui.label(format!(
-                    "Retail {:.2} {} ({})",
-                    price.price, price.currency, price.source
-                ));
-            }
-            if dates.is_empty() && prices.is_empty() {
-                ui.weak("None known.");
-            }
-        }
-        // The service leaves both out for keys below pro.
-        _ => lock_ui(ui, "Release dates and retail prices", Tier::Pro, tier),
-    }
-    ui.add_space(8.0);
-
-    ui.strong(format!("Variants ({})", product.variants.len()));
+/// The variants as a table sortable by clicking a column header.
+fn variants_ui(ui: &mut egui::Ui, product: &Product, sort: &mut VariantSort) {
+    let mut rows: Vec<&crate::model::Variant> = product.variants.iter().collect();
+    sort_variants(&mut rows, *sort);
     egui::Grid::new("product_variants")
         .num_columns(3)
         .striped(true)
         .spacing([24.0, 2.0])
         .show(ui, |ui| {
-            ui.weak("Size");
-            ui.weak("Price");
-            ui.weak("GTIN");
+            for (column, name) in [
+                (VariantColumn::Size, "Size"),
+                (VariantColumn::Price, "Price"),
+                (VariantColumn::Gtin, "GTIN"),
+            ] {
+                let arrow = match (sort.column == column, sort.descending) {
+                    (false, _) => "",
+                    (true, false) => " ⏶",
+                    (true, true) => " ⏷",
+                };
+                let header = ui
+                    .add(
+                        egui::Button::new(egui::RichText::new(format!("{name}{arrow}")).weak())
+                            .frame(false),
+                    )
+                    .on_hover_text(format!("Sort by {}", name.to_lowercase()));
+                if header.clicked() {
+                    if sort.column == column {
+                        sort.descending = !sort.descending;
+                    } else {
+                        *sort = VariantSort {
+                            column,
+                            descending: false,
+                        };
+                    }
+                }
+            }
             ui.end_row();
-            for variant in &product.variants {
+            for variant in rows {
                 ui.label(&variant.size);
                 if variant.price > 0.0 {
                     ui.label(price_range(variant.price, variant.price, &variant.currency));
@@ -83,6 +205,10 @@ pub fn detail_ui(ui: &mut egui::Ui, product: &Product, tier: Option<Tier>) {
                     ui.weak("no price");
                 }
                 ui.horizontal(|ui| {
+                    if variant.gtin.is_empty() {
+                        ui.weak("—");
+                        return;
+                    }
                     ui.monospace(&variant.gtin);
                     if ui
                         .small_button("Copy")
@@ -95,10 +221,44 @@ pub fn detail_ui(ui: &mut egui::Ui, product: &Product, tier: Option<Tier>) {
                 ui.end_row();
             }
         });
-    ui.add_space(8.0);
+}
 
-    ui.strong("Description");
-    ui.label(text_from_description(&product.description));
+/// Sorts variants by `sort`; sizes compare by number, and sizes or prices that are missing go
+/// last whichever the direction.
+pub fn sort_variants(rows: &mut [&crate::model::Variant], sort: VariantSort) {
+    use std::cmp::Ordering;
+    fn last_if_missing(a: Option<f64>, b: Option<f64>, descending: bool) -> Ordering {
+        match (a, b) {
+            (Some(a), Some(b)) if descending => b.total_cmp(&a),
+            (Some(a), Some(b)) => a.total_cmp(&b),
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (None, None) => Ordering::Equal,
+        }
+    }
+    rows.sort_by(|a, b| match sort.column {
+        VariantColumn::Size => {
+            last_if_missing(size_number(&a.size), size_number(&b.size), sort.descending)
+                .then_with(|| a.size.cmp(&b.size))
+        }
+        VariantColumn::Price => last_if_missing(
+            (a.price > 0.0).then_some(a.price),
+            (b.price > 0.0).then_some(b.price),
+            sort.descending,
+        ),
+        VariantColumn::Gtin if sort.descending => b.gtin.cmp(&a.gtin),
+        VariantColumn::Gtin => a.gtin.cmp(&b.gtin),
+    });
+}
+
+/// The number in a size label: `10.5` in `US 10.5`, `7` in `7Y`, `8` in `W 8`.
+fn size_number(size: &str) -> Option<f64> {
+    let start = size.find(|c: char| c.is_ascii_digit())?;
+    let rest = &size[start..];
+    let end = rest
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(rest.len());
+    rest[..end].parse().ok()
 }
 
 /// The description as plain text: `<br>` tags (any spelling) become line breaks and any other
@@ -131,6 +291,49 @@ pub fn text_from_description(html: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn variant(size: &str, price: f64, gtin: &str) -> crate::model::Variant {
+        let mut variant: crate::model::Variant = serde_json::from_value(serde_json::json!({
+            "id": "v", "product_id": "p", "sku": "S", "title": "T", "description": "",
+            "brand": "B", "category": "C", "color": "c", "gender": "men", "gtin": gtin,
+            "size": size, "link": "", "image": "", "price": price, "currency": "USD",
+            "tags": [], "metadata": {"category": "", "model": ""}, "source": "resale_b"
+        }))
+        .unwrap();
+        variant.size = size.to_owned();
+        variant
+    }
+
+    #[test]
+    fn variants_sort_by_size_number_and_price_with_missing_prices_last() {
+        let variants = [
+            variant("10.5", 0.0, "3"),
+            variant("4", 150.0, "1"),
+            variant("US 9", 210.0, "2"),
+            variant("one size", 99.0, "0"),
+        ];
+        let mut rows: Vec<_> = variants.iter().collect();
+        sort_variants(&mut rows, VariantSort::default());
+        let sizes: Vec<_> = rows.iter().map(|v| v.size.as_str()).collect();
+        assert_eq!(sizes, ["4", "US 9", "10.5", "one size"]);
+        sort_variants(
+            &mut rows,
+            VariantSort {
+                column: VariantColumn::Price,
+                descending: true,
+            },
+        );
+        let sizes: Vec<_> = rows.iter().map(|v| v.size.as_str()).collect();
+        assert_eq!(sizes, ["US 9", "4", "one size", "10.5"]);
+        sort_variants(
+            &mut rows,
+            VariantSort {
+                column: VariantColumn::Gtin,
+                descending: false,
+            },
+        );
+        assert_eq!(rows[0].gtin, "0");
+    }
 
     #[test]
     fn br_tags_become_line_breaks_and_other_tags_go() {

@@ -2,7 +2,11 @@
 //! what they are given and return what the user asked for; the app does the fetching.
 
 pub mod detail;
+pub mod images;
+pub mod market;
 pub mod orders;
+pub mod realtime;
 pub mod search;
 pub mod settings;
+pub mod watchlist;
 pub mod widgets;

@@ -1,17 +1,147 @@
-//! The weekly-orders view (pro): orders per week as a line chart with a dated axis.
+//! The weekly-orders view (pro): a row of summary figures for the open product, then orders,
+//! AOV, GMV and rank per week as stacked charts on one dated, linked x axis, with other
+//! products overlaid for comparison.
+//!
+//! The view draws the series it is given and returns what the user asked for
+//! ([`OrdersOutput`]); fetching, comparing and writing the CSV file are the app's.
 
-use chrono::{DateTime, NaiveDate};
-use egui_plot::{HoverPosition, Line, Plot};
+use chrono::NaiveDate;
+use egui_plot::{GridMark, HoverPosition, Legend, Line, Plot, PlotPoint};
+use serde::{Deserialize, Serialize};
 
-use super::widgets::{lock_ui, requested_ui};
+use super::widgets::{error_ui, lock_ui, requested_ui};
 use crate::app::Requested;
+use crate::figures::{self, CsvError, Week, WeeklySummary};
 use crate::model::{Tier, WeeklyOrder};
 
-/// The weekly figures of one product, oldest week first, ready to plot.
+/// How many weeks back the view looks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum WeekRange {
+    /// The last 12 weeks.
+    Quarter,
+    /// The last 26 weeks.
+    HalfYear,
+    /// The last 52 weeks: all the service keeps.
+    #[default]
+    Year,
+}
+
+impl WeekRange {
+    /// Every range, shortest first.
+    pub const ALL: [WeekRange; 3] = [WeekRange::Quarter, WeekRange::HalfYear, WeekRange::Year];
+
+    /// The length of the range in weeks.
+    #[must_use]
+    pub fn weeks(self) -> u32 {
+        match self {
+            WeekRange::Quarter => 12,
+            WeekRange::HalfYear => 26,
+            WeekRange::Year => 52,
+        }
+    }
+}
+
+/// A figure the view can chart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Metric {
+    /// Orders per week.
+    Orders,
+    /// Average order value per week (weeks without orders have none).
+    Aov,
+    /// Gross merchandise value per week.
+    Gmv,
+    /// Ranking position per week; 1 is best and drawn at the top.
+    Rank,
+}
+
+impl Metric {
+    /// Every metric, in the order the charts are stacked.
+    pub const ALL: [Metric; 4] = [Metric::Orders, Metric::Aov, Metric::Gmv, Metric::Rank];
+
+    /// Short name, for the toggle and the axis.
+    #[must_use]
+    pub fn label(self) -> &'static str {
+        match self {
+            Metric::Orders => "Orders",
+            Metric::Aov => "AOV",
+            Metric::Gmv => "GMV",
+            Metric::Rank => "Rank",
+        }
+    }
+
+    fn plot_id(self) -> &'static str {
+        match self {
+            Metric::Orders => "weekly_orders_plot",
+            Metric::Aov => "weekly_aov_plot",
+            Metric::Gmv => "weekly_gmv_plot",
+            Metric::Rank => "weekly_rank_plot",
+        }
+    }
+}
+
+/// What the weekly-orders view shows; persisted with the app state.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct OrdersView {
+    /// How many weeks back the figures and charts go.
+    pub range: WeekRange,
+    /// The charts shown, stacked in [`Metric::ALL`] order whatever the order here.
+    pub metrics: Vec<Metric>,
+}
+
+impl Default for OrdersView {
+    fn default() -> Self {
+        Self {
+            range: WeekRange::Year,
+            metrics: Metric::ALL.to_vec(),
+        }
+    }
+}
+
+impl OrdersView {
+    /// Whether the chart of `metric` is shown.
+    #[must_use]
+    pub fn shows(&self, metric: Metric) -> bool {
+        self.metrics.contains(&metric)
+    }
+
+    /// Shows the chart of `metric` if hidden, hides it if shown.
+    pub fn toggle(&mut self, metric: Metric) {
+        if self.shows(metric) {
+            self.metrics.retain(|shown| *shown != metric);
+        } else {
+            self.metrics.push(metric);
+        }
+    }
+}
+
+/// What the user asked for in the weekly-orders view this frame.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OrdersOutput {
+    /// Retry was clicked on the series at this index of the `series` given (0 is the open
+    /// product).
+    pub retry: Option<usize>,
+    /// The compared product at this index of `series` is to be removed (never 0).
+    pub remove_compare: Option<usize>,
+    /// Export CSV was clicked; [`series_csv`] makes the text.
+    pub export_csv: bool,
+}
+
+/// The weekly figures of one product, oldest week first, ready to summarise and plot.
+///
+/// Chart x values are days since 1970-01-01 of each week's first day.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct WeeklySeries {
-    /// `[day, orders]`: the week's first day as days since 1970-01-01, and its order count.
+    /// `[day, orders]` for every week: kept as plain pairs so tests can count and read them.
     pub orders_points: Vec<[f64; 2]>,
+    /// The weeks, oldest first, for the figures and the CSV export.
+    pub weeks: Vec<Week>,
+    // The points of each chart, kept in egui_plot's own type so a frame lends them to the
+    // plot instead of copying them.
+    orders_plot: Vec<PlotPoint>,
+    aov_plot: Vec<PlotPoint>,
+    gmv_plot: Vec<PlotPoint>,
+    rank_plot: Vec<PlotPoint>,
 }
 
 impl WeeklySeries {
@@ -19,79 +149,534 @@ impl WeeklySeries {
     /// read are left out rather than drawn at a wrong place.
     #[must_use]
     pub fn from_weekly(records: &[WeeklyOrder]) -> Self {
-        let mut orders_points: Vec<[f64; 2]> = records
+        Self::from_weeks(figures::weeks_from_records(records))
+    }
+
+    /// The series of weeks already read, oldest first.
+    #[must_use]
+    pub fn from_weeks(weeks: Vec<Week>) -> Self {
+        let point = |week: &Week, y: f64| PlotPoint::new(day_from_date(week.start), y);
+        let orders_plot: Vec<PlotPoint> = weeks
             .iter()
-            .filter_map(|record| {
-                let day = DateTime::parse_from_rfc3339(&record.inserted_at).ok()?;
-                Some([
-                    day.timestamp() as f64 / SECS_PER_DAY,
-                    f64::from(record.orders),
-                ])
-            })
+            .map(|week| point(week, f64::from(week.orders)))
             .collect();
-        orders_points.sort_by(|a, b| a[0].total_cmp(&b[0]));
-        Self { orders_points }
+        Self {
+            orders_points: orders_plot.iter().map(|p| [p.x, p.y]).collect(),
+            // A week without orders has no order value; a 0 there would read as a crash.
+            aov_plot: weeks
+                .iter()
+                .filter(|week| week.orders > 0)
+                .map(|week| point(week, week.aov))
+                .collect(),
+            gmv_plot: weeks.iter().map(|week| point(week, week.gmv)).collect(),
+            rank_plot: weeks
+                .iter()
+                .map(|week| point(week, f64::from(week.position)))
+                .collect(),
+            orders_plot,
+            weeks,
+        }
+    }
+
+    /// The chart points of `metric`, oldest first. Rank points are positive positions (the
+    /// rank chart turns its y axis over).
+    #[must_use]
+    pub fn points(&self, metric: Metric) -> &[PlotPoint] {
+        match metric {
+            Metric::Orders => &self.orders_plot,
+            Metric::Aov => &self.aov_plot,
+            Metric::Gmv => &self.gmv_plot,
+            Metric::Rank => &self.rank_plot,
+        }
+    }
+
+    /// How many weeks of the last `range_weeks` (counted back from this series' newest week)
+    /// hold data: the points the orders chart draws for that range.
+    #[must_use]
+    pub fn visible_points(&self, range_weeks: u32) -> usize {
+        figures::weeks_in_range(&self.weeks, range_weeks).len()
+    }
+
+    /// Day of the newest week, if any.
+    fn newest_day(&self) -> Option<f64> {
+        self.orders_plot.last().map(|point| point.x)
     }
 }
 
-const SECS_PER_DAY: f64 = 86_400.0;
+/// The loaded series of the view as CSV (see [`figures::weeks_csv`]), labelled as in the
+/// view; series not loaded yet are left out.
+pub fn series_csv(series: &[(&str, &Requested<WeeklySeries>)]) -> Result<String, CsvError> {
+    let loaded: Vec<(&str, &[Week])> = series
+        .iter()
+        .filter_map(|(label, requested)| requested.value().map(|s| (*label, s.weeks.as_slice())))
+        .collect();
+    figures::weeks_csv(&loaded)
+}
 
-/// `2026-11-16` for a day count since 1970-01-01.
+/// Days in a week, for the x-axis range.
+const DAYS_PER_WEEK: f64 = 7.0;
+
+/// The chart's x value of a date: days since 1970-01-01.
+fn day_from_date(date: NaiveDate) -> f64 {
+    f64::from(date.to_epoch_days())
+}
+
+/// `2026-11-16` for a day count since 1970-01-01; empty when out of chrono's range.
 fn date_from_day(day: f64) -> String {
-    NaiveDate::from_ymd_opt(1970, 1, 1)
-        .and_then(|epoch| epoch.checked_add_signed(chrono::TimeDelta::days(day.round() as i64)))
+    i32::try_from(day.round() as i64)
+        .ok()
+        .and_then(NaiveDate::from_epoch_days)
         .map_or_else(String::new, |date| date.format("%Y-%m-%d").to_string())
 }
 
-/// The orders chart, or a lock when the key's tier is known to be below pro. Returns whether
-/// Retry was clicked.
-pub fn orders_ui(ui: &mut egui::Ui, series: &Requested<WeeklySeries>, tier: Option<Tier>) -> bool {
+/// The x-range `[first day, last day]` a range of weeks covers, ending with the newest week of
+/// any series so compared products line up; `None` when no series has a week.
+fn x_range(series: &[Charted<'_>], range: WeekRange) -> Option<[f64; 2]> {
+    let newest = series
+        .iter()
+        .filter_map(|charted| charted.series.newest_day())
+        .max_by(f64::total_cmp)?;
+    let first = newest - DAYS_PER_WEEK * f64::from(range.weeks().saturating_sub(1));
+    Some([first, newest])
+}
+
+/// The points of `points` (oldest first) on or after `first_day`, borrowed.
+fn points_since(points: &[PlotPoint], first_day: f64) -> &[PlotPoint] {
+    &points[points.partition_point(|point| point.x < first_day)..]
+}
+
+/// A rank-axis label: `#1` for a whole positive position, nothing for the fractions and the
+/// zero and below that the axis may also mark.
+fn rank_axis_label(value: f64) -> String {
+    let rounded = value.round();
+    if rounded >= 1.0 && (value - rounded).abs() < 1e-6 {
+        format!("#{rounded:.0}")
+    } else {
+        String::new()
+    }
+}
+
+/// `12,345` for 12345.
+pub(crate) fn count_text(count: u64) -> String {
+    let digits = count.to_string();
+    let mut text = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            text.push(',');
+        }
+        text.push(digit);
+    }
+    text
+}
+
+/// `12,345.60 USD`: grouped thousands, cents, and the currency when known.
+pub(crate) fn money_text(amount: f64, currency: &str) -> String {
+    let cents = (amount.abs() * 100.0).round();
+    let sign = if amount < 0.0 && cents > 0.0 { "-" } else { "" };
+    let whole = count_text((cents / 100.0).trunc() as u64);
+    let text = format!("{sign}{whole}.{:02}", (cents % 100.0) as u64);
+    if currency.is_empty() {
+        text
+    } else {
+        format!("{text} {currency}")
+    }
+}
+
+/// `+12.5 %` for 0.125: a ratio as a signed percentage.
+pub(crate) fn percent_text(ratio: f64) -> String {
+    format!("{:+.1} %", ratio * 100.0)
+}
+
+/// The hover text of one point of `metric`.
+fn hover_text(metric: Metric, product: &str, day: f64, value: f64, currency: &str) -> String {
+    let value = match metric {
+        Metric::Orders => format!("{} orders", count_text(value.max(0.0).round() as u64)),
+        Metric::Aov => format!("AOV {}", money_text(value, currency)),
+        Metric::Gmv => format!("GMV {}", money_text(value, currency)),
+        Metric::Rank => format!("rank {}", rank_axis_label(value)),
+    };
+    format!("{product}\nweek of {}\n{value}", date_from_day(day))
+}
+
+/// One colour per product, in the order given; the open product is first.
+const PRODUCT_COLOURS: [egui::Color32; 6] = [
+    egui::Color32::from_rgb(0x1f, 0x77, 0xb4),
+    egui::Color32::from_rgb(0xff, 0x7f, 0x0e),
+    egui::Color32::from_rgb(0x2c, 0xa0, 0x2c),
+    egui::Color32::from_rgb(0xd6, 0x27, 0x28),
+    egui::Color32::from_rgb(0x94, 0x67, 0xbd),
+    egui::Color32::from_rgb(0x8c, 0x56, 0x4b),
+];
+
+fn product_colour(index: usize) -> egui::Color32 {
+    PRODUCT_COLOURS[index % PRODUCT_COLOURS.len()]
+}
+
+/// Colour of a rise in the summary; a fall uses the theme's error colour.
+const RISE_COLOUR: egui::Color32 = egui::Color32::from_rgb(0x2c, 0xa0, 0x2c);
+
+/// A loaded series as charted: its index in the given list (for the colour) and its label.
+struct Charted<'a> {
+    index: usize,
+    label: &'a str,
+    series: &'a WeeklySeries,
+}
+
+/// The weekly-orders view. `series` holds the open product first, then the products added to
+/// compare, each with the label shown in legends; `currency` is that of AOV and GMV (the open
+/// product's; empty when unknown). A free key gets a lock instead.
+pub fn orders_ui(
+    ui: &mut egui::Ui,
+    view: &mut OrdersView,
+    series: &[(&str, &Requested<WeeklySeries>)],
+    currency: &str,
+    tier: Option<Tier>,
+) -> OrdersOutput {
+    let mut output = OrdersOutput::default();
     if tier == Some(Tier::Free) {
         lock_ui(ui, "Weekly orders", Tier::Pro, tier);
-        return false;
+        return output;
     }
-    requested_ui(ui, "Weekly orders", series, |ui, series| {
-        if series.orders_points.is_empty() {
-            ui.weak("No weekly orders recorded for this product.");
-            return;
+    let Some(&(_, open)) = series.first() else {
+        return output;
+    };
+
+    let charted: Vec<Charted<'_>> = series
+        .iter()
+        .enumerate()
+        .filter_map(|(index, (label, requested))| {
+            requested
+                .value()
+                .filter(|series| !series.weeks.is_empty())
+                .map(|series| Charted {
+                    index,
+                    label,
+                    series,
+                })
+        })
+        .collect();
+
+    let range_before = view.range;
+    ui.horizontal_wrapped(|ui| {
+        for range in WeekRange::ALL {
+            ui.selectable_value(&mut view.range, range, format!("{} wk", range.weeks()))
+                .on_hover_text(format!("The last {} weeks", range.weeks()));
         }
-        let total: f64 = series.orders_points.iter().map(|p| p[1]).sum();
-        ui.label(format!(
-            "{} weeks · {total:.0} orders in all",
-            series.orders_points.len()
-        ));
-        Plot::new("weekly_orders")
-            .height(ui.available_height().max(200.0))
-            .x_axis_label("week")
-            .y_axis_label("orders")
-            .x_axis_formatter(|mark, _range| date_from_day(mark.value))
-            .label_formatter(|hover| match hover {
-                HoverPosition::NearDataPoint { position, .. } => Some(format!(
-                    "week of {}\n{:.0} orders",
-                    date_from_day(position.x),
-                    position.y
-                )),
-                HoverPosition::Elsewhere { .. } => None,
-            })
-            .allow_scroll(false)
-            .show(ui, |plot_ui| {
-                plot_ui.line(Line::new("orders", series.orders_points.clone()));
+        ui.separator();
+        for metric in Metric::ALL {
+            if ui
+                .selectable_label(view.shows(metric), metric.label())
+                .clicked()
+            {
+                view.toggle(metric);
+            }
+        }
+        ui.separator();
+        output.export_csv = ui
+            .add_enabled(!charted.is_empty(), egui::Button::new("Export CSV"))
+            .on_hover_text("Save the weekly figures of these products as a CSV file")
+            .clicked();
+    });
+    let range_changed = view.range != range_before;
+
+    let retry_open = requested_ui(ui, "Weekly orders", open, |ui, open| {
+        summary_ui(ui, open, view.range, currency);
+    });
+    if retry_open {
+        output.retry = Some(0);
+    }
+    if series.len() > 1 {
+        compare_ui(ui, series, &mut output);
+    }
+    if charted.is_empty() {
+        return output;
+    }
+
+    ui.add_space(4.0);
+    let shown: Vec<Metric> = Metric::ALL
+        .into_iter()
+        .filter(|metric| view.shows(*metric))
+        .collect();
+    egui::ScrollArea::vertical()
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            let height = if shown.len() == 1 {
+                ui.available_height().max(CHART_HEIGHT)
+            } else {
+                CHART_HEIGHT
+            };
+            for metric in shown {
+                chart_ui(
+                    ui,
+                    metric,
+                    &charted,
+                    view.range,
+                    currency,
+                    height,
+                    range_changed,
+                );
+            }
+        });
+    output
+}
+
+/// Height of each chart when several are stacked.
+const CHART_HEIGHT: f32 = 200.0;
+
+/// Width kept for the y-axis labels, the same on every chart so their x axes line up.
+const Y_AXIS_WIDTH: f32 = 64.0;
+
+/// One chart of `metric` for every charted product over `range`. `reset` refits the bounds
+/// (after a range change).
+fn chart_ui(
+    ui: &mut egui::Ui,
+    metric: Metric,
+    charted: &[Charted<'_>],
+    range: WeekRange,
+    currency: &str,
+    height: f32,
+    reset: bool,
+) {
+    let Some([first_day, last_day]) = x_range(charted, range) else {
+        return;
+    };
+    let y_label = match metric {
+        Metric::Aov | Metric::Gmv if !currency.is_empty() => {
+            format!("{} ({currency})", metric.label())
+        }
+        _ => metric.label().to_owned(),
+    };
+    let mut plot = Plot::new(metric.plot_id())
+        .height(height)
+        .y_axis_label(y_label)
+        .y_axis_min_width(Y_AXIS_WIDTH)
+        .x_axis_formatter(|mark: GridMark, _range| date_from_day(mark.value))
+        .label_formatter(move |hover| match hover {
+            HoverPosition::NearDataPoint {
+                plot_name,
+                position,
+                ..
+            } => Some(hover_text(
+                metric, plot_name, position.x, position.y, currency,
+            )),
+            HoverPosition::Elsewhere { .. } => None,
+        })
+        // Both ends of the range on every chart, so AOV (no point in weeks without orders)
+        // spans the same dates as the others.
+        .include_x(first_day)
+        .include_x(last_day)
+        .link_axis(egui::Id::unique("weekly_charts_x"), [true, false])
+        .link_cursor(egui::Id::unique("weekly_charts_x"), [true, false])
+        // The wheel scrolls the page, not the chart.
+        .allow_scroll(false);
+    match metric {
+        // Rank 1 is best: drawn at the top, on an axis labelled with whole positions only.
+        Metric::Rank => {
+            plot = plot
+                .invert_y(true)
+                .y_axis_formatter(|mark: GridMark, _range| rank_axis_label(mark.value));
+        }
+        // Counts and totals read against zero; an average price reads better zoomed in.
+        Metric::Orders | Metric::Gmv => plot = plot.include_y(0.0),
+        Metric::Aov => {}
+    }
+    if charted.len() > 1 {
+        plot = plot.legend(Legend::default());
+    }
+    if reset {
+        plot = plot.reset();
+    }
+    plot.show(ui, |plot_ui| {
+        for product in charted {
+            let points = points_since(product.series.points(metric), first_day);
+            plot_ui.line(
+                Line::new(product.label, points)
+                    .id(product.index)
+                    .color(product_colour(product.index))
+                    .width(1.5),
+            );
+        }
+    });
+    ui.add_space(4.0);
+}
+
+/// The summary figures of the open product over `range`.
+fn summary_ui(ui: &mut egui::Ui, series: &WeeklySeries, range: WeekRange, currency: &str) {
+    let Some(summary) = WeeklySummary::from_weeks(&series.weeks, range.weeks()) else {
+        ui.weak("No weekly orders recorded for this product.");
+        return;
+    };
+    let in_range = figures::weeks_in_range(&series.weeks, range.weeks());
+    let volatility = figures::aov_volatility(in_range);
+    let momentum = figures::momentum(&series.weeks);
+
+    ui.weak(format!(
+        "{} weeks of data in the last {}",
+        summary.weeks_with_data,
+        range.weeks()
+    ));
+    ui.horizontal_wrapped(|ui| {
+        stat_ui(ui, "Orders", &count_text(summary.total_orders), None);
+        stat_ui(ui, "GMV", &money_text(summary.total_gmv, currency), None);
+        let previous = format!("vs previous {} wk", range.weeks());
+        change_ui(ui, &previous, summary.orders_change, "orders");
+        change_ui(ui, &format!("GMV {previous}"), summary.gmv_change, "GMV");
+        let best = summary.best_week.map_or_else(
+            || "—".to_owned(),
+            |best| {
+                format!(
+                    "{} · {} orders",
+                    best.start.format("%Y-%m-%d"),
+                    count_text(u64::from(best.orders))
+                )
+            },
+        );
+        stat_ui(ui, "Best week", &best, None);
+        let average = summary
+            .average_aov
+            .map_or_else(|| "—".to_owned(), |aov| money_text(aov, currency));
+        stat_ui(
+            ui,
+            "Average AOV",
+            &average,
+            Some("GMV over orders in the range: busy weeks weigh more"),
+        );
+        let volatility =
+            volatility.map_or_else(|| "—".to_owned(), |ratio| format!("{:.1} %", ratio * 100.0));
+        stat_ui(
+            ui,
+            "AOV volatility",
+            &volatility,
+            Some(&format!(
+                "Standard deviation of weekly AOV over its mean, weeks with orders only; \
+                 needs {} such weeks",
+                figures::VOLATILITY_MIN_WEEKS
+            )),
+        );
+        let momentum_text = momentum.map_or_else(
+            || "—".to_owned(),
+            |momentum| format!("{} (×{:.2})", momentum.trend.label(), momentum.ratio),
+        );
+        stat_ui(
+            ui,
+            "Momentum",
+            &momentum_text,
+            Some(&format!(
+                "Orders of the last {w} weeks over the {w} before: rising from ×{:.2}, \
+                 falling to ×{:.2}",
+                figures::MOMENTUM_RISING_RATIO,
+                figures::MOMENTUM_FALLING_RATIO,
+                w = figures::MOMENTUM_WINDOW_WEEKS,
+            )),
+        );
+    });
+}
+
+/// One figure: a small caption over its value.
+fn stat_ui(ui: &mut egui::Ui, caption: &str, value: &str, hover: Option<&str>) {
+    let response = ui
+        .group(|ui| {
+            ui.vertical(|ui| {
+                ui.small(caption);
+                ui.strong(value);
             });
-    })
+        })
+        .response;
+    if let Some(hover) = hover {
+        response.on_hover_text(hover);
+    }
+}
+
+/// A change against the previous period, with its sign and an arrow; a dash when there is no
+/// previous period to compare with.
+fn change_ui(ui: &mut egui::Ui, caption: &str, change: Option<f64>, what: &str) {
+    ui.group(|ui| {
+        ui.vertical(|ui| {
+            ui.small(caption);
+            match change {
+                Some(ratio) => {
+                    let (arrow, colour) = if ratio > 0.0 {
+                        ("⏶ ", RISE_COLOUR)
+                    } else if ratio < 0.0 {
+                        ("⏷ ", ui.visuals().error_fg_color)
+                    } else {
+                        ("", ui.visuals().text_color())
+                    };
+                    ui.colored_label(colour, format!("{arrow}{}", percent_text(ratio)));
+                }
+                None => {
+                    ui.strong("—").on_hover_text(format!(
+                        "No {what} to compare with: the history does not cover the whole \
+                         previous period, or it had none"
+                    ));
+                }
+            }
+        });
+    });
+}
+
+/// The compared products: a colour key, their fetch state, and a button to drop each.
+fn compare_ui(
+    ui: &mut egui::Ui,
+    series: &[(&str, &Requested<WeeklySeries>)],
+    output: &mut OrdersOutput,
+) {
+    ui.horizontal_wrapped(|ui| {
+        ui.weak("Comparing:");
+        for (index, (label, requested)) in series.iter().enumerate() {
+            let (swatch, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
+            ui.painter().rect_filled(swatch, 2.0, product_colour(index));
+            ui.label(*label);
+            // The open product's spinner and error are shown above, with its figures.
+            if index == 0 {
+                ui.add_space(8.0);
+                continue;
+            }
+            if requested.is_pending() {
+                ui.spinner();
+            }
+            if let Some(err) = requested.error()
+                && error_ui(ui, label, err)
+            {
+                output.retry = Some(index);
+            }
+            if ui
+                .small_button("×")
+                .on_hover_text("Stop comparing")
+                .clicked()
+            {
+                output.remove_compare = Some(index);
+            }
+            ui.add_space(8.0);
+        }
+    });
 }
 
 #[cfg(test)]
 mod tests {
+    use egui_kittest::kittest::Queryable as _;
+
     use super::*;
 
     fn week(inserted_at: &str, orders: u32) -> WeeklyOrder {
         WeeklyOrder {
-            position: 1,
+            position: 12,
             orders,
-            aov: 0.0,
-            gmv: 0.0,
+            aov: if orders > 0 { 150.0 } else { 0.0 },
+            gmv: f64::from(orders) * 150.0,
             inserted_at: inserted_at.to_owned(),
         }
+    }
+
+    /// `count` weekly records ending 2026-11-16, newest first as the service sends them.
+    fn records(count: usize) -> Vec<WeeklyOrder> {
+        let newest = NaiveDate::from_ymd_opt(2026, 11, 16).unwrap();
+        (0..count)
+            .map(|i| {
+                let start = newest - chrono::TimeDelta::days(7 * i as i64);
+                week(&format!("{start}T00:00:00Z"), (i % 3) as u32)
+            })
+            .collect()
     }
 
     #[test]
@@ -104,5 +689,174 @@ mod tests {
         assert_eq!(series.orders_points.len(), 2);
         assert!((series.orders_points[0][1] - 5.0).abs() < f64::EPSILON);
         assert_eq!(date_from_day(series.orders_points[1][0]), "2026-11-16");
+        assert_eq!(series.points(Metric::Gmv).len(), 2);
+        assert!((series.points(Metric::Rank)[0].y - 12.0).abs() < f64::EPSILON);
+    }
+
+    #[test]
+    fn aov_leaves_out_weeks_without_orders() {
+        let series = WeeklySeries::from_weekly(&records(6));
+        assert_eq!(series.points(Metric::Orders).len(), 6);
+        // Orders cycle 0, 1, 2 from the newest: two weeks have none.
+        assert_eq!(series.points(Metric::Aov).len(), 4);
+        assert!(series.points(Metric::Aov).iter().all(|p| p.y > 0.0));
+    }
+
+    #[test]
+    fn visible_points_follow_the_range() {
+        let series = WeeklySeries::from_weekly(&records(52));
+        assert_eq!(series.visible_points(WeekRange::Year.weeks()), 52);
+        assert_eq!(series.visible_points(WeekRange::HalfYear.weeks()), 26);
+        assert_eq!(series.visible_points(WeekRange::Quarter.weeks()), 12);
+        assert_eq!(WeeklySeries::default().visible_points(12), 0);
+    }
+
+    #[test]
+    fn the_x_range_ends_with_the_newest_week_of_any_product() {
+        let long = WeeklySeries::from_weekly(&records(52));
+        let short = WeeklySeries::from_weekly(&records(52)[3..]);
+        let charted = [
+            Charted {
+                index: 1,
+                label: "short",
+                series: &short,
+            },
+            Charted {
+                index: 0,
+                label: "long",
+                series: &long,
+            },
+        ];
+        let [first, last] = x_range(&charted, WeekRange::Quarter).unwrap();
+        assert_eq!(date_from_day(last), "2026-11-16");
+        assert!((last - first - 77.0).abs() < f64::EPSILON);
+        // The chart lends exactly the weeks in that range.
+        assert_eq!(points_since(long.points(Metric::Orders), first).len(), 12);
+        assert_eq!(points_since(short.points(Metric::Orders), first).len(), 9);
+        assert!(x_range(&[], WeekRange::Year).is_none());
+    }
+
+    #[test]
+    fn rank_axis_labels_are_whole_positive_positions() {
+        assert_eq!(rank_axis_label(1.0), "#1");
+        assert_eq!(rank_axis_label(45_459.0), "#45459");
+        assert_eq!(rank_axis_label(2.5), "");
+        assert_eq!(rank_axis_label(0.0), "");
+        assert_eq!(rank_axis_label(-3.0), "");
+    }
+
+    #[test]
+    fn hover_text_names_the_week_and_the_value_with_its_unit() {
+        let day = day_from_date(NaiveDate::from_ymd_opt(2026, 11, 16).unwrap());
+        assert_eq!(
+            hover_text(Metric::Orders, "AJ11", day, 632.0, "USD"),
+            "AJ11\nweek of 2026-11-16\n632 orders"
+        );
+        assert!(
+            hover_text(Metric::Gmv, "AJ11", day, 1_234_567.891, "USD")
+                .ends_with("GMV 1,234,567.89 USD")
+        );
+        assert!(hover_text(Metric::Rank, "AJ11", day, 16.0, "USD").ends_with("rank #16"));
+    }
+
+    #[test]
+    fn numbers_are_grouped_and_signed() {
+        assert_eq!(count_text(0), "0");
+        assert_eq!(count_text(999), "999");
+        assert_eq!(count_text(1_000), "1,000");
+        assert_eq!(count_text(12_345_678), "12,345,678");
+        assert_eq!(money_text(-1234.5, "EUR"), "-1,234.50 EUR");
+        assert_eq!(money_text(0.004, ""), "0.00");
+        assert_eq!(percent_text(0.125), "+12.5 %");
+        assert_eq!(percent_text(-0.5), "-50.0 %");
+    }
+
+    #[test]
+    fn the_view_state_survives_a_round_trip_and_fills_missing_fields() {
+        let mut view = OrdersView::default();
+        assert_eq!(view.range, WeekRange::Year);
+        view.toggle(Metric::Gmv);
+        assert!(!view.shows(Metric::Gmv));
+        view.toggle(Metric::Gmv);
+        assert!(view.shows(Metric::Gmv));
+        let json = serde_json::to_string(&view).unwrap();
+        assert_eq!(serde_json::from_str::<OrdersView>(&json).unwrap(), view);
+        let partial: OrdersView = serde_json::from_str(r#"{"range":"Quarter"}"#).unwrap();
+        assert_eq!(partial.range, WeekRange::Quarter);
+        assert_eq!(partial.metrics, Metric::ALL.to_vec());
+    }
+
+    #[test]
+    fn csv_takes_the_loaded_series_only() {
+        let loaded = Requested::Completed(WeeklySeries::from_weekly(&records(2)));
+        let missing: Requested<WeeklySeries> = Requested::NotYetRequested;
+        let text = series_csv(&[("open", &loaded), ("other", &missing)]).unwrap();
+        assert_eq!(text.lines().count(), 3);
+        assert!(text.lines().skip(1).all(|line| line.starts_with("open,")));
+    }
+
+    fn has<State>(harness: &egui_kittest::Harness<'_, State>, text: &str) -> bool {
+        harness.query_all_by_label_contains(text).next().is_some()
+    }
+
+    #[test]
+    fn the_view_shows_the_summary_and_a_lock_for_free_keys() {
+        let open = Requested::Completed(WeeklySeries::from_weekly(&records(52)));
+        let other = Requested::Completed(WeeklySeries::from_weekly(&records(30)));
+        let mut view = OrdersView::default();
+        let mut harness = egui_kittest::Harness::new_ui(|ui| {
+            orders_ui(
+                ui,
+                &mut view,
+                &[("Open shoe", &open), ("Other shoe", &other)],
+                "USD",
+                Some(Tier::Pro),
+            );
+        });
+        harness.run();
+        assert!(has(&harness, "52 weeks of data"));
+        assert!(has(&harness, "Momentum"));
+        assert!(has(&harness, "Other shoe"));
+        assert!(!has(&harness, "need a pro key"));
+        drop(harness);
+
+        let mut harness = egui_kittest::Harness::new_ui(|ui| {
+            orders_ui(
+                ui,
+                &mut view,
+                &[("Open shoe", &open)],
+                "USD",
+                Some(Tier::Free),
+            );
+        });
+        harness.run();
+        assert!(has(&harness, "Weekly orders need a pro key"));
+        assert!(!has(&harness, "Momentum"));
+    }
+
+    #[test]
+    fn clicking_remove_and_a_range_is_returned_and_kept() {
+        let open = Requested::Completed(WeeklySeries::from_weekly(&records(52)));
+        let other = Requested::Completed(WeeklySeries::from_weekly(&records(52)));
+        let mut harness = egui_kittest::Harness::new_ui_state(
+            |ui, (view, output): &mut (OrdersView, OrdersOutput)| {
+                let now = orders_ui(
+                    ui,
+                    view,
+                    &[("Open shoe", &open), ("Other shoe", &other)],
+                    "USD",
+                    Some(Tier::Pro),
+                );
+                output.remove_compare = output.remove_compare.or(now.remove_compare);
+            },
+            (OrdersView::default(), OrdersOutput::default()),
+        );
+        harness.run();
+        harness.get_by_label("12 wk").click();
+        harness.get_by_label("×").click();
+        harness.run();
+        assert_eq!(harness.state().0.range, WeekRange::Quarter);
+        assert_eq!(harness.state().1.remove_compare, Some(1));
+        assert!(has(&harness, "12 weeks of data"));
     }
 }

@@ -1,13 +1,55 @@
-//! The search panel: the query box, the US/FR switch and the list of hits.
+//! The search panel: the query box, the style-code and GTIN filters, the US/FR switch, the list
+//! of hits with "load more", and keyboard navigation (`/` or Ctrl+K to focus, arrows, Enter).
 
-use super::widgets::requested_ui;
+use super::widgets::{error_ui, lock_ui};
 use crate::app::Requested;
 use crate::model::{Country, SearchHit, SearchResponse, Tier};
 
+/// The id of the query box, so a shortcut can focus it.
+#[must_use]
+pub fn query_box_id() -> egui::Id {
+    egui::Id::unique("search_query_box")
+}
+
+/// What the search panel edits: the persisted query fields.
+#[derive(Debug)]
+pub struct SearchFields<'a> {
+    /// Free text.
+    pub query: &'a mut String,
+    /// Exact style code filter; empty for none.
+    pub sku: &'a mut String,
+    /// Exact GTIN filter; empty for none.
+    pub gtin: &'a mut String,
+    /// The dataset searched.
+    pub country: &'a mut Country,
+}
+
+/// What the search panel shows besides the fields.
+pub struct SearchView<'a> {
+    /// The key's tier, when known.
+    pub tier: Option<Tier>,
+    /// The hits of every page loaded so far (the first page's envelope, later pages appended).
+    pub results: &'a Requested<SearchResponse>,
+    /// The next page in flight or failed.
+    pub more: &'a Requested<SearchResponse>,
+    /// Whether the server may have more hits than those loaded.
+    pub has_more: bool,
+    /// The id of the product open in the detail view.
+    pub selected: Option<&'a str>,
+    /// The hit the arrow keys moved to.
+    pub highlighted: Option<usize>,
+    /// Draws a hit's thumbnail from its image URL.
+    pub thumbnail: &'a dyn Fn(&mut egui::Ui, &str),
+}
+
 /// What the user did in the search panel this frame.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "independent requests of one frame; several may be true at once"
+)]
 pub struct SearchOutput {
-    /// The query text or the country changed: search again (after the debounce for text).
+    /// The query text or a filter changed: search again after the debounce.
     pub query_changed: bool,
     /// The country changed: search again at once.
     pub country_changed: bool,
@@ -15,89 +57,205 @@ pub struct SearchOutput {
     pub open: Option<String>,
     /// Retry was clicked after a failed search.
     pub retry: bool,
+    /// Load the next page (the button was clicked or scrolled into view).
+    pub load_more: bool,
 }
 
-/// The search panel. `selected` is the id of the product open in the detail view.
+/// The search panel.
 pub fn search_ui(
     ui: &mut egui::Ui,
-    query: &mut String,
-    country: &mut Country,
-    tier: Option<Tier>,
-    results: &Requested<SearchResponse>,
-    selected: Option<&str>,
+    fields: &mut SearchFields<'_>,
+    view: &SearchView<'_>,
 ) -> SearchOutput {
     let mut output = SearchOutput::default();
     ui.horizontal(|ui| {
         let label = ui.label("Search");
-        let edit = ui.add(
-            egui::TextEdit::singleline(query)
-                .hint_text("title, brand, style code…")
-                .desired_width(f32::INFINITY),
-        );
-        let edit = edit.labelled_by(label.id);
-        output.query_changed = edit.changed();
+        let edit = ui
+            .add(
+                egui::TextEdit::singleline(fields.query)
+                    .id(query_box_id())
+                    .hint_text("title, brand, style code…  ( / )")
+                    .desired_width(f32::INFINITY),
+            )
+            .labelled_by(label.id);
+        output.query_changed |= edit.changed();
     });
-    let fr_allowed = tier != Some(Tier::Free);
+    egui::CollapsingHeader::new("Filters")
+        .id_salt("search_filters")
+        .default_open(!fields.sku.is_empty() || !fields.gtin.is_empty())
+        .show(ui, |ui| {
+            egui::Grid::new("search_filter_fields")
+                .num_columns(2)
+                .show(ui, |ui| {
+                    let label = ui.label("Style code");
+                    output.query_changed |= ui
+                        .add(
+                            egui::TextEdit::singleline(fields.sku)
+                                .hint_text("e.g. DZ5485-612")
+                                .desired_width(160.0),
+                        )
+                        .labelled_by(label.id)
+                        .changed();
+                    ui.end_row();
+                    let label = ui.label("GTIN");
+                    output.query_changed |= ui
+                        .add(
+                            egui::TextEdit::singleline(fields.gtin)
+                                .hint_text("12 or 13 digits")
+                                .desired_width(160.0),
+                        )
+                        .labelled_by(label.id)
+                        .changed();
+                    ui.end_row();
+                });
+        });
+    let fr_allowed = view.tier != Some(Tier::Free);
     ui.horizontal(|ui| {
         ui.label("Dataset");
-        if ui.selectable_label(*country == Country::Us, "US").clicked() && *country != Country::Us {
-            *country = Country::Us;
-            output.country_changed = true;
-        }
-        let fr = ui.add_enabled(
-            fr_allowed,
-            egui::Button::selectable(*country == Country::Fr, "FR"),
-        );
-        if fr.clicked() && *country != Country::Fr {
-            *country = Country::Fr;
-            output.country_changed = true;
+        for country in Country::ALL {
+            let enabled = country == Country::Us || fr_allowed;
+            let label = format!("{} ({})", country_code(country), country.currency());
+            let button = ui.add_enabled(
+                enabled,
+                egui::Button::selectable(*fields.country == country, label),
+            );
+            if button.clicked() && *fields.country != country {
+                *fields.country = country;
+                output.country_changed = true;
+            }
         }
     });
     if !fr_allowed {
-        ui.weak("Locked: the FR dataset needs a pro key; this key is free.");
+        lock_ui(ui, "FR prices (in EUR)", Tier::Pro, view.tier);
     }
     ui.separator();
-    output.retry = requested_ui(ui, "Search results", results, |ui, response| {
-        ui.weak(format!(
-            "about {} results · {} ms",
-            response.estimated_total_hits, response.processing_time_ms
-        ));
-        egui::ScrollArea::vertical()
-            .auto_shrink([false, false])
-            .show(ui, |ui| {
-                for hit in &response.hits {
-                    if hit_ui(ui, hit, selected == Some(hit.id.as_str())) {
-                        output.open = Some(hit.id.clone());
-                    }
-                }
-                if response.hits.is_empty() {
-                    ui.weak("No product matches.");
-                }
+    match view.results {
+        Requested::NotYetRequested => {}
+        Requested::Failed(err) => output.retry = error_ui(ui, "Search results", err),
+        Requested::Pending { previous, .. } => {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.weak("Searching…");
             });
-    });
+            if let Some(response) = previous {
+                hits_ui(ui, response, view, &mut output);
+            }
+        }
+        Requested::Completed(response) => {
+            ui.weak(format!(
+                "about {} results · {} ms",
+                response.estimated_total_hits, response.processing_time_ms
+            ));
+            hits_ui(ui, response, view, &mut output);
+        }
+    }
     output
 }
 
-/// One hit; returns whether it was clicked.
-fn hit_ui(ui: &mut egui::Ui, hit: &SearchHit, is_selected: bool) -> bool {
-    let clicked = ui
-        .add(egui::Button::selectable(is_selected, hit.title.as_str()).wrap())
-        .clicked();
-    ui.horizontal_wrapped(|ui| {
-        ui.weak(&hit.brand);
-        ui.weak("·");
-        ui.weak(&hit.sku);
-        ui.weak("·");
-        ui.label(price_range(hit.min_price, hit.max_price, &hit.currency));
-    });
-    ui.add_space(4.0);
-    clicked
+fn country_code(country: Country) -> &'static str {
+    match country {
+        Country::Us => "US",
+        Country::Fr => "FR",
+    }
 }
 
-/// `120.00–180.00 USD`, or one price when both ends are equal.
+/// The list of hits with the "load more" row at its end.
+fn hits_ui(
+    ui: &mut egui::Ui,
+    response: &SearchResponse,
+    view: &SearchView<'_>,
+    output: &mut SearchOutput,
+) {
+    egui::ScrollArea::vertical()
+        .id_salt("search_hits")
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            for (index, hit) in response.hits.iter().enumerate() {
+                let is_selected = view.selected == Some(hit.id.as_str());
+                let is_highlighted = view.highlighted == Some(index);
+                let response = hit_ui(ui, hit, is_selected || is_highlighted, view.thumbnail);
+                if is_highlighted {
+                    response.scroll_to_me(None);
+                }
+                if response.clicked() {
+                    output.open = Some(hit.id.clone());
+                }
+            }
+            if response.hits.is_empty() {
+                ui.weak("No product matches.");
+            }
+            more_ui(ui, view, output);
+        });
+}
+
+/// The end of the list: a spinner, the next page's error, or the "load more" button, which also
+/// fires when it scrolls into view.
+fn more_ui(ui: &mut egui::Ui, view: &SearchView<'_>, output: &mut SearchOutput) {
+    match view.more {
+        Requested::Pending { .. } => {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.weak("Loading more…");
+            });
+        }
+        Requested::Failed(err) => output.load_more |= error_ui(ui, "More results", err),
+        Requested::NotYetRequested | Requested::Completed(_) if view.has_more => {
+            let button = ui.button("Load more");
+            output.load_more |= button.clicked() || ui.is_rect_visible(button.rect);
+        }
+        Requested::NotYetRequested | Requested::Completed(_) => {}
+    }
+}
+
+/// One hit: thumbnail, title, brand, style code and price range. The whole row is clickable.
+fn hit_ui(
+    ui: &mut egui::Ui,
+    hit: &SearchHit,
+    is_selected: bool,
+    thumbnail: &dyn Fn(&mut egui::Ui, &str),
+) -> egui::Response {
+    let frame = egui::Frame::new()
+        .inner_margin(egui::Margin::symmetric(4, 3))
+        .corner_radius(4.0)
+        .fill(if is_selected {
+            ui.visuals().selection.bg_fill.gamma_multiply(0.5)
+        } else {
+            egui::Color32::TRANSPARENT
+        });
+    let inner = frame.show(ui, |ui| {
+        ui.set_width(ui.available_width());
+        ui.horizontal(|ui| {
+            thumbnail(ui, &hit.image);
+            ui.vertical(|ui| {
+                ui.add(egui::Label::new(egui::RichText::new(&hit.title).strong()).truncate());
+                ui.horizontal_wrapped(|ui| {
+                    ui.weak(&hit.brand);
+                    ui.weak("·");
+                    ui.weak(&hit.sku);
+                });
+                ui.label(price_range(hit.min_price, hit.max_price, &hit.currency));
+            });
+        });
+    });
+    // One click target over the whole row, announced as a button with the title for screen
+    // readers and tests.
+    let response = ui.interact(
+        inner.response.rect,
+        ui.scope_id().with(("hit", &hit.id)),
+        egui::Sense::click(),
+    );
+    response.widget_info(|| {
+        egui::WidgetInfo::selected(egui::Role::Button, true, is_selected, &hit.title)
+    });
+    response.on_hover_cursor(egui::CursorIcon::PointingHand)
+}
+
+/// `120.00–180.00 USD`, or one price when both ends are equal; "no price" when there is none.
 #[must_use]
 pub fn price_range(min: f64, max: f64, currency: &str) -> String {
-    if (max - min).abs() < 0.005 {
+    if !(min > 0.0 && max > 0.0) {
+        "no price".to_owned()
+    } else if (max - min).abs() < 0.005 {
         format!("{min:.2} {currency}")
     } else {
         format!("{min:.2}–{max:.2} {currency}")
@@ -109,8 +267,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn price_range_collapses_equal_ends() {
+    fn price_range_collapses_equal_ends_and_never_shows_zero() {
         assert_eq!(price_range(120.0, 180.0, "USD"), "120.00–180.00 USD");
         assert_eq!(price_range(99.5, 99.5, "EUR"), "99.50 EUR");
+        assert_eq!(price_range(0.0, 0.0, "USD"), "no price");
+        assert_eq!(price_range(f64::NAN, 10.0, "USD"), "no price");
     }
 }

@@ -1,4 +1,5 @@
-//! The settings view: where the data comes from, the key's tier, the demo tier switch and the
+//! The settings view: where the data comes from (the local demo or a remote server), the API
+//! key (entered masked, kept in the OS keyring), the key's tier, the demo tier switch and the
 //! theme.
 
 use crate::app::ThemeChoice;
@@ -15,21 +16,80 @@ pub struct ConnectionInfo<'a> {
     pub demo_tier: Option<Tier>,
     /// The key's tier as the server last reported it.
     pub reported_tier: Option<Tier>,
+    /// Whether a key is in use (remote mode).
+    pub has_key: bool,
+    /// Why the last connection attempt failed, if it did.
+    pub connect_error: Option<&'a str>,
 }
 
-/// The settings view. Returns the demo tier the user switched to, if any.
+/// What the user is typing in the remote form. Never persisted: the key goes to the keyring.
+#[derive(Default)]
+pub struct RemoteDraft {
+    /// The base URL typed.
+    pub base_url: String,
+    /// The key typed; cleared once handed to the app.
+    pub api_key: String,
+}
+
+impl std::fmt::Debug for RemoteDraft {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RemoteDraft")
+            .field("base_url", &self.base_url)
+            .field("api_key", &"[redacted]")
+            .finish()
+    }
+}
+
+/// What the user asked for in the settings view.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub enum SettingsAction {
+    /// Nothing.
+    #[default]
+    None,
+    /// Use the demo key of this tier (local mode).
+    SwitchDemoTier(Tier),
+    /// Go back to the local demo catalogue.
+    UseLocal,
+    /// Use the remote server at `base_url`; `api_key` replaces the stored key when given.
+    UseRemote {
+        /// The server's base URL, trimmed.
+        base_url: String,
+        /// The key typed, if any.
+        api_key: Option<String>,
+    },
+    /// Delete the key stored for the current remote server.
+    ForgetKey,
+}
+
+/// The settings view.
 pub fn settings_ui(
     ui: &mut egui::Ui,
     connection: ConnectionInfo<'_>,
+    draft: &mut RemoteDraft,
     theme: &mut ThemeChoice,
-) -> Option<Tier> {
-    let mut switch_to = None;
+) -> SettingsAction {
+    let mut action = SettingsAction::None;
     ui.heading("Settings");
     egui::Grid::new("settings")
         .num_columns(2)
         .spacing([16.0, 8.0])
         .show(ui, |ui| {
             ui.weak("Data");
+            ui.horizontal(|ui| {
+                if ui
+                    .selectable_label(connection.is_local, "Local demo")
+                    .on_hover_text("The bundled demo catalogue, served by the app itself")
+                    .clicked()
+                    && !connection.is_local
+                {
+                    action = SettingsAction::UseLocal;
+                }
+                ui.selectable_label(!connection.is_local, "Remote server")
+                    .on_hover_text("A server that speaks the same interface: fill in below");
+            });
+            ui.end_row();
+
+            ui.weak("Connected to");
             if connection.is_local {
                 ui.label(format!(
                     "Local demo catalogue, served in-process at {}",
@@ -53,7 +113,7 @@ pub fn settings_ui(
                     for tier in Tier::ALL {
                         let selected = connection.demo_tier == Some(tier);
                         if ui.selectable_label(selected, tier.as_str()).clicked() && !selected {
-                            switch_to = Some(tier);
+                            action = SettingsAction::SwitchDemoTier(tier);
                         }
                     }
                 });
@@ -68,5 +128,64 @@ pub fn settings_ui(
             });
             ui.end_row();
         });
-    switch_to
+
+    ui.add_space(16.0);
+    ui.strong("Remote server");
+    ui.weak("Any server that speaks the Sneaker Market Data Service interface.");
+    egui::Grid::new("remote_settings")
+        .num_columns(2)
+        .spacing([16.0, 8.0])
+        .show(ui, |ui| {
+            let label = ui.label("Base URL");
+            ui.add(
+                egui::TextEdit::singleline(&mut draft.base_url)
+                    .hint_text("https://api.example.com")
+                    .desired_width(320.0),
+            )
+            .labelled_by(label.id);
+            ui.end_row();
+
+            let label = ui.label("API key");
+            ui.horizontal(|ui| {
+                ui.add(
+                    egui::TextEdit::singleline(&mut draft.api_key)
+                        .password(true)
+                        .hint_text(if connection.has_key && !connection.is_local {
+                            "stored in the keyring; type to replace"
+                        } else {
+                            "kept in the OS keyring, never on disk"
+                        })
+                        .desired_width(320.0),
+                )
+                .labelled_by(label.id);
+            });
+            ui.end_row();
+
+            ui.label("");
+            ui.horizontal(|ui| {
+                let base_url = draft.base_url.trim();
+                let connect = ui.add_enabled(!base_url.is_empty(), egui::Button::new("Connect"));
+                if connect.clicked() {
+                    let api_key = std::mem::take(&mut draft.api_key).trim().to_owned();
+                    action = SettingsAction::UseRemote {
+                        base_url: base_url.to_owned(),
+                        api_key: (!api_key.is_empty()).then_some(api_key),
+                    };
+                }
+                if !connection.is_local
+                    && connection.has_key
+                    && ui
+                        .button("Forget key")
+                        .on_hover_text("Delete this server's key from the keyring")
+                        .clicked()
+                {
+                    action = SettingsAction::ForgetKey;
+                }
+            });
+            ui.end_row();
+        });
+    if let Some(err) = connection.connect_error {
+        ui.colored_label(ui.visuals().error_fg_color, err);
+    }
+    action
 }

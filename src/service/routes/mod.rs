@@ -1,6 +1,7 @@
 //! The routes, one module per resource, and the small input checks they share.
 
 pub(crate) mod catalogue;
+pub(crate) mod images;
 pub(crate) mod realtime;
 pub(crate) mod subscriptions;
 pub(crate) mod v2;
@@ -43,6 +44,7 @@ pub(super) fn router(state: Arc<ServiceState>) -> Router {
             get(realtime::retailer_product),
         )
         .route("/openapi.json", get(super::openapi::document))
+        .route("/images/products/{file}", images::route())
         .merge(realtime)
         .with_state(state)
 }
