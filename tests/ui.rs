@@ -438,3 +438,75 @@ fn a_remote_address_that_is_not_a_url_is_refused_inline() {
     });
     assert!(harness.state().connect_error().is_none());
 }
+
+#[test]
+fn a_real_time_lookup_shows_prices_and_spends_the_budget() {
+    let mut harness = harness(None);
+    let hit = open_first_hit(&mut harness);
+    harness.get_by_label("Real-time").click();
+    harness.step();
+    harness.step();
+    assert!(has_label_containing(&harness, "120 of 120 left"));
+
+    harness.get_by_label("Look up").click();
+    step_until(&mut harness, "the resale-a answer", |h| {
+        h.state().is_idle() && h.state().resale_a().is_some()
+    });
+    harness.step();
+    let live = harness.state().resale_a().unwrap().data.clone();
+    // resale-a writes style codes with a space for the dash.
+    assert_eq!(
+        live.sku.replace(' ', "-"),
+        hit.sku,
+        "the open product was looked up"
+    );
+    let lowest = format!("{:.2} USD", live.lowest_price_cents as f64 / 100.0);
+    assert!(
+        has_label_containing(&harness, &lowest),
+        "lowest ask {lowest}"
+    );
+    let after_one = harness.state().realtime_budget().unwrap();
+    assert_eq!(after_one.limit, 120);
+    assert!(after_one.remaining < 120);
+    assert!(has_label_containing(
+        &harness,
+        &format!("{} of 120 left", after_one.remaining)
+    ));
+
+    harness.get_by_label("Refresh").click();
+    step_until(&mut harness, "the second answer", |h| {
+        h.state().is_idle() && h.state().realtime_budget().unwrap().remaining < after_one.remaining
+    });
+
+    // The retailer is free and spends nothing.
+    harness.get_by_label("retailer-a (free)").click();
+    harness.step();
+    let before = harness.state().realtime_budget().unwrap().remaining;
+    harness.get_by_label("Look up").click();
+    step_until(&mut harness, "the retailer answer", |h| {
+        h.state().is_idle() && h.state().retailer().is_some()
+    });
+    harness.step();
+    let retailer = harness.state().retailer().unwrap().data.clone();
+    assert_eq!(retailer.sku, hit.sku);
+    let variant = &retailer.variants[0];
+    assert!(has_label_containing(&harness, &variant.size));
+    assert_eq!(harness.state().realtime_budget().unwrap().remaining, before);
+}
+
+#[test]
+fn a_free_key_sees_resale_locked_and_the_retailer_open() {
+    let mut harness = harness(Some("demo-free"));
+    open_first_hit(&mut harness);
+    harness.get_by_label("Real-time").click();
+    harness.step();
+    harness.step();
+    assert!(has_label_containing(&harness, "need a pro key"));
+    assert!(harness.query_by_label("Look up").is_none());
+    harness.get_by_label("retailer-a (free)").click();
+    harness.step();
+    harness.get_by_label("Look up").click();
+    step_until(&mut harness, "the retailer answer", |h| {
+        h.state().is_idle() && h.state().retailer().is_some()
+    });
+}
