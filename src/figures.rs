@@ -668,7 +668,7 @@ pub fn weeks_csv(products: &[(&str, &[Week])]) -> Result<String, CsvError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{RetailPrice, Variant, VariantMetadata};
+    use crate::model::{RetailPrice, Variant};
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-9
@@ -921,29 +921,7 @@ mod tests {
     }
 
     fn variant(size: &str, price: f64) -> Variant {
-        Variant {
-            id: size.to_owned(),
-            product_id: "id".to_owned(),
-            sku: "CT8012-005".to_owned(),
-            title: String::new(),
-            description: String::new(),
-            brand: String::new(),
-            category: String::new(),
-            color: String::new(),
-            gender: String::new(),
-            gtin: String::new(),
-            size: size.to_owned(),
-            link: String::new(),
-            image: String::new(),
-            price,
-            currency: "USD".to_owned(),
-            tags: Vec::new(),
-            metadata: VariantMetadata {
-                category: String::new(),
-                model: String::new(),
-            },
-            source: "resale_b".to_owned(),
-        }
+        Variant::for_test(size, price)
     }
 
     #[test]

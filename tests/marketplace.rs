@@ -709,3 +709,15 @@ async fn latency_is_waited_without_blocking_other_calls() {
     assert!(elapsed >= Duration::from_millis(160), "{elapsed:?}");
     assert!(elapsed < Duration::from_millis(1_200), "{elapsed:?}");
 }
+
+/// The Real-time tab offers the simulator's codes; the two lists live on either side of the
+/// layering rule (the UI must not import the service), so this keeps them in step.
+#[test]
+fn the_real_time_tab_offers_exactly_the_simulators_codes() {
+    use solescope::service::marketplace::markets::{COUNTRIES, CURRENCIES};
+    use solescope::ui::realtime::{RESALE_B_COUNTRIES, RESALE_B_CURRENCIES};
+    let currencies: Vec<&str> = CURRENCIES.iter().map(|c| c.code).collect();
+    assert_eq!(RESALE_B_CURRENCIES, currencies.as_slice());
+    let countries: Vec<&str> = COUNTRIES.iter().map(|c| c.code).collect();
+    assert_eq!(RESALE_B_COUNTRIES, countries.as_slice());
+}

@@ -92,8 +92,12 @@ impl ScreenshotRun {
                 let request = self.request.clone();
                 let repaint = ctx.clone();
                 ctx.request_screenshot(move |image| {
-                    request.set_outcome(write_png(&request.path, &image));
-                    repaint.request_repaint();
+                    // The renderer calls back on the window's thread: encode and write on
+                    // another.
+                    std::thread::spawn(move || {
+                        request.set_outcome(write_png(&request.path, &image));
+                        repaint.request_repaint();
+                    });
                 });
             }
         } else {

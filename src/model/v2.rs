@@ -200,3 +200,33 @@ pub struct WeeklyOrder {
     /// ISO 8601 timestamp of the start of the week, time `00:00:00Z`.
     pub inserted_at: String,
 }
+
+#[cfg(test)]
+impl Variant {
+    /// A USD variant of `size` at `price` with every other field empty, for unit tests.
+    pub(crate) fn for_test(size: &str, price: f64) -> Self {
+        Variant {
+            id: size.to_owned(),
+            product_id: "p".to_owned(),
+            sku: "CT8012-005".to_owned(),
+            title: String::new(),
+            description: String::new(),
+            brand: String::new(),
+            category: String::new(),
+            color: String::new(),
+            gender: String::new(),
+            gtin: String::new(),
+            size: size.to_owned(),
+            link: String::new(),
+            image: String::new(),
+            price,
+            currency: "USD".to_owned(),
+            tags: Vec::new(),
+            metadata: VariantMetadata {
+                category: String::new(),
+                model: String::new(),
+            },
+            source: "resale_b".to_owned(),
+        }
+    }
+}

@@ -293,14 +293,8 @@ mod tests {
     use super::*;
 
     fn variant(size: &str, price: f64, gtin: &str) -> crate::model::Variant {
-        let mut variant: crate::model::Variant = serde_json::from_value(serde_json::json!({
-            "id": "v", "product_id": "p", "sku": "S", "title": "T", "description": "",
-            "brand": "B", "category": "C", "color": "c", "gender": "men", "gtin": gtin,
-            "size": size, "link": "", "image": "", "price": price, "currency": "USD",
-            "tags": [], "metadata": {"category": "", "model": ""}, "source": "resale_b"
-        }))
-        .unwrap();
-        variant.size = size.to_owned();
+        let mut variant = crate::model::Variant::for_test(size, price);
+        gtin.clone_into(&mut variant.gtin);
         variant
     }
 

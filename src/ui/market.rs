@@ -518,29 +518,7 @@ mod tests {
     }
 
     fn product() -> Product {
-        let variant = |size: &str, price: f64| crate::model::Variant {
-            id: size.to_owned(),
-            product_id: "p".to_owned(),
-            sku: "CT8012-005".to_owned(),
-            title: String::new(),
-            description: String::new(),
-            brand: String::new(),
-            category: String::new(),
-            color: String::new(),
-            gender: String::new(),
-            gtin: String::new(),
-            size: size.to_owned(),
-            link: String::new(),
-            image: String::new(),
-            price,
-            currency: "USD".to_owned(),
-            tags: Vec::new(),
-            metadata: crate::model::VariantMetadata {
-                category: String::new(),
-                model: String::new(),
-            },
-            source: "resale_b".to_owned(),
-        };
+        let variant = crate::model::Variant::for_test;
         Product {
             id: "p".to_owned(),
             slug: "aj11".to_owned(),
