@@ -144,7 +144,12 @@ struct GenerateArgs {
 
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
-    init_logging();
+    // The window's own service would log every request (one per thumbnail); `serve` should.
+    init_logging(if cli.command.is_none() {
+        "info,solescope::service=warn"
+    } else {
+        "info"
+    });
     match cli.command {
         None => run_window(&cli.screenshot),
         Some(Command::Catalogue(command)) => run_catalogue(command),
@@ -241,9 +246,10 @@ fn run_keys(command: KeysCommand) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn init_logging() {
+/// Logs to stderr; `SOLESCOPE_LOG` overrides `default_filter`.
+fn init_logging(default_filter: &str) {
     let filter = tracing_subscriber::EnvFilter::try_from_env("SOLESCOPE_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default_filter));
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)

@@ -271,6 +271,13 @@ fn a_server_that_does_not_answer_shows_an_error_and_retry_works_once_it_does() {
 #[test]
 fn slash_focuses_search_and_arrows_then_enter_open_a_hit() {
     let mut harness = harness(None);
+    assert!(
+        harness.get_by_label("Search").is_focused(),
+        "ready to type from the start"
+    );
+    harness.key_press(egui::Key::Escape);
+    harness.step();
+    assert!(!harness.get_by_label("Search").is_focused());
     harness.key_press(egui::Key::Slash);
     harness.step();
     harness.step();

@@ -343,6 +343,8 @@ pub struct App {
     retailer: Requested<RetailerEnvelope>,
     status: Arc<Mutex<StatusQueue>>,
     applied_theme: Option<ThemeChoice>,
+    /// When the app was made, until the first results are shown (then `None`).
+    started_at: Option<std::time::Instant>,
 }
 
 impl App {
@@ -386,6 +388,7 @@ impl App {
             retailer: Requested::NotYetRequested,
             status: Arc::default(),
             applied_theme: None,
+            started_at: Some(std::time::Instant::now()),
         }
     }
 
@@ -491,6 +494,14 @@ impl App {
     fn poll(&mut self) {
         self.key.poll();
         self.search.results.poll();
+        if matches!(self.search.results, Requested::Completed(_))
+            && let Some(started_at) = self.started_at.take()
+        {
+            tracing::info!(
+                "first results shown {} ms after the window opened",
+                started_at.elapsed().as_millis()
+            );
+        }
         self.search.more.poll();
         self.product.poll();
         self.orders.poll();
@@ -538,6 +549,10 @@ impl App {
         }
         if self.client.is_none() && !self.connect_attempted {
             self.connect_with_stored_key(&ctx);
+            // Ready to type: the search box has the focus from the first frame.
+            if ctx.memory(egui::Memory::focused).is_none() {
+                ctx.memory_mut(|m| m.request_focus(ui::search::query_box_id()));
+            }
         }
         self.send_search_after_debounce(&ctx);
         self.keyboard(&ctx);
@@ -710,15 +725,19 @@ impl App {
                 let status = Arc::clone(&self.status);
                 let account = self.key_account();
                 self.runtime.spawn_blocking(move || {
-                    let mut queue = status.lock().unwrap_or_else(PoisonError::into_inner);
-                    match store.delete(&account) {
-                        Ok(()) => {
-                            queue.push(Severity::Info, "The key was deleted from the keyring.")
-                        }
-                        Err(err) => {
-                            queue.push(Severity::Error, format!("Could not delete the key: {err}"))
-                        }
-                    }
+                    // The keyring call may block: the lock the window also takes is held only
+                    // to record the outcome.
+                    let (severity, text) = match store.delete(&account) {
+                        Ok(()) => (
+                            Severity::Info,
+                            "The key was deleted from the keyring.".to_owned(),
+                        ),
+                        Err(err) => (Severity::Error, format!("Could not delete the key: {err}")),
+                    };
+                    status
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .push(severity, text);
                 });
                 self.disconnect();
                 self.connect(None, ctx);

@@ -72,12 +72,18 @@ pub fn detail_ui(
     match (&product.release_dates, &product.retail_prices) {
         (Some(dates), Some(prices)) => {
             for date in dates {
-                ui.label(format!("Released {} ({})", date.release_date, date.source));
+                ui.label(format!("Released {}", date.release_date))
+                    .on_hover_text(format!("source: {}", date.source));
             }
             for price in prices {
+                let source = match price.source.as_str() {
+                    "srp" => "suggested retail price",
+                    "extracting" => "read from a listing",
+                    other => other,
+                };
                 ui.label(format!(
-                    "Retail {:.2} {} ({})",
-                    price.price, price.currency, price.source
+                    "Retail {:.2} {} ({source})",
+                    price.price, price.currency
                 ));
             }
             if dates.is_empty() && prices.is_empty() {
