@@ -517,3 +517,45 @@ fn a_free_key_sees_resale_locked_and_the_retailer_open() {
         h.state().is_idle() && h.state().retailer().is_some()
     });
 }
+
+#[test]
+fn a_compared_product_is_drawn_beside_the_open_one_until_removed() {
+    let mut harness = harness(None);
+    let first = open_first_hit(&mut harness);
+    harness.get_by_label("Compare orders").click();
+    step_until(&mut harness, "the compared series", |h| {
+        h.state().is_idle()
+            && h.state()
+                .compared_series()
+                .first()
+                .is_some_and(Option::is_some)
+    });
+    assert_eq!(harness.state().state.compare[0].id, first.id);
+
+    let second = harness.state().search_results().unwrap().hits[1].clone();
+    harness
+        .query_all_by_label(&second.title)
+        .next()
+        .unwrap()
+        .click();
+    step_until(&mut harness, "the second product", |h| {
+        h.state().is_idle() && h.state().product().is_some_and(|p| p.id == second.id)
+    });
+    harness.get_by_label("Weekly orders").click();
+    harness.step();
+    harness.step();
+    assert!(has_label_containing(&harness, "Comparing:"));
+    assert!(has_label_containing(&harness, &first.title));
+    let compared = harness.state().compared_series()[0].unwrap();
+    assert_eq!(compared.orders_points.len(), 52);
+    assert_ne!(
+        Some(compared),
+        harness.state().orders_series(),
+        "two products, two series"
+    );
+
+    harness.get_by_label("×").click();
+    harness.step();
+    assert!(harness.state().state.compare.is_empty());
+    assert!(harness.state().compared_series().is_empty());
+}

@@ -416,6 +416,13 @@ impl App {
         self.orders.value()
     }
 
+    /// The weekly series of the compared products (`None` while not loaded), in
+    /// `state.compare` order.
+    #[must_use]
+    pub fn compared_series(&self) -> Vec<Option<&WeeklySeries>> {
+        self.compare_orders.iter().map(Requested::value).collect()
+    }
+
     /// The current price lookup of a watched product.
     #[must_use]
     pub fn watch_price(&self, id: &str) -> Option<&SearchHit> {
@@ -1110,7 +1117,7 @@ impl App {
         egui::Panel::bottom("status").show(ui, |ui| {
             for (index, message) in messages.iter().enumerate() {
                 ui.horizontal(|ui| {
-                    if ui.small_button("×").on_hover_text("Dismiss").clicked() {
+                    if ui.small_button("Dismiss").clicked() {
                         dismiss = Some(index);
                     }
                     match message.severity {
@@ -1203,13 +1210,22 @@ impl App {
             .map_or_else(|| self.state.country.currency(), |p| p.currency.as_str())
             .to_owned();
         let mut series: Vec<(&str, &Requested<WeeklySeries>)> = vec![(open_title, &self.orders)];
-        series.extend(
-            self.state
-                .compare
-                .iter()
-                .zip(&self.compare_orders)
-                .map(|(compared, orders)| (compared.title.as_str(), orders)),
-        );
+        // `compare_index[i]` is the `state.compare` index of `series[i + 1]`; the open product
+        // is not drawn twice when it is also in the comparison.
+        let open_id = self.state.selected_product.as_deref();
+        let mut compare_index = Vec::new();
+        for (index, (compared, orders)) in self
+            .state
+            .compare
+            .iter()
+            .zip(&self.compare_orders)
+            .enumerate()
+        {
+            if Some(compared.id.as_str()) != open_id {
+                compare_index.push(index);
+                series.push((compared.title.as_str(), orders));
+            }
+        }
         let output =
             ui::orders::orders_ui(ui, &mut self.state.orders_view, &series, &currency, tier);
         let csv = output.export_csv.then(|| ui::orders::series_csv(&series));
@@ -1229,20 +1245,20 @@ impl App {
                     self.open_product(id, ctx);
                 }
             }
-            Some(index) => {
-                if let Some(compared) = self.state.compare.get(index - 1) {
-                    let series = self.fetch_orders(&compared.id.clone(), ctx);
-                    self.compare_orders[index - 1] = series;
+            Some(shown) => {
+                if let Some(&index) = compare_index.get(shown - 1) {
+                    let id = self.state.compare[index].id.clone();
+                    self.compare_orders[index] = self.fetch_orders(&id, ctx);
                 }
             }
             None => {}
         }
-        if let Some(index) = output.remove_compare
-            && index > 0
-            && index <= self.state.compare.len()
+        if let Some(shown) = output.remove_compare
+            && shown > 0
+            && let Some(&index) = compare_index.get(shown - 1)
         {
-            self.state.compare.remove(index - 1);
-            self.compare_orders.remove(index - 1);
+            self.state.compare.remove(index);
+            self.compare_orders.remove(index);
         }
     }
 
