@@ -407,8 +407,16 @@ fn run_window(screenshot: &ScreenshotArgs) -> anyhow::Result<()> {
         None => (Arc::new(KeyringStore::new()), None),
     };
     let request = plan.as_ref().map(|plan| plan.request.clone());
-    let outcome = app::run(status, Box::new(prepare), runtime_handle, key_store, plan)
-        .map_err(|err| anyhow::anyhow!("window: {err}"));
+    let state_path = demo::data_dir().map(|dir| dir.join("app.ron"));
+    let outcome = app::run(
+        status,
+        Box::new(prepare),
+        runtime_handle,
+        key_store,
+        plan,
+        state_path,
+    )
+    .map_err(|err| anyhow::anyhow!("window: {err}"));
     // Requests in flight are not waited for on exit.
     runtime.shutdown_timeout(std::time::Duration::from_secs(1));
     outcome?;

@@ -1226,6 +1226,7 @@ impl App {
                 series.push((compared.title.as_str(), orders));
             }
         }
+        let area = ui.max_rect();
         let output =
             ui::orders::orders_ui(ui, &mut self.state.orders_view, &series, &currency, tier);
         let csv = output.export_csv.then(|| ui::orders::series_csv(&series));
@@ -1233,6 +1234,9 @@ impl App {
             .product
             .value()
             .map_or_else(String::new, |p| p.slug.clone());
+        if output.export_png {
+            self.export_png(ctx, area, &slug);
+        }
         if let Some(csv) = csv {
             match csv {
                 Ok(text) => self.export_csv(&slug, text),
@@ -1262,14 +1266,54 @@ impl App {
         }
     }
 
-    /// Writes the weekly figures as CSV to the downloads folder (off the UI thread) and says
-    /// where in the status queue.
-    fn export_csv(&self, slug: &str, text: String) {
+    /// Where exports go: the downloads folder, else home; `None` (said in the status bar) when
+    /// there is neither.
+    fn export_dir(&self) -> Option<std::path::PathBuf> {
         let dir = directories::UserDirs::new()
             .and_then(|dirs| dirs.download_dir().map(std::path::Path::to_path_buf))
             .or_else(|| directories::BaseDirs::new().map(|dirs| dirs.home_dir().to_path_buf()));
-        let Some(dir) = dir else {
+        if dir.is_none() {
             self.push_status(Severity::Error, "No downloads or home folder to export to.");
+        }
+        dir
+    }
+
+    /// Saves `area` of the next frame as a PNG in the export folder: the renderer reads the
+    /// frame back, a thread crops and writes it.
+    fn export_png(&self, ctx: &egui::Context, area: egui::Rect, slug: &str) {
+        let Some(dir) = self.export_dir() else {
+            return;
+        };
+        let path = dir.join(format!("solescope-weekly-{}.png", file_safe(slug)));
+        let status = Arc::clone(&self.status);
+        let repaint = ctx.clone();
+        let pixels_per_point = ctx.pixels_per_point();
+        ctx.request_screenshot(move |image| {
+            std::thread::spawn(move || {
+                let [width, height] = image.size;
+                let whole = egui::Rect::from_min_size(
+                    egui::Pos2::ZERO,
+                    egui::vec2(width as f32, height as f32) / pixels_per_point,
+                );
+                let cropped = image.region(&area.intersect(whole), Some(pixels_per_point));
+                let outcome = write_png(&path, &cropped);
+                let (severity, text) = match outcome {
+                    Ok(()) => (Severity::Info, format!("Saved {}", path.display())),
+                    Err(err) => (Severity::Error, format!("Could not save the chart: {err}")),
+                };
+                status
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .push(severity, text);
+                repaint.request_repaint();
+            });
+        });
+    }
+
+    /// Writes the weekly figures as CSV to the downloads folder (off the UI thread) and says
+    /// where in the status queue.
+    fn export_csv(&self, slug: &str, text: String) {
+        let Some(dir) = self.export_dir() else {
             return;
         };
         let name = format!("solescope-weekly-{}.csv", file_safe(slug));
@@ -1476,6 +1520,7 @@ pub fn run(
     runtime: tokio::runtime::Handle,
     key_store: Arc<dyn KeyStore>,
     screenshot: Option<ScreenshotPlan>,
+    state_path: Option<std::path::PathBuf>,
 ) -> eframe::Result {
     let mut viewport = egui::ViewportBuilder::default()
         .with_title("Solescope")
@@ -1490,6 +1535,9 @@ pub fn run(
         // A screenshot shows the given state at the default size, and must not overwrite the
         // user's stored window and state.
         persist_window: screenshot.is_none(),
+        // Beside the demo catalogue, so the app's data is in one folder (eframe would otherwise
+        // make another, named after the app id).
+        persistence_path: state_path,
         ..Default::default()
     };
     eframe::run_native(
@@ -1531,6 +1579,10 @@ struct WindowApp(App);
 impl eframe::App for WindowApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         self.0.ui(ui);
+    }
+
+    fn persist_egui_memory(&self) -> bool {
+        self.0.screenshot.is_none()
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {

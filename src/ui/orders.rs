@@ -125,6 +125,8 @@ pub struct OrdersOutput {
     pub remove_compare: Option<usize>,
     /// Export CSV was clicked; [`series_csv`] makes the text.
     pub export_csv: bool,
+    /// Export PNG was clicked: save the charts as drawn.
+    pub export_png: bool,
 }
 
 /// The weekly figures of one product, oldest week first, ready to summarise and plot.
@@ -376,6 +378,10 @@ pub fn orders_ui(
             .add_enabled(!charted.is_empty(), egui::Button::new("Export CSV"))
             .on_hover_text("Save the weekly figures of these products as a CSV file")
             .clicked();
+        output.export_png = ui
+            .add_enabled(!charted.is_empty(), egui::Button::new("Export PNG"))
+            .on_hover_text("Save the charts as drawn, as a PNG picture")
+            .clicked();
     });
     let range_changed = view.range != range_before;
 
@@ -476,9 +482,19 @@ fn chart_ui(
                 .invert_y(true)
                 .y_axis_formatter(|mark: GridMark, _range| rank_axis_label(mark.value));
         }
-        // Counts and totals read against zero; an average price reads better zoomed in.
-        Metric::Orders | Metric::Gmv => plot = plot.include_y(0.0),
-        Metric::Aov => {}
+        // Counts and totals read against zero; an average price reads better zoomed in. Large
+        // values are written short (`12k`, `1.5M`) so they fit the axis.
+        Metric::Orders | Metric::Gmv => {
+            plot = plot
+                .include_y(0.0)
+                .y_grid_spacer(egui_plot::uniform_grid_spacer(one_two_five_steps))
+                .y_axis_formatter(|mark: GridMark, _range| compact_number(mark.value));
+        }
+        Metric::Aov => {
+            plot = plot
+                .y_grid_spacer(egui_plot::uniform_grid_spacer(one_two_five_steps))
+                .y_axis_formatter(|mark: GridMark, _range| compact_number(mark.value));
+        }
     }
     if charted.len() > 1 {
         plot = plot.legend(Legend::default());
@@ -652,11 +668,71 @@ fn compare_ui(
     });
 }
 
+/// Grid steps of 1, 2 or 5 times a power of ten, from the smallest the plot allows up: `egui_plot`'s
+/// default spacer only steps in powers of ten, which on a short chart of 0 to 9,000 orders leaves
+/// a single labelled line (0).
+#[allow(
+    clippy::needless_pass_by_value,
+    reason = "the signature uniform_grid_spacer takes"
+)]
+fn one_two_five_steps(input: egui_plot::GridInput) -> [f64; 3] {
+    let small = next_one_two_five(input.base_step_size);
+    let medium = next_one_two_five(small * 2.0);
+    [small, medium, next_one_two_five(medium * 2.0)]
+}
+
+/// The smallest of 1, 2 or 5 times a power of ten that is at least `value`.
+fn next_one_two_five(value: f64) -> f64 {
+    if !(value.is_finite() && value > 0.0) {
+        return 1.0;
+    }
+    let power = 10f64.powf(value.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|factor| factor * power)
+        .find(|step| *step >= value * (1.0 - 1e-9))
+        .unwrap_or(10.0 * power)
+}
+
+/// `950`, `12k`, `12.5k`, `1.5M`: an axis label that stays short.
+fn compact_number(value: f64) -> String {
+    let magnitude = value.abs();
+    let (scaled, suffix) = if magnitude >= 1e6 {
+        (value / 1e6, "M")
+    } else if magnitude >= 1e4 {
+        (value / 1e3, "k")
+    } else {
+        (value, "")
+    };
+    let text = format!("{scaled:.1}");
+    let text = text.strip_suffix(".0").unwrap_or(&text);
+    format!("{text}{suffix}")
+}
+
 #[cfg(test)]
 mod tests {
     use egui_kittest::kittest::Queryable as _;
 
     use super::*;
+
+    #[test]
+    fn grid_steps_are_one_two_five() {
+        assert!((next_one_two_five(3.0) - 5.0).abs() < 1e-9);
+        assert!((next_one_two_five(2.0) - 2.0).abs() < 1e-9);
+        assert!((next_one_two_five(0.013) - 0.02).abs() < 1e-12);
+        assert!((next_one_two_five(600.0) - 1000.0).abs() < 1e-9);
+        assert!((next_one_two_five(f64::NAN) - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn axis_numbers_stay_short() {
+        assert_eq!(compact_number(0.0), "0");
+        assert_eq!(compact_number(950.0), "950");
+        assert_eq!(compact_number(8_000.0), "8000");
+        assert_eq!(compact_number(12_500.0), "12.5k");
+        assert_eq!(compact_number(1_500_000.0), "1.5M");
+        assert_eq!(compact_number(219.25), "219.2");
+    }
 
     fn week(inserted_at: &str, orders: u32) -> WeeklyOrder {
         WeeklyOrder {
