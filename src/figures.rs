@@ -815,26 +815,8 @@ mod tests {
 
     fn product(avg: f64, min: f64, retail: Option<Vec<RetailPrice>>) -> Product {
         Product {
-            id: "id".to_owned(),
-            slug: "slug".to_owned(),
-            sku: "CT8012-005".to_owned(),
-            title: "Air Jordan 11".to_owned(),
-            brand: "Jordan".to_owned(),
-            category: "sneakers".to_owned(),
-            color: "Cool Grey".to_owned(),
-            gender: "men".to_owned(),
-            description: String::new(),
-            image: String::new(),
-            images: None,
-            currency: "USD".to_owned(),
-            avg_price: avg,
-            min_price: min,
-            max_price: avg * 2.0,
-            trending: false,
-            release_dates: None,
             retail_prices: retail,
-            links: Vec::new(),
-            variants: Vec::new(),
+            ..Product::for_test(avg, min)
         }
     }
 

@@ -202,6 +202,36 @@ pub struct WeeklyOrder {
 }
 
 #[cfg(test)]
+impl Product {
+    /// A USD "Air Jordan 11" at `avg_price` (min `min_price`, max twice the average) with no
+    /// variants, links, release dates or retail prices, for unit tests.
+    pub(crate) fn for_test(avg_price: f64, min_price: f64) -> Self {
+        Product {
+            id: "p".to_owned(),
+            slug: "aj11".to_owned(),
+            sku: "CT8012-005".to_owned(),
+            title: "Air Jordan 11".to_owned(),
+            brand: "Jordan".to_owned(),
+            category: "sneakers".to_owned(),
+            color: "Cool Grey".to_owned(),
+            gender: "men".to_owned(),
+            description: String::new(),
+            image: String::new(),
+            images: None,
+            currency: "USD".to_owned(),
+            avg_price,
+            min_price,
+            max_price: avg_price * 2.0,
+            trending: false,
+            release_dates: None,
+            retail_prices: None,
+            links: Vec::new(),
+            variants: Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
 impl Variant {
     /// A USD variant of `size` at `price` with every other field empty, for unit tests.
     pub(crate) fn for_test(size: &str, price: f64) -> Self {

@@ -520,30 +520,13 @@ mod tests {
     fn product() -> Product {
         let variant = crate::model::Variant::for_test;
         Product {
-            id: "p".to_owned(),
-            slug: "aj11".to_owned(),
-            sku: "CT8012-005".to_owned(),
-            title: "AJ11".to_owned(),
-            brand: "Jordan".to_owned(),
-            category: "sneakers".to_owned(),
-            color: "Cool Grey".to_owned(),
-            gender: "men".to_owned(),
-            description: String::new(),
-            image: String::new(),
-            images: None,
-            currency: "USD".to_owned(),
-            avg_price: 382.0,
-            min_price: 300.0,
             max_price: 450.0,
-            trending: false,
-            release_dates: None,
-            retail_prices: None,
-            links: Vec::new(),
             variants: vec![
                 variant("9", 300.0),
                 variant("9.5", 0.0),
                 variant("10", 340.0),
             ],
+            ..Product::for_test(382.0, 300.0)
         }
     }
 

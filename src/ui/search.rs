@@ -87,26 +87,21 @@ pub fn search_ui(
             egui::Grid::new("search_filter_fields")
                 .num_columns(2)
                 .show(ui, |ui| {
-                    let label = ui.label("Style code");
-                    output.query_changed |= ui
-                        .add(
-                            egui::TextEdit::singleline(fields.sku)
-                                .hint_text("e.g. DZ5485-612")
-                                .desired_width(160.0),
-                        )
-                        .labelled_by(label.id)
-                        .changed();
-                    ui.end_row();
-                    let label = ui.label("GTIN");
-                    output.query_changed |= ui
-                        .add(
-                            egui::TextEdit::singleline(fields.gtin)
-                                .hint_text("12 or 13 digits")
-                                .desired_width(160.0),
-                        )
-                        .labelled_by(label.id)
-                        .changed();
-                    ui.end_row();
+                    for (name, field, hint) in [
+                        ("Style code", &mut *fields.sku, "e.g. DZ5485-612"),
+                        ("GTIN", &mut *fields.gtin, "12 or 13 digits"),
+                    ] {
+                        let label = ui.label(name);
+                        output.query_changed |= ui
+                            .add(
+                                egui::TextEdit::singleline(field)
+                                    .hint_text(hint)
+                                    .desired_width(160.0),
+                            )
+                            .labelled_by(label.id)
+                            .changed();
+                        ui.end_row();
+                    }
                 });
         });
     let fr_allowed = view.tier != Some(Tier::Free);
