@@ -36,11 +36,12 @@ use std::process::Command;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use chrono::NaiveDate;
+#[allow(dead_code, reason = "each benchmark uses a part of the shared helpers")]
+mod common;
+use common::{env_number, generate_catalogue, ms, percentile, proc_status_mb};
 use egui::{Pos2, Rect, Vec2};
 use solescope::app::{self, App, AppInit, AppState, ComparedProduct, StartupStatus, View};
 use solescope::catalogue::demo::{DEMO_PRODUCTS, DEMO_SEED};
-use solescope::catalogue::generate::{self, GenerateOptions};
 use solescope::client::{Client, ClientConfig, KeyStore as _, MemoryKeyStore, SearchQuery};
 use solescope::model::SearchHit;
 use solescope::service::{self, ServiceConfig, ServiceState};
@@ -62,47 +63,8 @@ const TARGET_MEDIAN_MS: f64 = 4.0;
 const TARGET_P99_MS: f64 = 16.0;
 const TARGET_RSS_MB: f64 = 300.0;
 
-fn env_number<T: std::str::FromStr>(name: &str) -> Option<T> {
-    std::env::var(name).ok()?.parse().ok()
-}
-
 fn products() -> u32 {
     env_number("SOLESCOPE_BENCH_PRODUCTS").unwrap_or(DEMO_PRODUCTS)
-}
-
-/// A field of `/proc/self/status` in MB (`VmRSS`, `VmHWM`); NaN where there is none.
-fn proc_status_mb(field: &str) -> f64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|line| line.strip_prefix(field)?.strip_prefix(':'))
-        .and_then(|rest| {
-            rest.trim()
-                .trim_end_matches("kB")
-                .trim()
-                .parse::<f64>()
-                .ok()
-        })
-        .map_or(f64::NAN, |kb| kb / 1024.0)
-}
-
-fn generate_catalogue(path: &Path) {
-    let options = GenerateOptions {
-        products: products(),
-        seed: DEMO_SEED,
-        as_of: NaiveDate::from_ymd_opt(2026, 11, 22).expect("valid date"),
-        demo_keys: true,
-    };
-    generate::generate(&options, path, &mut |_| {}).expect("catalogue generated");
-}
-
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    let index = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-    sorted[index.min(sorted.len() - 1)]
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
 }
 
 /// Where the pointer is on frame `frame`: a slow Lissajous sweep over `area`, a few points per
@@ -387,7 +349,7 @@ fn scenarios(hits: &[SearchHit]) -> Vec<Scenario> {
 
 fn main() {
     if let Some(path) = std::env::var_os(GENERATE_INTO_ENV) {
-        generate_catalogue(Path::new(&path));
+        generate_catalogue(Path::new(&path), products(), DEMO_SEED);
         return;
     }
     let frames: usize = env_number("SOLESCOPE_BENCH_FRAMES").unwrap_or(600).max(1);

@@ -17,16 +17,18 @@
 //! two threads searching at once.
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use chrono::NaiveDate;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rusqlite::Connection;
-use solescope::catalogue::generate::{GenerateOptions, generate};
-use solescope::search::{SearchIndex, SearchRequest};
+use solescope::search::{SearchIndex, SearchRequest, words};
+
+#[allow(dead_code, reason = "each benchmark uses a part of the shared helpers")]
+mod common;
+use common::{env_number, generate_catalogue, proc_status_mb};
 
 const PAGE: usize = 20;
 /// Runs per query; the fastest counts (see `time_all`).
@@ -61,53 +63,6 @@ fn options() -> Options {
         i += 2;
     }
     options
-}
-
-fn env_number<T: std::str::FromStr>(name: &str) -> Option<T> {
-    std::env::var(name).ok()?.parse().ok()
-}
-
-fn vm_rss_mb() -> f64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmRSS:"))
-        .and_then(|rest| {
-            rest.trim()
-                .trim_end_matches("kB")
-                .trim()
-                .parse::<f64>()
-                .ok()
-        })
-        .map_or(f64::NAN, |kb| kb / 1024.0)
-}
-
-fn generate_catalogue(path: &Path, products: u32, seed: u64) {
-    let options = GenerateOptions {
-        products,
-        seed,
-        as_of: NaiveDate::from_ymd_opt(2026, 11, 22).expect("valid date"),
-        demo_keys: true,
-    };
-    generate(&options, path, &mut |_| {}).expect("catalogue generated");
-}
-
-/// Lower-case words, apostrophes joined: how both engines see text.
-fn words(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut word = String::new();
-    for c in text.chars() {
-        if c.is_alphanumeric() {
-            word.extend(c.to_lowercase());
-        } else if c == '\'' && !word.is_empty() {
-        } else if !word.is_empty() {
-            out.push(std::mem::take(&mut word));
-        }
-    }
-    if !word.is_empty() {
-        out.push(word);
-    }
-    out
 }
 
 struct Product {
@@ -444,11 +399,11 @@ fn main() {
     );
 
     let conn = Connection::open(&path).expect("catalogue opened");
-    let rss_before = vm_rss_mb();
+    let rss_before = proc_status_mb("VmRSS");
     let started = Instant::now();
     let index = SearchIndex::build(&conn).expect("index built");
     let build = started.elapsed();
-    let rss_after = vm_rss_mb();
+    let rss_after = proc_status_mb("VmRSS");
     println!(
         "index: {} products built in {:.2} s; VmRSS {:.0} MB -> {:.0} MB (+{:.0} MB)",
         index.len(),
@@ -555,5 +510,5 @@ fn main() {
             throughput(&index, &mixed, threads)
         );
     }
-    println!("VmRSS at the end: {:.0} MB", vm_rss_mb());
+    println!("VmRSS at the end: {:.0} MB", proc_status_mb("VmRSS"));
 }

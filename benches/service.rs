@@ -9,7 +9,9 @@
 
 use std::time::{Duration, Instant};
 
-use chrono::NaiveDate;
+#[allow(dead_code, reason = "each benchmark uses a part of the shared helpers")]
+mod common;
+use common::{env_number, ms, percentile};
 use solescope::catalogue::generate::{self, GenerateOptions};
 use solescope::service::{self, ServiceConfig, ServiceState};
 
@@ -17,26 +19,14 @@ const SEQUENTIAL: usize = 2_000;
 const CONCURRENCY: usize = 8;
 const LOAD_SECONDS: u64 = 5;
 
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    let index = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-    sorted[index.min(sorted.len() - 1)]
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
-}
-
 fn main() {
-    let products: u32 = std::env::var("SOLESCOPE_BENCH_PRODUCTS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(100_000);
+    let products: u32 = env_number("SOLESCOPE_BENCH_PRODUCTS").unwrap_or(100_000);
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("bench.sqlite");
     let options = GenerateOptions {
         products,
         seed: 1,
-        as_of: NaiveDate::from_ymd_opt(2026, 11, 22).expect("date"),
+        as_of: common::as_of(),
         demo_keys: true,
     };
     let started = Instant::now();

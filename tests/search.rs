@@ -24,7 +24,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use solescope::catalogue::generate::{GenerateOptions, generate};
-use solescope::search::{MAX_QUERY_CHARS, SearchError, SearchIndex, SearchRequest};
+use solescope::search::{MAX_QUERY_CHARS, SearchError, SearchIndex, SearchRequest, words};
 
 const CATALOGUE_PRODUCTS: u32 = 10_000;
 const CATALOGUE_SEED: u64 = 20_261_122;
@@ -144,24 +144,6 @@ fn search(text: &str, offset: usize, limit: usize) -> Vec<i64> {
         ..SearchRequest::default()
     };
     fixture().index.search(&request).unwrap().product_pks
-}
-
-/// Words as the index sees them (lower case, apostrophes joined), for building queries.
-fn words(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut word = String::new();
-    for c in text.chars() {
-        if c.is_alphanumeric() {
-            word.extend(c.to_lowercase());
-        } else if c == '\'' && !word.is_empty() {
-        } else if !word.is_empty() {
-            out.push(std::mem::take(&mut word));
-        }
-    }
-    if !word.is_empty() {
-        out.push(word);
-    }
-    out
 }
 
 /// Optimal string alignment distance (a transposition is one edit).

@@ -17,9 +17,9 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 pub use self::requested::Requested;
-use self::screenshot::ScreenshotRun;
 pub use self::screenshot::{ScreenshotRequest, write_png};
-pub use self::status::{Severity, StatusMessage, StatusQueue};
+use self::screenshot::{ScreenshotRun, write_atomically};
+pub use self::status::{Severity, SharedStatus, StatusMessage, StatusQueue};
 use crate::client::{Client, ClientConfig, ClientError, ErrorKind, KeyStore, SearchQuery};
 use crate::model::{
     Country, Product, ResaleAEnvelope, ResaleBEnvelope, RetailerEnvelope, SearchHit,
@@ -341,7 +341,7 @@ pub struct App {
     resale_a: Requested<ResaleAEnvelope>,
     resale_b: Requested<ResaleBEnvelope>,
     retailer: Requested<RetailerEnvelope>,
-    status: Arc<Mutex<StatusQueue>>,
+    status: SharedStatus,
     applied_theme: Option<ThemeChoice>,
     /// When the app was made, until the first results are shown (then `None`).
     started_at: Option<std::time::Instant>,
@@ -386,7 +386,7 @@ impl App {
             resale_a: Requested::NotYetRequested,
             resale_b: Requested::NotYetRequested,
             retailer: Requested::NotYetRequested,
-            status: Arc::default(),
+            status: SharedStatus::default(),
             applied_theme: None,
             started_at: Some(std::time::Instant::now()),
         }
@@ -456,11 +456,7 @@ impl App {
     /// The status messages waiting to be read.
     #[must_use]
     pub fn status_messages(&self) -> Vec<StatusMessage> {
-        self.status_queue().iter().cloned().collect()
-    }
-
-    fn status_queue(&self) -> std::sync::MutexGuard<'_, StatusQueue> {
-        self.status.lock().unwrap_or_else(PoisonError::into_inner)
+        self.status.lock().iter().cloned().collect()
     }
 
     /// Whether every fetch has landed (none in flight, no search waiting for the debounce).
@@ -521,13 +517,13 @@ impl App {
         self.resale_a.poll();
         self.resale_b.poll();
         self.retailer.poll();
-        if let Requested::Completed(page) = &mut self.search.more {
-            let page = std::mem::replace(page, empty_page());
-            self.search.more = Requested::NotYetRequested;
-            if let Requested::Completed(results) = &mut self.search.results {
-                results.hits.extend(page.hits);
-                self.search.pages_loaded += 1;
-            }
+        // A landed page joins the hits; one that lands after a new search started is dropped.
+        if matches!(self.search.more, Requested::Completed(_))
+            && let Requested::Completed(page) = std::mem::take(&mut self.search.more)
+            && let Requested::Completed(results) = &mut self.search.results
+        {
+            results.hits.extend(page.hits);
+            self.search.pages_loaded += 1;
         }
     }
 
@@ -633,7 +629,7 @@ impl App {
     }
 
     fn push_status(&self, severity: Severity, text: impl Into<String>) {
-        self.status_queue().push(severity, text);
+        self.status.push(severity, text);
     }
 
     /// Replaces the client by one using `key`, and fetches again what is shown.
@@ -692,10 +688,10 @@ impl App {
 
     fn store_key_in_background(&self, account: String, key: String) {
         let store = Arc::clone(&self.key_store);
-        let status = Arc::clone(&self.status);
+        let status = self.status.clone();
         self.runtime.spawn_blocking(move || {
             if let Err(err) = store.set(&account, &key) {
-                status.lock().unwrap_or_else(PoisonError::into_inner).push(
+                status.push(
                     Severity::Error,
                     format!("The key is used for this session only: {err}"),
                 );
@@ -729,22 +725,15 @@ impl App {
             }
             SettingsAction::ForgetKey => {
                 let store = Arc::clone(&self.key_store);
-                let status = Arc::clone(&self.status);
+                let status = self.status.clone();
                 let account = self.key_account();
                 self.runtime.spawn_blocking(move || {
-                    // The keyring call may block: the lock the window also takes is held only
-                    // to record the outcome.
-                    let (severity, text) = match store.delete(&account) {
-                        Ok(()) => (
-                            Severity::Info,
-                            "The key was deleted from the keyring.".to_owned(),
-                        ),
-                        Err(err) => (Severity::Error, format!("Could not delete the key: {err}")),
-                    };
-                    status
-                        .lock()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .push(severity, text);
+                    status.push_outcome(
+                        store
+                            .delete(&account)
+                            .map(|()| "The key was deleted from the keyring.".to_owned())
+                            .map_err(|err| format!("Could not delete the key: {err}")),
+                    );
                 });
                 self.disconnect();
                 self.connect(None, ctx);
@@ -876,8 +865,13 @@ impl App {
             return;
         };
         for item in &self.state.watchlist {
+            // Called every frame the watchlist is shown: a product already asked for costs a
+            // lookup, not an allocation.
+            if !all && self.watch_prices.contains_key(&item.id) {
+                continue;
+            }
             let price = self.watch_prices.entry(item.id.clone()).or_default();
-            if price.is_pending() || (!all && !matches!(price, Requested::NotYetRequested)) {
+            if price.is_pending() {
                 continue;
             }
             let client = client.clone();
@@ -890,11 +884,6 @@ impl App {
 
     fn add_to_compare(&mut self, product: &Product, ctx: &egui::Context) {
         const MAX_COMPARED: usize = 4;
-        if self.state.selected_product.as_deref() == Some(product.id.as_str())
-            && self.state.compare.iter().any(|c| c.id == product.id)
-        {
-            return;
-        }
         if self.state.compare.iter().any(|c| c.id == product.id) {
             return;
         }
@@ -1033,7 +1022,12 @@ impl App {
         let search_output = {
             let base_url = self.base_url.clone().unwrap_or_default();
             let thumbnail = move |ui: &mut egui::Ui, url: &str| {
-                thumbnail_ui(ui, url, &base_url, egui::vec2(57.0, 38.0));
+                let size = egui::vec2(57.0, 38.0);
+                ui::images::thumbnail_ui(
+                    ui,
+                    ui::images::service_url(ui, url, &base_url, size).as_deref(),
+                    size,
+                );
             };
             let view = ui::search::SearchView {
                 tier,
@@ -1130,7 +1124,7 @@ impl App {
             }
         });
         if let Some(index) = dismiss {
-            self.status_queue().dismiss(index);
+            self.status.lock().dismiss(index);
         }
     }
 
@@ -1146,7 +1140,12 @@ impl App {
             .show(ui, |ui| {
                 let base_url = self.base_url.as_deref().unwrap_or_default();
                 let image = |ui: &mut egui::Ui, url: &str| {
-                    product_image_ui(ui, url, base_url, egui::vec2(300.0, 200.0));
+                    let size = egui::vec2(300.0, 200.0);
+                    ui::images::product_image_ui(
+                        ui,
+                        ui::images::service_url(ui, url, base_url, size).as_deref(),
+                        size,
+                    );
                 };
                 let watched = |id: &str| self.state.watchlist.iter().any(|w| w.id == id);
                 let mut sort = self.state.variant_sort;
@@ -1266,26 +1265,11 @@ impl App {
         }
     }
 
-    /// Where exports go: the downloads folder, else home; `None` (said in the status bar) when
-    /// there is neither.
-    fn export_dir(&self) -> Option<std::path::PathBuf> {
-        let dir = directories::UserDirs::new()
-            .and_then(|dirs| dirs.download_dir().map(std::path::Path::to_path_buf))
-            .or_else(|| directories::BaseDirs::new().map(|dirs| dirs.home_dir().to_path_buf()));
-        if dir.is_none() {
-            self.push_status(Severity::Error, "No downloads or home folder to export to.");
-        }
-        dir
-    }
-
     /// Saves `area` of the next frame as a PNG in the export folder: the renderer reads the
     /// frame back, a thread crops and writes it.
     fn export_png(&self, ctx: &egui::Context, area: egui::Rect, slug: &str) {
-        let Some(dir) = self.export_dir() else {
-            return;
-        };
-        let path = dir.join(format!("solescope-weekly-{}.png", file_safe(slug)));
-        let status = Arc::clone(&self.status);
+        let name = format!("solescope-weekly-{}.png", file_safe(slug));
+        let status = self.status.clone();
         let repaint = ctx.clone();
         let pixels_per_point = ctx.pixels_per_point();
         ctx.request_screenshot(move |image| {
@@ -1296,39 +1280,27 @@ impl App {
                     egui::vec2(width as f32, height as f32) / pixels_per_point,
                 );
                 let cropped = image.region(&area.intersect(whole), Some(pixels_per_point));
-                let outcome = write_png(&path, &cropped);
-                let (severity, text) = match outcome {
-                    Ok(()) => (Severity::Info, format!("Saved {}", path.display())),
-                    Err(err) => (Severity::Error, format!("Could not save the chart: {err}")),
-                };
-                status
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .push(severity, text);
+                status.push_outcome(export_path(&name).and_then(|path| {
+                    write_png(&path, &cropped)
+                        .map(|()| format!("Saved {}", path.display()))
+                        .map_err(|err| format!("Could not save the chart: {err}"))
+                }));
                 repaint.request_repaint();
             });
         });
     }
 
-    /// Writes the weekly figures as CSV to the downloads folder (off the UI thread) and says
+    /// Writes the weekly figures as CSV to the export folder (off the UI thread) and says
     /// where in the status queue.
     fn export_csv(&self, slug: &str, text: String) {
-        let Some(dir) = self.export_dir() else {
-            return;
-        };
         let name = format!("solescope-weekly-{}.csv", file_safe(slug));
-        let path = dir.join(name);
-        let status = Arc::clone(&self.status);
+        let status = self.status.clone();
         self.runtime.spawn_blocking(move || {
-            let outcome = write_atomically(&path, text.as_bytes());
-            let mut queue = status.lock().unwrap_or_else(PoisonError::into_inner);
-            match outcome {
-                Ok(()) => queue.push(Severity::Info, format!("Exported to {}", path.display())),
-                Err(err) => queue.push(
-                    Severity::Error,
-                    format!("Could not export: {err}: {}", path.display()),
-                ),
-            }
+            status.push_outcome(export_path(&name).and_then(|path| {
+                write_atomically(&path, text.as_bytes())
+                    .map(|()| format!("Exported to {}", path.display()))
+                    .map_err(|err| format!("Could not export: {err}: {}", path.display()))
+            }));
         });
     }
 
@@ -1400,6 +1372,16 @@ impl App {
     }
 }
 
+/// Where an export named `name` goes: the downloads folder, else home. Reads the user-dirs
+/// configuration, so it runs with the export, off the UI thread.
+fn export_path(name: &str) -> Result<std::path::PathBuf, String> {
+    directories::UserDirs::new()
+        .and_then(|dirs| dirs.download_dir().map(std::path::Path::to_path_buf))
+        .or_else(|| directories::BaseDirs::new().map(|dirs| dirs.home_dir().to_path_buf()))
+        .map(|dir| dir.join(name))
+        .ok_or_else(|| "No downloads or home folder to export to.".to_owned())
+}
+
 /// `slug` with anything but letters, digits, `-` and `_` replaced, for a file name.
 fn file_safe(slug: &str) -> String {
     let safe: String = slug
@@ -1417,45 +1399,6 @@ fn file_safe(slug: &str) -> String {
         "product".to_owned()
     } else {
         safe
-    }
-}
-
-/// Writes `bytes` next to `path` and renames the file into place, so a failed write never
-/// leaves half a file under the final name.
-fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut partial = path.as_os_str().to_owned();
-    partial.push(".partial");
-    let partial = std::path::PathBuf::from(partial);
-    let written = std::fs::write(&partial, bytes).and_then(|()| std::fs::rename(&partial, path));
-    if written.is_err() {
-        // Best effort: the partial file is garbage either way.
-        let _ = std::fs::remove_file(&partial);
-    }
-    written
-}
-
-/// Draws a thumbnail from a catalogue image URL (mapped to the service's placeholder when the
-/// URL's host never resolves; see [`crate::client::images::image_url_for`]).
-fn thumbnail_ui(ui: &mut egui::Ui, url: &str, base_url: &str, size: egui::Vec2) {
-    let width = ui::images::width_px_for(ui, size);
-    let url = crate::client::images::image_url_for(url, base_url, Some(width));
-    ui::images::thumbnail_ui(ui, url.as_deref(), size);
-}
-
-/// Draws the main product image from its catalogue URL.
-fn product_image_ui(ui: &mut egui::Ui, url: &str, base_url: &str, size: egui::Vec2) {
-    let width = ui::images::width_px_for(ui, size);
-    let url = crate::client::images::image_url_for(url, base_url, Some(width));
-    ui::images::product_image_ui(ui, url.as_deref(), size);
-}
-
-fn empty_page() -> SearchResponse {
-    SearchResponse {
-        hits: Vec::new(),
-        estimated_total_hits: 0,
-        limit: 0,
-        processing_time_ms: 0,
-        query: String::new(),
     }
 }
 

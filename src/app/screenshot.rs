@@ -115,31 +115,32 @@ pub fn write_png(path: &Path, image: &egui::ColorImage) -> Result<(), String> {
         .iter()
         .flat_map(egui::Color32::to_srgba_unmultiplied)
         .collect();
-    let partial = partial_path(path);
-    let written = image::save_buffer_with_format(
-        &partial,
+    let mut png = std::io::Cursor::new(Vec::new());
+    image::write_buffer_with_format(
+        &mut png,
         &pixels,
         width as u32,
         height as u32,
         image::ColorType::Rgba8,
         image::ImageFormat::Png,
     )
-    .map_err(|err| format!("writing {}: {err}", partial.display()))
-    .and_then(|()| {
-        std::fs::rename(&partial, path)
-            .map_err(|err| format!("moving the screenshot to {}: {err}", path.display()))
-    });
+    .map_err(|err| format!("encoding the PNG: {err}"))?;
+    write_atomically(path, png.get_ref())
+        .map_err(|err| format!("writing {}: {err}", path.display()))
+}
+
+/// Writes `bytes` next to `path` and renames the file into place, so a failed write never
+/// leaves half a file under the final name.
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut partial = path.as_os_str().to_owned();
+    partial.push(".partial");
+    let partial = PathBuf::from(partial);
+    let written = std::fs::write(&partial, bytes).and_then(|()| std::fs::rename(&partial, path));
     if written.is_err() {
         // Best effort: the partial file is garbage either way.
         let _ = std::fs::remove_file(&partial);
     }
     written
-}
-
-fn partial_path(path: &Path) -> PathBuf {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".partial");
-    path.with_file_name(name)
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 //! Fetch errors are not here: they are shown inline where the value would be, with a retry.
 
 use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 /// How many messages are kept; older ones drop off first.
 const MAX_MESSAGES: usize = 5;
@@ -57,6 +58,33 @@ impl StatusQueue {
     /// Removes the message at `index` (as [`iter`](Self::iter) counts).
     pub fn dismiss(&mut self, index: usize) {
         self.messages.remove(index);
+    }
+}
+
+/// A [`StatusQueue`] shared between the window and background tasks; clones share one queue.
+///
+/// The lock is held only to push or read messages, never across I/O, so the window never waits
+/// on a task's keyring call or file write.
+#[derive(Debug, Clone, Default)]
+pub struct SharedStatus(Arc<Mutex<StatusQueue>>);
+
+impl SharedStatus {
+    /// The queue, locked (a task that panicked mid-push leaves it usable).
+    pub fn lock(&self) -> MutexGuard<'_, StatusQueue> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Adds a message.
+    pub fn push(&self, severity: Severity, text: impl Into<String>) {
+        self.lock().push(severity, text);
+    }
+
+    /// Adds what a background job ended with: its report, or why it failed.
+    pub fn push_outcome(&self, outcome: Result<String, String>) {
+        match outcome {
+            Ok(text) => self.push(Severity::Info, text),
+            Err(text) => self.push(Severity::Error, text),
+        }
     }
 }
 

@@ -62,6 +62,8 @@ mod query;
 mod text;
 mod typo;
 
+pub use self::text::words;
+
 use std::sync::Mutex;
 
 /// Longest accepted query text, in characters; longer text is a client error (400).

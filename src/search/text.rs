@@ -26,9 +26,9 @@ pub(crate) fn for_each_word(text: &str, mut each: impl FnMut(&str)) {
     }
 }
 
-/// The words of `text`, collected.
-#[cfg(test)]
-pub(crate) fn words(text: &str) -> Vec<String> {
+/// The words of `text`, collected: what the index makes of a title or a query (benchmarks and
+/// tests build their queries from it).
+pub fn words(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for_each_word(text, |word| out.push(word.to_owned()));
     out

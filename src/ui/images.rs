@@ -35,6 +35,13 @@ pub fn width_px_for(ui: &egui::Ui, size: Vec2) -> u32 {
     (size.x * ui.pixels_per_point()).ceil().max(1.0) as u32
 }
 
+/// Where to load a catalogue image for a box of `size` points on this screen: `image_url`
+/// mapped by [`crate::client::images::image_url_for`] (the service's placeholder for hosts that
+/// never resolve), asking for as many pixels as the box shows.
+pub fn service_url(ui: &egui::Ui, image_url: &str, base_url: &str, size: Vec2) -> Option<String> {
+    crate::client::images::image_url_for(image_url, base_url, Some(width_px_for(ui, size)))
+}
+
 /// What a picture box shows.
 enum Shown {
     Picture(egui::load::SizedTexture),

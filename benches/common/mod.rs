@@ -1,0 +1,56 @@
+//! What the benchmarks share: settings from the environment, percentiles, the process's memory
+//! and the catalogue they measure on. Each benchmark uses a part of it.
+
+use std::path::Path;
+use std::time::Duration;
+
+use chrono::NaiveDate;
+use solescope::catalogue::generate::{GenerateOptions, generate};
+
+/// A number from the environment variable `name`, when set and readable.
+pub fn env_number<T: std::str::FromStr>(name: &str) -> Option<T> {
+    std::env::var(name).ok()?.parse().ok()
+}
+
+/// The `p` quantile (0 to 1) of durations sorted in ascending order.
+pub fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    let index = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[index.min(sorted.len() - 1)]
+}
+
+/// A duration in milliseconds.
+pub fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+/// A field of `/proc/self/status` in MB (`VmRSS`, `VmHWM`); NaN where there is none.
+pub fn proc_status_mb(field: &str) -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix(field)?.strip_prefix(':'))
+        .and_then(|rest| {
+            rest.trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse::<f64>()
+                .ok()
+        })
+        .map_or(f64::NAN, |kb| kb / 1024.0)
+}
+
+/// The day every benchmark catalogue describes, so runs compare.
+pub fn as_of() -> NaiveDate {
+    NaiveDate::from_ymd_opt(2026, 11, 22).expect("valid date")
+}
+
+/// Generates a catalogue of `products` products from `seed` at `path`, with the demo keys.
+pub fn generate_catalogue(path: &Path, products: u32, seed: u64) {
+    let options = GenerateOptions {
+        products,
+        seed,
+        as_of: as_of(),
+        demo_keys: true,
+    };
+    generate(&options, path, &mut |_| {}).expect("catalogue generated");
+}
