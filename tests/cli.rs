@@ -7,6 +7,15 @@ use std::process::{Command, Stdio};
 use solescope::catalogue::{Catalogue, keys};
 use solescope::model::Tier;
 
+/// Fails the test with the command's stderr unless it exited with success.
+fn assert_succeeded(output: &std::process::Output) {
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
 fn solescope() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_solescope"));
     // Keep the user's real data directory out of tests.
@@ -33,11 +42,7 @@ fn generate(path: &Path, products: u32) {
         .arg(path)
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_succeeded(&output);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.contains(&format!("{products} products")), "{stdout}");
 }
@@ -61,11 +66,7 @@ fn keys_are_added_shown_once_listed_without_the_key_and_revoked() {
         .arg(&path)
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_succeeded(&output);
     let key = String::from_utf8(output.stdout).unwrap().trim().to_owned();
     assert!(
         key.starts_with("sk_") && key.len() > 40,
@@ -103,11 +104,7 @@ fn keys_are_added_shown_once_listed_without_the_key_and_revoked() {
         .arg(&path)
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_succeeded(&output);
     let catalogue = Catalogue::open(&path).unwrap();
     assert_eq!(keys::tier_of(catalogue.connection(), &key).unwrap(), None);
     let again = solescope()

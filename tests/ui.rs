@@ -110,6 +110,13 @@ fn step_until(
     }
 }
 
+/// Clicks the tab (or button) `label` and runs the frames that draw what it opens.
+fn show(harness: &mut Harness<'_, App>, label: &str) {
+    harness.get_by_label(label).click();
+    harness.step();
+    harness.step();
+}
+
 fn has_label_containing(harness: &Harness<'_, App>, text: &str) -> bool {
     harness.query_all_by_label_contains(text).next().is_some()
 }
@@ -181,9 +188,7 @@ fn orders_chart_has_52_weeks_for_pro_and_a_lock_after_switching_to_free() {
     let mut harness = harness(None);
     open_first_hit(&mut harness);
     assert_eq!(harness.state().tier(), Some(Tier::Pro));
-    harness.get_by_label("Weekly orders").click();
-    harness.step();
-    harness.step();
+    show(&mut harness, "Weekly orders");
     let series = harness.state().orders_series().unwrap();
     assert_eq!(series.orders_points.len(), 52);
     assert!(series.orders_points.windows(2).all(|w| w[0][0] < w[1][0]));
@@ -196,9 +201,7 @@ fn orders_chart_has_52_weeks_for_pro_and_a_lock_after_switching_to_free() {
     step_until(&mut harness, "the free key's answers", |h| {
         h.state().is_idle() && h.state().tier() == Some(Tier::Free) && h.state().product().is_some()
     });
-    harness.get_by_label("Weekly orders").click();
-    harness.step();
-    harness.step();
+    show(&mut harness, "Weekly orders");
     assert!(has_label_containing(
         &harness,
         "Weekly orders need a pro key"
@@ -206,9 +209,7 @@ fn orders_chart_has_52_weeks_for_pro_and_a_lock_after_switching_to_free() {
     assert!(harness.state().orders_series().is_none());
     assert!(has_label_containing(&harness, "tier: free"));
 
-    harness.get_by_label("Product").click();
-    harness.step();
-    harness.step();
+    show(&mut harness, "Product");
     assert!(has_label_containing(
         &harness,
         "Release dates and retail prices need a pro key"
@@ -225,9 +226,7 @@ fn a_free_key_in_the_store_locks_the_fr_dataset_and_the_orders() {
         "FR prices (in EUR) need a pro key"
     ));
     open_first_hit(&mut harness);
-    harness.get_by_label("Weekly orders").click();
-    harness.step();
-    harness.step();
+    show(&mut harness, "Weekly orders");
     assert!(has_label_containing(
         &harness,
         "Weekly orders need a pro key"
@@ -342,9 +341,7 @@ fn scrolling_to_the_end_of_the_hits_loads_the_next_page() {
 fn a_starred_product_is_in_the_watchlist_with_its_current_price() {
     let mut harness = harness(None);
     let hit = open_first_hit(&mut harness);
-    harness.get_by_label("☆ Watch").click();
-    harness.step();
-    harness.step();
+    show(&mut harness, "☆ Watch");
     assert_eq!(harness.state().state.watchlist.len(), 1);
     assert!(harness.query_all_by_label("★ Watching").next().is_some());
 
@@ -450,9 +447,7 @@ fn a_remote_address_that_is_not_a_url_is_refused_inline() {
 fn a_real_time_lookup_shows_prices_and_spends_the_budget() {
     let mut harness = harness(None);
     let hit = open_first_hit(&mut harness);
-    harness.get_by_label("Real-time").click();
-    harness.step();
-    harness.step();
+    show(&mut harness, "Real-time");
     assert!(has_label_containing(&harness, "120 of 120 left"));
 
     harness.get_by_label("Look up").click();
@@ -505,9 +500,7 @@ fn a_real_time_lookup_shows_prices_and_spends_the_budget() {
 fn a_free_key_sees_resale_locked_and_the_retailer_open() {
     let mut harness = harness(Some("demo-free"));
     open_first_hit(&mut harness);
-    harness.get_by_label("Real-time").click();
-    harness.step();
-    harness.step();
+    show(&mut harness, "Real-time");
     assert!(has_label_containing(&harness, "need a pro key"));
     assert!(harness.query_by_label("Look up").is_none());
     harness.get_by_label("retailer-a (free)").click();
@@ -541,9 +534,7 @@ fn a_compared_product_is_drawn_beside_the_open_one_until_removed() {
     step_until(&mut harness, "the second product", |h| {
         h.state().is_idle() && h.state().product().is_some_and(|p| p.id == second.id)
     });
-    harness.get_by_label("Weekly orders").click();
-    harness.step();
-    harness.step();
+    show(&mut harness, "Weekly orders");
     assert!(has_label_containing(&harness, "Comparing:"));
     assert!(has_label_containing(&harness, &first.title));
     let compared = harness.state().compared_series()[0].unwrap();
