@@ -75,6 +75,10 @@ struct ServeArgs {
     /// Share of simulated marketplace calls that fail with 502 (0 to 1).
     #[arg(long, default_value_t = 0.0)]
     upstream_failure_rate: f64,
+    /// Accept the well-known demo keys (demo-free, demo-pro, demo-ultra) on a non-loopback
+    /// address too; on loopback they are always accepted.
+    #[arg(long)]
+    demo_keys: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -185,6 +189,22 @@ fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
     let mut config = ServiceConfig::new(&catalogue);
     config.simulator.latency_ms = args.upstream_latency_ms;
     config.simulator.failure_rate = args.upstream_failure_rate;
+    // Anyone may know the demo keys: off a loopback address they open the service to everyone.
+    let loopback = is_loopback(&args.addr);
+    config.demo_keys = args.demo_keys || loopback;
+    if !loopback {
+        if args.demo_keys {
+            tracing::warn!(
+                "--demo-keys on a non-loopback address: anyone who can reach {} may use the well-known demo keys",
+                args.addr
+            );
+        } else {
+            tracing::warn!(
+                "not a loopback address: the demo keys are refused (pass --demo-keys to accept them): {}",
+                args.addr
+            );
+        }
+    }
     let state =
         ServiceState::open(&config).with_context(|| format!("opening {}", catalogue.display()))?;
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
@@ -197,6 +217,15 @@ fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
         tracing::info!("shutting down");
         handle.shutdown().await;
         Ok(())
+    })
+}
+
+/// Whether every address `addr` names is a loopback one (an unresolvable name counts as not).
+fn is_loopback(addr: &str) -> bool {
+    use std::net::ToSocketAddrs as _;
+    addr.to_socket_addrs().is_ok_and(|addrs| {
+        let addrs: Vec<_> = addrs.collect();
+        !addrs.is_empty() && addrs.iter().all(|a| a.ip().is_loopback())
     })
 }
 

@@ -186,3 +186,98 @@ fn a_failed_import_exits_non_zero_and_names_the_line() {
     assert!(stderr.contains("line 1"), "{stderr}");
     assert!(!out.exists());
 }
+
+/// Starts `solescope serve --catalogue path` with `args`; returns it and the URL it printed,
+/// with the host replaced by 127.0.0.1 (the service may listen on every address).
+fn serve(path: &Path, args: &[&str]) -> (std::process::Child, String) {
+    let mut child = solescope()
+        .arg("serve")
+        .args(args)
+        .arg("--catalogue")
+        .arg(path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let base = line.trim().rsplit(' ').next().unwrap().to_owned();
+    let port = base.rsplit(':').next().unwrap();
+    (child, format!("http://127.0.0.1:{port}"))
+}
+
+/// Status of `GET base/stats` with `key`.
+fn stats_status(base: &str, key: &str) -> u16 {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        reqwest::Client::new()
+            .get(format!("{base}/stats"))
+            .header("Authorization", key)
+            .send()
+            .await
+            .unwrap()
+            .status()
+            .as_u16()
+    })
+}
+
+/// Stops `child` and returns what it wrote to stderr.
+fn stop(mut child: std::process::Child) -> String {
+    use std::io::Read as _;
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    stderr
+}
+
+#[test]
+fn serve_off_loopback_refuses_the_demo_keys_unless_told_to_accept_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("public.sqlite");
+    generate(&path, 20);
+    let own_key = {
+        let catalogue = Catalogue::open(&path).unwrap();
+        let key = keys::new_key();
+        keys::insert(
+            catalogue.connection(),
+            &key,
+            Tier::Free,
+            "test",
+            "2026-11-22",
+        )
+        .unwrap();
+        key
+    };
+
+    let (child, base) = serve(&path, &["--addr", "0.0.0.0:0"]);
+    let demo = stats_status(&base, "demo-free");
+    let pro = stats_status(&base, "demo-pro");
+    let own = stats_status(&base, &own_key);
+    let stderr = stop(child);
+    assert_eq!((demo, pro), (401, 401), "demo keys refused off loopback");
+    assert_eq!(own, 200, "real keys still work");
+    assert!(stderr.contains("demo keys are refused"), "{stderr}");
+    assert!(!stderr.contains(&own_key), "the key is never logged");
+
+    let (child, base) = serve(&path, &["--addr", "0.0.0.0:0", "--demo-keys"]);
+    let demo = stats_status(&base, "demo-free");
+    let stderr = stop(child);
+    assert_eq!(demo, 200, "--demo-keys accepts them");
+    assert!(
+        stderr.contains("--demo-keys on a non-loopback address"),
+        "{stderr}"
+    );
+
+    let (child, base) = serve(&path, &["--addr", "127.0.0.1:0"]);
+    let demo = stats_status(&base, "demo-ultra");
+    stop(child);
+    assert_eq!(demo, 200, "loopback keeps them");
+}

@@ -118,22 +118,27 @@ async fn placeholders_are_pngs_of_the_asked_width_without_a_key() {
     let server = start().await;
     let slug = &products()[0].0;
     let (_, _, picture) = png(&server, &image_path(slug)).await;
-    assert_eq!(picture.dimensions(), (480, 320));
+    assert_eq!(picture.dimensions(), (384, 256));
+    // Five widths only: any other is rounded up, and capped at the widest.
     for (query, size) in [
         ("?w=96", (96, 64)),
         ("?w=5", (48, 32)),
-        ("?w=0", (48, 32)),
-        ("?w=100000000000", (960, 640)),
-        ("?w=", (480, 320)),
+        ("?w=100", (192, 128)),
+        ("?w=300", (384, 256)),
+        ("?w=10000", (768, 512)),
+        ("?w=", (384, 256)),
     ] {
         let (_, _, picture) = png(&server, &format!("{}{query}", image_path(slug))).await;
         assert_eq!(picture.dimensions(), size, "{query}");
     }
-    let (status, code) = json_error(&server, &format!("{}?w=wide", image_path(slug))).await;
-    assert_eq!(
-        (status, code.as_str()),
-        (StatusCode::BAD_REQUEST, "bad_request")
-    );
+    for bad in ["wide", "0", "10001", "100000000000", "-5"] {
+        let (status, code) = json_error(&server, &format!("{}?w={bad}", image_path(slug))).await;
+        assert_eq!(
+            (status, code.as_str()),
+            (StatusCode::BAD_REQUEST, "bad_request"),
+            "w={bad}"
+        );
+    }
 
     // Public: even a wrong key does not stand in the way.
     let answer = reqwest::Client::new()

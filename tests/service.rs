@@ -139,7 +139,7 @@ async fn keys_decide_access_and_every_answer_names_the_tier() {
 #[tokio::test]
 async fn search_answers_in_the_spec_envelope() {
     let server = start(config()).await;
-    let answer = get(&server, "/search?query=air%20jordan%201", Some("demo-free")).await;
+    let answer = get(&server, "/search?query=air%20jordan%201", Some("demo-pro")).await;
     assert_eq!(answer.status, StatusCode::OK);
     assert_eq!(
         keys(&answer.body),
@@ -722,7 +722,12 @@ async fn subscriptions_explain_the_tiers_without_a_key() {
     assert_eq!(free.header("x-key-type"), Some("free"));
     assert_eq!(
         free.body["data"]["product_fields_omitted"],
-        serde_json::json!(["release_dates", "retail_prices"])
+        serde_json::json!([
+            "release_date",
+            "retail_price",
+            "release_dates",
+            "retail_prices"
+        ])
     );
     let pro = get(&server, "/api/v2/subscriptions/pro", None).await;
     assert_eq!(pro.body["data"]["realtime_requests_per_minute"], 120);
@@ -788,4 +793,70 @@ async fn repeated_searches_answer_the_same_hits_as_product_lookups() {
         fr.body["hits"][0]["currency"], "EUR",
         "datasets are cached apart"
     );
+}
+
+/// Every object key anywhere in `value`.
+fn all_keys(value: &Value, out: &mut BTreeSet<String>) {
+    match value {
+        Value::Object(map) => {
+            for (key, child) in map {
+                out.insert(key.clone());
+                all_keys(child, out);
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| all_keys(item, out)),
+        _ => {}
+    }
+}
+
+#[tokio::test]
+async fn free_keys_get_no_release_date_or_retail_price_on_any_endpoint() {
+    let server = start(config()).await;
+    // The rule as the service publishes it.
+    let free = get(&server, "/api/v2/subscriptions/free", None).await;
+    let omitted: BTreeSet<String> = free.body["data"]["product_fields_omitted"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|field| field.as_str().unwrap().to_owned())
+        .collect();
+    assert!(omitted.contains("release_date") && omitted.contains("retail_price"));
+
+    let product = some_product(&server).await;
+    let (id, slug) = (
+        product["id"].as_str().unwrap(),
+        product["slug"].as_str().unwrap(),
+    );
+    let endpoints = [
+        "/search?query=jordan&limit=50".to_owned(),
+        format!("/search?sku={}", product["sku"].as_str().unwrap()),
+        format!("/product/{id}"),
+        format!("/product/{slug}"),
+        format!("/api/v2/products/{id}"),
+        format!("/api/v2/products/{slug}"),
+        format!("/api/v3/retailer-a/products/{slug}"),
+    ];
+    for path in &endpoints {
+        let answer = get(&server, path, Some("demo-free")).await;
+        assert_eq!(answer.status, StatusCode::OK, "{path}: {}", answer.body);
+        let mut seen = BTreeSet::new();
+        all_keys(&answer.body, &mut seen);
+        let leaked: Vec<_> = seen.intersection(&omitted).collect();
+        assert!(leaked.is_empty(), "{path} gave a free key {leaked:?}");
+        // The same answer to a pro key carries them: the rule, not a missing column.
+        let answer = get(&server, path, Some("demo-pro")).await;
+        let mut seen = BTreeSet::new();
+        all_keys(&answer.body, &mut seen);
+        assert!(
+            seen.intersection(&omitted).next().is_some(),
+            "{path} gave a pro key none of {omitted:?}"
+        );
+    }
+    // A free search answered after a pro one (or the other way round) is not served from the
+    // other tier's cached hits.
+    let pro = get(&server, "/search?query=dunk", Some("demo-pro")).await;
+    let free = get(&server, "/search?query=dunk", Some("demo-free")).await;
+    assert!(pro.body["hits"][0].get("retail_price").is_some());
+    assert!(free.body["hits"][0].get("retail_price").is_none());
+    assert_eq!(pro.body["hits"][0]["id"], free.body["hits"][0]["id"]);
 }

@@ -11,9 +11,11 @@
 pub mod realtime;
 pub mod search;
 pub mod service;
+pub mod tiers;
 pub mod v2;
 
 pub use realtime::*;
 pub use search::*;
 pub use service::*;
+pub use tiers::Feature;
 pub use v2::*;

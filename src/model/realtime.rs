@@ -307,7 +307,8 @@ pub struct RetailerProduct {
     pub images: Vec<String>,
     /// Colourway.
     pub colorway: String,
-    /// Release date, `YYYY-MM-DD`.
+    /// Release date, `YYYY-MM-DD`. Absent for free keys (the tier rule); read as empty then.
+    #[serde(default)]
     pub release_date: String,
     /// Last update, timestamp with microseconds.
     pub updated_at: String,

@@ -34,9 +34,12 @@ pub struct SearchHit {
     pub image: String,
     /// ISO 8601 timestamp (UTC) the product entered the catalogue.
     pub inserted_at: String,
-    /// Retail price, a decimal number carried as text so no precision is lost.
+    /// Retail price, a decimal number carried as text so no precision is lost. Absent for free
+    /// keys (the tier rule, `model::tiers`); read as empty then.
+    #[serde(default)]
     pub retail_price: String,
-    /// Release date, `YYYY-MM-DD`.
+    /// Release date, `YYYY-MM-DD`. Absent for free keys; read as empty then.
+    #[serde(default)]
     pub release_date: String,
     /// Whether the product is a bundle of several items.
     pub is_bundle: bool,

@@ -12,7 +12,7 @@ use axum::response::Response;
 use super::ServiceState;
 use super::error::ApiError;
 use crate::catalogue::keys;
-use crate::model::Tier;
+use crate::model::{Feature, Tier};
 
 /// Response header naming the caller's tier.
 pub const KEY_TYPE_HEADER: &str = "x-key-type";
@@ -27,16 +27,45 @@ pub struct Caller {
 }
 
 impl Caller {
-    /// `Ok` if the caller's tier is at least `needed`.
-    pub fn require(&self, needed: Tier) -> Result<(), ApiError> {
-        if self.tier >= needed {
+    /// `Ok` if the caller's tier gets `feature` (the tier rule of `model::tiers`).
+    pub fn require(&self, feature: Feature) -> Result<(), ApiError> {
+        if self.tier.allows(feature) {
             Ok(())
         } else {
             Err(ApiError::Forbidden {
-                needed,
+                needed: feature.minimum_tier(),
                 have: self.tier,
             })
         }
+    }
+}
+
+/// Removes, at any depth of `value`, the fields the tier rule leaves out for `tier` (for a free
+/// key: release dates and retail prices), so no endpoint can hand them out by accident.
+pub(crate) fn strip_omitted_fields(value: &mut serde_json::Value, tier: Tier) {
+    let omitted = tier.omitted_fields();
+    if omitted.is_empty() {
+        return;
+    }
+    strip_fields(value, &omitted);
+}
+
+fn strip_fields(value: &mut serde_json::Value, fields: &[&str]) {
+    match value {
+        serde_json::Value::Object(map) => {
+            for field in fields {
+                map.remove(*field);
+            }
+            for child in map.values_mut() {
+                strip_fields(child, fields);
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for item in items {
+                strip_fields(item, fields);
+            }
+        }
+        _ => {}
     }
 }
 
@@ -74,7 +103,17 @@ pub async fn authenticate(
 ) -> Response {
     let path = request.uri().path().to_owned();
     let public = is_public(&path);
-    let caller = match resolve(&state, request.headers()) {
+    let key = match key_from_headers(request.headers()) {
+        Ok(key) => key.map(str::to_owned),
+        Err(_) if public => None,
+        Err(err) => return err.into_response_for(&path),
+    };
+    let resolved = match key {
+        None => Ok(None),
+        // The key table is SQLite: read off the async workers.
+        Some(key) => state.blocking(move |state| resolve(state, &key)).await,
+    };
+    let caller = match resolved {
         Ok(caller) => caller,
         Err(_) if public => None,
         Err(err) => return err.into_response_for(&path),
@@ -97,10 +136,17 @@ pub async fn authenticate(
     response
 }
 
-fn resolve(state: &ServiceState, headers: &HeaderMap) -> Result<Option<Caller>, ApiError> {
-    let Some(key) = key_from_headers(headers)? else {
-        return Ok(None);
-    };
+fn resolve(state: &ServiceState, key: &str) -> Result<Option<Caller>, ApiError> {
+    if !state.demo_keys
+        && crate::catalogue::generate::DEMO_KEYS
+            .iter()
+            .any(|(demo, _)| *demo == key)
+    {
+        return Err(ApiError::Unauthorized(
+            "the demo keys are switched off on this server (start it with --demo-keys to allow them)"
+                .into(),
+        ));
+    }
     let conn = state.pool.get()?;
     // One digest per request: it finds the key and names it for the rate limiter.
     let key_id = keys::hash(key);

@@ -49,6 +49,17 @@ pub enum ApiError {
     /// 504: the upstream marketplace did not answer in time.
     #[error("{0}")]
     UpstreamTimeout(String),
+    /// 503: the service is at its limit of work in flight; retry after `Retry-After` seconds.
+    #[error("{message}")]
+    Unavailable {
+        /// What is busy.
+        message: String,
+        /// Seconds to wait before retrying.
+        retry_after_secs: u64,
+    },
+    /// 504: the request took longer than the service allows itself for one answer.
+    #[error("{0}")]
+    TimedOut(String),
 }
 
 impl ApiError {
@@ -62,7 +73,8 @@ impl ApiError {
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Internal => StatusCode::INTERNAL_SERVER_ERROR,
             ApiError::UpstreamFailed(_) => StatusCode::BAD_GATEWAY,
-            ApiError::UpstreamTimeout(_) => StatusCode::GATEWAY_TIMEOUT,
+            ApiError::UpstreamTimeout(_) | ApiError::TimedOut(_) => StatusCode::GATEWAY_TIMEOUT,
+            ApiError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 
@@ -77,6 +89,8 @@ impl ApiError {
             ApiError::Internal => "internal_error",
             ApiError::UpstreamFailed(_) => "upstream_failed",
             ApiError::UpstreamTimeout(_) => "upstream_timeout",
+            ApiError::Unavailable { .. } => "unavailable",
+            ApiError::TimedOut(_) => "timeout",
         }
     }
 
@@ -103,6 +117,9 @@ impl ApiError {
                 );
             }
             ApiError::RateLimited {
+                retry_after_secs, ..
+            }
+            | ApiError::Unavailable {
                 retry_after_secs, ..
             } => {
                 headers.insert(header::RETRY_AFTER, HeaderValue::from(*retry_after_secs));

@@ -2,9 +2,12 @@
 //! catalogue. One router, one auth layer, one limiter and one error type serve both uses: the
 //! in-process local demo the app starts on `127.0.0.1:0`, and `solescope serve`.
 //!
-//! Layers, outermost first: request log (method, path, status, latency; never the key), panic to
-//! JSON 500, JSON error bodies for every refusal (including axum's own rejections), auth (key ->
-//! tier, `X-Key-Type` on every answer), then per-route: the real-time budget.
+//! Layers, outermost first: request log (tower-http `TraceLayer`: method, path, status, latency;
+//! never headers, so never the key), JSON error bodies for every refusal (including axum's own
+//! rejections and the two bounds below), the service's own bounds (at most
+//! [`MAX_IN_FLIGHT`] requests at once, one more is refused with 503; each answered within
+//! [`REQUEST_TIMEOUT`] or refused with 504), panic to JSON 500, auth (key -> tier, `X-Key-Type`
+//! on every answer), then per-route: the real-time budget, the image endpoint's draw limits.
 
 pub mod auth;
 pub mod error;
@@ -24,6 +27,7 @@ use axum::body::Body;
 use axum::extract::Request;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
+use axum::response::IntoResponse as _;
 use axum::response::Response;
 use tokio::net::TcpListener;
 
@@ -38,6 +42,14 @@ use crate::search::SearchIndex;
 /// Real-time requests per key per minute (spec, Limits).
 pub const REALTIME_PER_MINUTE: u32 = 120;
 
+/// Requests served at once; one more is refused at once with 503 (load shedding), so a flood
+/// costs memory for this many requests and no more.
+pub const MAX_IN_FLIGHT: usize = 512;
+
+/// Longest the service works on one answer before giving up with 504. Above the simulated
+/// marketplaces' own timeout, so theirs (a 504 naming the marketplace) fires first.
+pub const REQUEST_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
 /// Search hits kept serialized (about 3.5 KB each, so at most ~70 MB).
 const HIT_CACHE_ENTRIES: usize = 20_000;
 
@@ -50,6 +62,10 @@ pub struct ServiceConfig {
     pub simulator: SimulatorConfig,
     /// Real-time requests per key per minute.
     pub realtime_per_minute: u32,
+    /// Whether the well-known demo keys (`demo-free`, `demo-pro`, `demo-ultra`) are accepted.
+    /// On for the desktop's in-process service (loopback only); `serve` turns it off unless
+    /// told otherwise or listening on loopback.
+    pub demo_keys: bool,
 }
 
 impl ServiceConfig {
@@ -59,6 +75,7 @@ impl ServiceConfig {
             catalogue: catalogue.to_path_buf(),
             simulator: SimulatorConfig::default(),
             realtime_per_minute: REALTIME_PER_MINUTE,
+            demo_keys: true,
         }
     }
 }
@@ -91,6 +108,8 @@ pub struct ServiceState {
     search: SearchIndex,
     marketplaces: Arc<dyn Marketplaces>,
     realtime_budget: WindowLimiter,
+    /// See [`ServiceConfig::demo_keys`].
+    demo_keys: bool,
     /// Counted once at start: the catalogue does not change while it is served, and counting
     /// 1.4 million variants costs milliseconds per request.
     stats: crate::model::Stats,
@@ -98,8 +117,11 @@ pub struct ServiceState {
     /// it is served, so entries never go stale; popular products fill most result pages, and
     /// building a hit (one product row, a dozen variant rows, 3.5 KB of JSON) is most of the
     /// cost of a search.
-    hit_cache:
-        quick_cache::sync::Cache<(i64, crate::model::Country), Box<serde_json::value::RawValue>>,
+    /// Keyed by whether the tier gets release dates and retail prices too.
+    hit_cache: quick_cache::sync::Cache<
+        (i64, crate::model::Country, bool),
+        Box<serde_json::value::RawValue>,
+    >,
 }
 
 impl std::fmt::Debug for ServiceState {
@@ -112,15 +134,33 @@ impl std::fmt::Debug for ServiceState {
 }
 
 impl ServiceState {
+    /// Runs `work` (SQLite reads, search) on tokio's blocking pool, so the async workers keep
+    /// answering while a query runs.
+    pub(crate) async fn blocking<T, F>(self: &Arc<Self>, work: F) -> Result<T, ApiError>
+    where
+        F: FnOnce(&ServiceState) -> Result<T, ApiError> + Send + 'static,
+        T: Send + 'static,
+    {
+        let state = Arc::clone(self);
+        tokio::task::spawn_blocking(move || work(&state))
+            .await
+            .map_err(|err| {
+                tracing::error!("a blocking read failed: {err:#}");
+                ApiError::Internal
+            })?
+    }
+
     /// Search hits for `pks` in order, serialized, from the cache or the catalogue.
     fn hits_json(
         &self,
         pks: &[i64],
         country: crate::model::Country,
+        tier: crate::model::Tier,
     ) -> Result<Vec<Box<serde_json::value::RawValue>>, ApiError> {
+        let full = tier.allows(crate::model::Feature::ReleaseAndRetail);
         let mut hits: Vec<Option<Box<serde_json::value::RawValue>>> = pks
             .iter()
-            .map(|&pk| self.hit_cache.get(&(pk, country)))
+            .map(|&pk| self.hit_cache.get(&(pk, country, full)))
             .collect();
         let missing: Vec<i64> = pks
             .iter()
@@ -131,11 +171,14 @@ impl ServiceState {
         if !missing.is_empty() {
             let conn = self.pool.get()?;
             for (pk, hit) in crate::catalogue::read::search_hits_by_pk(&conn, &missing, country)? {
-                let json = serde_json::value::to_raw_value(&hit).map_err(|err| {
+                let serialize_failed = |err: serde_json::Error| {
                     tracing::error!("serializing a search hit: {err:#}");
                     ApiError::Internal
-                })?;
-                self.hit_cache.insert((pk, country), json.clone());
+                };
+                let mut value = serde_json::to_value(&hit).map_err(serialize_failed)?;
+                auth::strip_omitted_fields(&mut value, tier);
+                let json = serde_json::value::to_raw_value(&value).map_err(serialize_failed)?;
+                self.hit_cache.insert((pk, country, full), json.clone());
                 if let Some(slot) = pks.iter().position(|&p| p == pk) {
                     hits[slot] = Some(json);
                 }
@@ -173,6 +216,7 @@ impl ServiceState {
             search,
             marketplaces,
             realtime_budget: WindowLimiter::new(config.realtime_per_minute, 60),
+            demo_keys: config.demo_keys,
             stats,
             hit_cache: quick_cache::sync::Cache::new(HIT_CACHE_ENTRIES),
         }))
@@ -181,32 +225,63 @@ impl ServiceState {
 
 /// The service's router over `state`.
 pub fn router(state: Arc<ServiceState>) -> Router {
+    let bounds = tower::ServiceBuilder::new()
+        .layer(axum::error_handling::HandleErrorLayer::new(
+            |err: tower::BoxError| async move { bound_refusal(&err).into_response() },
+        ))
+        .load_shed()
+        .concurrency_limit(MAX_IN_FLIGHT)
+        .timeout(REQUEST_TIMEOUT);
     routes::router(state.clone())
         .layer(middleware::from_fn_with_state(state, auth::authenticate))
-        .layer(middleware::from_fn(json_errors))
         .layer(tower_http::catch_panic::CatchPanicLayer::custom(
             |_: Box<dyn std::any::Any + Send>| {
                 tracing::error!("a handler panicked");
                 ApiError::Internal.into_response_for("")
             },
         ))
-        .layer(middleware::from_fn(log_request))
+        .layer(bounds)
+        .layer(middleware::from_fn(json_errors))
+        .layer(
+            tower_http::trace::TraceLayer::new_for_http()
+                // Method and path only: headers carry the key, and query strings the user's text.
+                .make_span_with(|request: &Request| {
+                    tracing::info_span!(
+                        "request",
+                        method = %request.method(),
+                        path = %request.uri().path(),
+                    )
+                })
+                .on_request(())
+                .on_response(
+                    |response: &Response, latency: std::time::Duration, _: &tracing::Span| {
+                        tracing::info!(
+                            status = response.status().as_u16(),
+                            latency_us = latency.as_micros() as u64,
+                            "request"
+                        );
+                    },
+                )
+                .on_failure(()),
+        )
 }
 
-/// Logs method, path, status and latency of every request. Never headers: they carry the key.
-async fn log_request(request: Request, next: Next) -> Response {
-    let method = request.method().clone();
-    let path = request.uri().path().to_owned();
-    let started = Instant::now();
-    let response = next.run(request).await;
-    tracing::info!(
-        %method,
-        path = %path,
-        status = response.status().as_u16(),
-        latency_us = started.elapsed().as_micros() as u64,
-        "request"
-    );
-    response
+/// The answer when one of the service's own bounds refuses a request.
+fn bound_refusal(err: &tower::BoxError) -> ApiError {
+    if err.is::<tower::timeout::error::Elapsed>() {
+        ApiError::TimedOut(format!(
+            "the service gives up on an answer after {} s",
+            REQUEST_TIMEOUT.as_secs()
+        ))
+    } else if err.is::<tower::load_shed::error::Overloaded>() {
+        ApiError::Unavailable {
+            message: "the service is at its limit of requests in flight; retry shortly".into(),
+            retry_after_secs: 1,
+        }
+    } else {
+        tracing::error!("service layer: {err:#}");
+        ApiError::Internal
+    }
 }
 
 /// Makes every error body JSON in the shape of its path: re-shapes [`ApiError`]s for v2 paths,

@@ -44,7 +44,7 @@ impl Default for SimulatorConfig {
 
 /// The simulated marketplaces over a catalogue file.
 pub struct Simulator {
-    store: Store,
+    store: Arc<Store>,
     config: SimulatorConfig,
     clock: Clock,
 }
@@ -62,7 +62,7 @@ impl Simulator {
     /// Opens the catalogue at `catalogue_path` read-only. Blocking (reads the product index).
     pub fn open(catalogue_path: &Path, config: SimulatorConfig) -> Result<Self, UpstreamError> {
         Ok(Self {
-            store: Store::open(catalogue_path)?,
+            store: Arc::new(Store::open(catalogue_path)?),
             config,
             clock: Arc::new(Utc::now),
         })
@@ -122,24 +122,41 @@ impl Simulator {
         Ok(())
     }
 
-    /// The product `find` resolves `key` to, with its sizes and recent orders.
-    fn listing(
+    /// The product `find` resolves `key` to, with its sizes and recent orders. The reads run on
+    /// tokio's blocking pool, off the async workers.
+    async fn listing(
         &self,
         marketplace: &str,
         key: &str,
-        find: impl FnOnce(&rusqlite::Connection, &str) -> rusqlite::Result<Option<ProductRow>>,
+        find: impl FnOnce(&rusqlite::Connection, &str) -> rusqlite::Result<Option<ProductRow>>
+        + Send
+        + 'static,
     ) -> Result<Listing, UpstreamError> {
-        self.store
-            .read(|conn| match find(conn, key)? {
+        let owned_key = key.to_owned();
+        self.read(move |store| {
+            store.read(|conn| match find(conn, &owned_key)? {
                 Some(product) => store::listing(conn, product).map(Some),
                 None => Ok(None),
-            })?
-            .ok_or_else(|| {
-                UpstreamError::NotFound(format!(
-                    "{marketplace} has no product '{}'",
-                    markets::printable(key)
-                ))
             })
+        })
+        .await?
+        .ok_or_else(|| {
+            UpstreamError::NotFound(format!(
+                "{marketplace} has no product '{}'",
+                markets::printable(key)
+            ))
+        })
+    }
+
+    /// Runs `work` on the store on tokio's blocking pool.
+    async fn read<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Store) -> Result<T, UpstreamError> + Send + 'static,
+    ) -> Result<T, UpstreamError> {
+        let store = Arc::clone(&self.store);
+        tokio::task::spawn_blocking(move || work(&store))
+            .await
+            .map_err(|err| UpstreamError::Internal(format!("a catalogue read failed: {err}")))?
     }
 }
 
@@ -162,7 +179,7 @@ impl Marketplaces for Simulator {
     async fn resale_a_product(&self, id: &str) -> Result<ResaleAProduct, UpstreamError> {
         let id = check_identifier("resale-a product id", id)?;
         self.round_trip("resale-a").await?;
-        let listing = self.listing("resale-a", id, resale_a::find)?;
+        let listing = self.listing("resale-a", id, resale_a::find).await?;
         let (minute, today) = self.now();
         Ok(resale_a::product(&listing, self.config.seed, minute, today))
     }
@@ -175,9 +192,11 @@ impl Marketplaces for Simulator {
         let id = check_identifier("resale-b product id", id)?;
         let quote = quote(query)?;
         self.round_trip("resale-b").await?;
-        let listing = self.listing("resale-b", id, resale_b::find)?;
+        let listing = self.listing("resale-b", id, resale_b::find).await?;
         let pks = self.store.related_pks(&listing.product, resale_b::RELATED);
-        let related = self.store.read(|conn| resale_b::listings(conn, &pks))?;
+        let related = self
+            .read(move |store| store.read(|conn| resale_b::listings(conn, &pks)))
+            .await?;
         let (minute, _) = self.now();
         Ok(related
             .iter()
@@ -188,7 +207,7 @@ impl Marketplaces for Simulator {
     async fn retailer_product(&self, slug: &str) -> Result<RetailerProduct, UpstreamError> {
         let slug = check_identifier("retailer-a slug", slug)?;
         self.round_trip("retailer-a").await?;
-        let listing = self.listing("retailer-a", slug, retailer::find)?;
+        let listing = self.listing("retailer-a", slug, retailer::find).await?;
         let (minute, _) = self.now();
         Ok(retailer::product(&listing, self.config.seed, minute))
     }

@@ -8,10 +8,11 @@ use axum::extract::{Extension, Path, Query, State};
 
 use super::{Params, checked_id, truncate};
 use crate::catalogue::read::{self, ProductKey};
-use crate::model::{Country, ErrorBody, SearchHit, SearchResponse, Stats, Tier};
+use crate::model::tiers::country_feature;
+use crate::model::{Country, ErrorBody, SearchHit, SearchResponse, Stats};
 use crate::search::{SearchError, SearchRequest};
 use crate::service::ServiceState;
-use crate::service::auth::Caller;
+use crate::service::auth::{Caller, strip_omitted_fields};
 use crate::service::error::ApiError;
 
 /// Default hits per page (the spec's shown response).
@@ -43,9 +44,7 @@ fn country(params: &Params, caller: &Caller) -> Result<Country, ApiError> {
             truncate(params.get("country").unwrap_or(""), 20)
         ))
     })?;
-    if country != Country::Us {
-        caller.require(Tier::Pro)?;
-    }
+    caller.require(country_feature(country))?;
     Ok(country)
 }
 
@@ -74,28 +73,39 @@ pub(crate) async fn search(
     let text = params
         .get("query")
         .or_else(|| params.get("q"))
-        .unwrap_or("");
-    let request = SearchRequest {
-        text,
-        sku: params.get("sku"),
-        gtin: params.get("gtin"),
-        offset: ((page - 1) * limit) as usize,
-        limit: limit as usize,
-    };
-    let outcome = state.search.search(&request).map_err(|err| match err {
-        SearchError::Sqlite(_) => {
-            tracing::error!("search: {err:#}");
-            ApiError::Internal
-        }
-        other => ApiError::BadRequest(other.to_string()),
-    })?;
-    let hits = state.hits_json(&outcome.product_pks, country)?;
+        .unwrap_or("")
+        .to_owned();
+    let sku = params.get("sku").map(str::to_owned);
+    let gtin = params.get("gtin").map(str::to_owned);
+    let tier = caller.tier;
+    let query = text.clone();
+    // The index and the hit rows are SQLite reads: off the async workers.
+    let (hits, estimated_total_hits) = state
+        .blocking(move |state| {
+            let request = SearchRequest {
+                text: &query,
+                sku: sku.as_deref(),
+                gtin: gtin.as_deref(),
+                offset: ((page - 1) * limit) as usize,
+                limit: limit as usize,
+            };
+            let outcome = state.search.search(&request).map_err(|err| match err {
+                SearchError::Sqlite(_) => {
+                    tracing::error!("search: {err:#}");
+                    ApiError::Internal
+                }
+                other => ApiError::BadRequest(other.to_string()),
+            })?;
+            let hits = state.hits_json(&outcome.product_pks, country, tier)?;
+            Ok((hits, outcome.estimated_total_hits))
+        })
+        .await?;
     Ok(Json(SearchPage {
         hits,
-        estimated_total_hits: outcome.estimated_total_hits,
+        estimated_total_hits,
         limit,
         processing_time_ms: started.elapsed().as_millis() as u64,
-        query: text.to_owned(),
+        query: text,
     }))
 }
 
@@ -111,19 +121,30 @@ pub(crate) async fn product(
     Extension(caller): Extension<Caller>,
     Path(id): Path<String>,
     Query(params): Query<Params>,
-) -> Result<Json<SearchHit>, ApiError> {
-    let id = checked_id("product id", &id)?;
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let id = checked_id("product id", &id)?.to_owned();
     let country = country(&params, &caller)?;
-    let conn = state.pool.get()?;
-    let pk = read::product_pk(&conn, ProductKey::parse(id))?.ok_or_else(|| {
-        ApiError::NotFound(format!("no product with id or slug {:?}", truncate(id, 80)))
-    })?;
-    read::search_hits(&conn, &[pk], country)?
-        .pop()
-        .map(Json)
-        .ok_or_else(|| {
-            ApiError::NotFound(format!("no product with id or slug {:?}", truncate(id, 80)))
+    let hit = state
+        .blocking(move |state| {
+            let not_found = || {
+                ApiError::NotFound(format!(
+                    "no product with id or slug {:?}",
+                    truncate(&id, 80)
+                ))
+            };
+            let conn = state.pool.get()?;
+            let pk = read::product_pk(&conn, ProductKey::parse(&id))?.ok_or_else(not_found)?;
+            read::search_hits(&conn, &[pk], country)?
+                .pop()
+                .ok_or_else(not_found)
         })
+        .await?;
+    let mut body = serde_json::to_value(hit).map_err(|err| {
+        tracing::error!("serializing a product: {err:#}");
+        ApiError::Internal
+    })?;
+    strip_omitted_fields(&mut body, caller.tier);
+    Ok(Json(body))
 }
 
 /// `GET /stats`.

@@ -12,10 +12,11 @@ use axum::response::{IntoResponse, Response};
 
 use super::{Params, checked_id};
 use crate::model::{
-    ErrorBody, ExecutionMeta, ResaleAEnvelope, ResaleBEdge, ResaleBEnvelope, RetailerEnvelope, Tier,
+    ErrorBody, ExecutionMeta, Feature, ResaleAEnvelope, ResaleBEdge, ResaleBEnvelope,
+    RetailerEnvelope,
 };
 use crate::service::ServiceState;
-use crate::service::auth::Caller;
+use crate::service::auth::{Caller, strip_omitted_fields};
 use crate::service::error::ApiError;
 use crate::service::limits::Budget;
 use crate::service::marketplace::{RelatedQuery, UpstreamError};
@@ -49,7 +50,7 @@ pub(crate) async fn budget(
     request: Request,
     next: Next,
 ) -> Response {
-    if let Err(err) = caller.require(Tier::Pro) {
+    if let Err(err) = caller.require(Feature::Realtime) {
         return err.into_response();
     }
     match state.realtime_budget.check(&caller.key_id) {
@@ -140,12 +141,19 @@ pub(crate) async fn resale_b_related(
     security(("api_key" = [])))]
 pub(crate) async fn retailer_product(
     State(state): State<Arc<ServiceState>>,
+    Extension(caller): Extension<Caller>,
     Path(slug): Path<String>,
-) -> Result<Json<RetailerEnvelope>, ApiError> {
+) -> Result<Json<serde_json::Value>, ApiError> {
     let slug = checked_id("slug", &slug)?;
     let data = state.marketplaces.retailer_product(slug).await?;
-    Ok(Json(RetailerEnvelope {
+    let mut body = serde_json::to_value(RetailerEnvelope {
         status: "success".to_owned(),
         data,
-    }))
+    })
+    .map_err(|err| {
+        tracing::error!("serializing a retailer product: {err:#}");
+        ApiError::Internal
+    })?;
+    strip_omitted_fields(&mut body, caller.tier);
+    Ok(Json(body))
 }

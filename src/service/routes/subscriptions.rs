@@ -5,58 +5,45 @@ use axum::Json;
 use axum::extract::Path;
 
 use super::truncate;
-use crate::model::{Subscription, Tier, V2Envelope};
+use crate::model::tiers;
+use crate::model::{Feature, Subscription, Tier, V2Envelope};
 use crate::service::REALTIME_PER_MINUTE;
 use crate::service::error::ApiError;
 
-/// What a tier unlocks. This table is the rule the service enforces (see `auth::Caller::require`).
+/// What a tier unlocks, read from the one tier rule (`model::tiers`) that the handlers enforce.
 pub fn subscription(tier: Tier) -> Subscription {
-    let strings = |items: &[&str]| items.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
-    let free_endpoints = [
-        "GET /search",
-        "GET /product/{id}",
-        "GET /stats",
-        "GET /api/v2/products/{id}",
-        "GET /api/v3/retailer-a/products/{slug}",
-    ];
-    let pro_endpoints = [
-        "GET /api/v2/products/{id}/orders",
-        "GET /api/v3/realtime/resale-a/products/{id}",
-        "GET /api/v3/realtime/resale-b/products/{id}/related",
-    ];
-    match tier {
-        Tier::Free => Subscription {
-            tier,
-            price_usd_per_month: 0.0,
-            features: strings(&[
-                "catalogue search, US dataset",
-                "product detail without release dates and retail prices",
-                "retailer product lookup",
-            ]),
-            endpoints: strings(&free_endpoints),
-            realtime_requests_per_minute: 0,
-            search_countries: strings(&["US"]),
-            product_fields_omitted: strings(&["release_dates", "retail_prices"]),
+    let mut features: Vec<String> = Feature::ALL
+        .into_iter()
+        .filter(|feature| tier.allows(*feature))
+        .map(|feature| feature.description().to_owned())
+        .collect();
+    if !tier.allows(Feature::ReleaseAndRetail) {
+        features.push("no release dates or retail prices anywhere".to_owned());
+    }
+    Subscription {
+        tier,
+        price_usd_per_month: tiers::price_usd_per_month(tier),
+        features,
+        endpoints: tiers::ENDPOINTS
+            .iter()
+            .filter(|(_, feature)| tier.allows(*feature))
+            .map(|(endpoint, _)| (*endpoint).to_owned())
+            .collect(),
+        realtime_requests_per_minute: if tier.allows(Feature::Realtime) {
+            REALTIME_PER_MINUTE
+        } else {
+            0
         },
-        Tier::Pro | Tier::Ultra => Subscription {
-            tier,
-            price_usd_per_month: if tier == Tier::Pro { 29.0 } else { 99.0 },
-            features: strings(&[
-                "everything in free",
-                "search of the FR dataset (prices in EUR)",
-                "release dates and retail prices in product detail",
-                "52 weeks of weekly orders, AOV, GMV and rank",
-                "real-time resale-a product and resale-b related products",
-            ]),
-            endpoints: free_endpoints
-                .iter()
-                .chain(pro_endpoints.iter())
-                .map(|s| (*s).to_owned())
-                .collect(),
-            realtime_requests_per_minute: REALTIME_PER_MINUTE,
-            search_countries: strings(&["US", "FR"]),
-            product_fields_omitted: Vec::new(),
-        },
+        search_countries: tier
+            .countries()
+            .into_iter()
+            .map(|country| country.code().to_owned())
+            .collect(),
+        product_fields_omitted: tier
+            .omitted_fields()
+            .into_iter()
+            .map(str::to_owned)
+            .collect(),
     }
 }
 

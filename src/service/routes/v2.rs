@@ -7,7 +7,7 @@ use axum::extract::{Extension, Path, State};
 
 use super::{checked_id, truncate};
 use crate::catalogue::read::{self, Detail, ProductKey};
-use crate::model::{Product, Tier, V2Envelope, WeeklyOrder};
+use crate::model::{Feature, Product, V2Envelope, WeeklyOrder};
 use crate::service::ServiceState;
 use crate::service::auth::Caller;
 use crate::service::error::ApiError;
@@ -24,17 +24,25 @@ pub(crate) async fn product(
     Extension(caller): Extension<Caller>,
     Path(id): Path<String>,
 ) -> Result<Json<V2Envelope<Product>>, ApiError> {
-    let id = checked_id("product id", &id)?;
-    let conn = state.pool.get()?;
-    let not_found =
-        || ApiError::NotFound(format!("no product with id or slug {:?}", truncate(id, 80)));
-    let pk = read::product_pk(&conn, ProductKey::parse(id))?.ok_or_else(not_found)?;
-    let detail = if caller.tier >= Tier::Pro {
+    let id = checked_id("product id", &id)?.to_owned();
+    let detail = if caller.tier.allows(Feature::ReleaseAndRetail) {
         Detail::Full
     } else {
         Detail::Reduced
     };
-    let product = read::product(&conn, pk, detail)?.ok_or_else(not_found)?;
+    let product = state
+        .blocking(move |state| {
+            let not_found = || {
+                ApiError::NotFound(format!(
+                    "no product with id or slug {:?}",
+                    truncate(&id, 80)
+                ))
+            };
+            let conn = state.pool.get()?;
+            let pk = read::product_pk(&conn, ProductKey::parse(&id))?.ok_or_else(not_found)?;
+            read::product(&conn, pk, detail)?.ok_or_else(not_found)
+        })
+        .await?;
     Ok(Json(V2Envelope::success(product)))
 }
 
@@ -51,7 +59,7 @@ pub(crate) async fn orders(
     Extension(caller): Extension<Caller>,
     Path(id): Path<String>,
 ) -> Result<Json<V2Envelope<Vec<WeeklyOrder>>>, ApiError> {
-    caller.require(Tier::Pro)?;
+    caller.require(Feature::WeeklyOrders)?;
     let id = checked_id("product id", &id)?;
     if uuid::Uuid::parse_str(id).is_err() {
         return Err(ApiError::BadRequest(format!(
@@ -59,8 +67,14 @@ pub(crate) async fn orders(
             truncate(id, 80)
         )));
     }
-    let conn = state.pool.get()?;
-    let pk = read::product_pk(&conn, ProductKey::Id(id))?
-        .ok_or_else(|| ApiError::NotFound(format!("no product with id {id}")))?;
-    Ok(Json(V2Envelope::success(read::weekly_orders(&conn, pk)?)))
+    let id = id.to_owned();
+    let orders = state
+        .blocking(move |state| {
+            let conn = state.pool.get()?;
+            let pk = read::product_pk(&conn, ProductKey::Id(&id))?
+                .ok_or_else(|| ApiError::NotFound(format!("no product with id {id}")))?;
+            Ok(read::weekly_orders(&conn, pk)?)
+        })
+        .await?;
+    Ok(Json(V2Envelope::success(orders)))
 }
