@@ -82,7 +82,10 @@ fn a_broken_line_fails_with_its_number_and_field_and_writes_nothing() {
     assert_eq!(line, 4);
     assert!(message.contains("variants[2].price"), "{message}");
     assert!(!out.exists(), "no catalogue left behind");
-    assert!(!dir.path().join("new.sqlite.partial").exists());
+    assert!(
+        partial_files(dir.path()).is_empty(),
+        "no temporary file left"
+    );
 
     // An existing catalogue at the destination is left exactly as it was.
     let existing = dir.path().join("existing.sqlite");
@@ -163,5 +166,113 @@ fn bad_values_name_the_line_and_field() {
     assert!(
         err.to_string().starts_with("line 3:") && err.to_string().contains("earlier line"),
         "{err}"
+    );
+}
+
+/// Temporary files an import left in `dir`.
+fn partial_files(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.to_string_lossy().ends_with(".partial"))
+        .collect()
+}
+
+/// JSON lines of every product of a generated catalogue of `products`.
+fn input_of(dir: &Path, name: &str, products: u32) -> PathBuf {
+    let source = common::catalogue(dir, &format!("{name}.sqlite"), products, 21);
+    let lines: Vec<String> = hits_of(&source)
+        .iter()
+        .map(|hit| serde_json::to_string(hit).unwrap())
+        .collect();
+    let input = dir.join(format!("{name}.jsonl"));
+    write_lines(&input, &lines);
+    input
+}
+
+#[test]
+fn a_killed_import_leaves_the_old_catalogue_intact() {
+    let dir = tempfile::tempdir().unwrap();
+    let small = input_of(dir.path(), "small", 12);
+    let big = input_of(dir.path(), "big", 3000);
+    let out = dir.path().join("catalogue.sqlite");
+    import::import(&small, &out, &mut |_| {}).unwrap();
+    let before = std::fs::read(&out).unwrap();
+
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_solescope"))
+        .args(["catalogue", "import"])
+        .arg(&big)
+        .arg("--out")
+        .arg(&out)
+        .env("HOME", dir.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it once it has written part of its new file, wherever it writes it.
+    let started = std::time::Instant::now();
+    loop {
+        let writing = partial_files(dir.path())
+            .iter()
+            .chain([&out])
+            .any(|path| std::fs::metadata(path).is_ok_and(|m| m.len() > 256 * 1024));
+        if writing {
+            break;
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the import ended before it could be killed"
+        );
+        assert!(
+            started.elapsed().as_secs() < 60,
+            "the import never started writing"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    assert!(child.try_wait().unwrap().is_none(), "killed mid-way");
+    child.kill().unwrap();
+    child.wait().unwrap();
+
+    assert!(
+        std::fs::read(&out).unwrap() == before,
+        "the old file is untouched"
+    );
+    let catalogue = Catalogue::open(&out).unwrap();
+    catalogue.integrity_check().unwrap();
+    assert_eq!(catalogue.product_count().unwrap(), 12);
+
+    // The next import replaces it whole.
+    import::import(&big, &out, &mut |_| {}).unwrap();
+    assert_eq!(
+        Catalogue::open(&out).unwrap().product_count().unwrap(),
+        3000
+    );
+}
+
+#[test]
+fn two_imports_at_once_do_not_clobber_each_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let inputs = [
+        input_of(dir.path(), "first", 300),
+        input_of(dir.path(), "second", 200),
+    ];
+    let out = dir.path().join("shared.sqlite");
+    let reports: Vec<_> = std::thread::scope(|scope| {
+        let runs: Vec<_> = inputs
+            .iter()
+            .map(|input| scope.spawn(|| import::import(input, &out, &mut |_| {})))
+            .collect();
+        runs.into_iter().map(|run| run.join().unwrap()).collect()
+    });
+    for report in &reports {
+        assert!(report.is_ok(), "{report:?}");
+    }
+    // Whichever renamed last, the file is one import, whole.
+    let catalogue = Catalogue::open(&out).unwrap();
+    catalogue.integrity_check().unwrap();
+    assert!([300, 200].contains(&catalogue.product_count().unwrap()));
+    assert!(
+        partial_files(dir.path()).is_empty(),
+        "no temporary file left"
     );
 }

@@ -1,9 +1,12 @@
 //! `solescope catalogue import FILE --out PATH`: loads real search hits, one JSON object per line
 //! (the spec's search-hit shape), into a new catalogue.
 //!
-//! All or nothing: the catalogue is built in `<out>.partial` in one transaction and renamed over
-//! `out` only when every line was good. A bad line fails the import with its line number and the
-//! field at fault (`line 7: variants[2].price: invalid type ...`), and `out` is left untouched.
+//! All or nothing: the catalogue is built in a uniquely named temporary file beside `out`
+//! (`.<name>.<random>.partial`, so two imports never share one), in one transaction, then
+//! flushed to disk, renamed over `out`, and the folder flushed too ([`write_atomically`]). A crash
+//! or kill at any point leaves `out` as it was (a stray temporary file may remain); a bad line
+//! fails the import with its line number and the field at fault
+//! (`line 7: variants[2].price: invalid type ...`), and `out` is left untouched.
 //!
 //! A search hit carries one currency. Prices in the other dataset's currency are converted at
 //! [`EUR_PER_USD`], recorded in the catalogue's `meta` table as `eur_per_usd`. Imported products
@@ -41,22 +44,57 @@ pub fn import(
         path: input.to_path_buf(),
         source,
     })?;
-    let partial = super::partial_path(out);
-    super::remove_if_exists(&partial)?;
-    let result = import_into(std::io::BufReader::new(file), &partial, progress);
-    match result {
-        Ok(report) => {
-            std::fs::rename(&partial, out).map_err(|source| CatalogueError::Io {
-                path: out.to_path_buf(),
-                source,
-            })?;
-            Ok(report)
-        }
-        Err(err) => {
-            // Best effort: the import error is the one to report.
-            let _ = std::fs::remove_file(&partial);
-            Err(err)
-        }
+    write_atomically(out, |partial| {
+        import_into(std::io::BufReader::new(file), partial, progress)
+    })
+}
+
+/// Builds a new file for `out` with `build` (given the path to write), then replaces `out` with
+/// it in one step: the file is built under a unique temporary name in `out`'s folder, flushed to
+/// disk, renamed over `out`, and the folder is flushed so the rename itself survives a power
+/// cut. Until the rename, `out` is untouched; a failed `build` leaves nothing behind.
+pub fn write_atomically<T>(
+    out: &Path,
+    build: impl FnOnce(&Path) -> Result<T, CatalogueError>,
+) -> Result<T, CatalogueError> {
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| CatalogueError::Io { path, source }
+    };
+    let folder = match out.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let mut prefix = std::ffi::OsString::from(".");
+    prefix.push(out.file_name().unwrap_or_default());
+    prefix.push(".");
+    // Deleted when dropped: on every early return below.
+    let partial = tempfile::Builder::new()
+        .prefix(&prefix)
+        .suffix(".partial")
+        .tempfile_in(folder)
+        .map_err(io(folder))?;
+    let outcome = build(partial.path())?;
+    partial.as_file().sync_all().map_err(io(partial.path()))?;
+    partial.persist(out).map_err(|err| CatalogueError::Io {
+        path: out.to_path_buf(),
+        source: err.error,
+    })?;
+    sync_folder(folder).map_err(io(folder))?;
+    Ok(outcome)
+}
+
+/// Flushes a folder's entries (a rename in it) to disk. Only Unix can open a folder to do so;
+/// elsewhere the rename is as durable as the file system makes it.
+fn sync_folder(folder: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        std::fs::File::open(folder)?.sync_all()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = folder;
+        Ok(())
     }
 }
 
@@ -65,8 +103,9 @@ fn import_into(
     path: &Path,
     progress: &mut dyn FnMut(u64),
 ) -> Result<ImportReport, CatalogueError> {
+    // SQLite's default journal and sync: one transaction on a fresh file journals almost
+    // nothing and syncs once, at commit.
     let mut conn = Connection::open(path)?;
-    conn.execute_batch("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")?;
     super::create_schema(&conn)?;
     let tx = conn.transaction()?;
     let mut report = ImportReport {
@@ -121,7 +160,7 @@ fn import_into(
         ],
     )?;
     tx.commit()?;
-    conn.execute_batch("PRAGMA journal_mode = DELETE; ANALYZE;")?;
+    conn.execute_batch("ANALYZE;")?;
     progress(report.products);
     Ok(report)
 }
