@@ -106,6 +106,9 @@ async fn a_flood_of_distinct_pictures_is_bounded_and_search_keeps_answering() {
     );
     if let (Some(before), Some(after)) = (baseline_kib, peak_rss_kib()) {
         let grown_mib = after.saturating_sub(before) / 1024;
+        eprintln!(
+            "flood of {FLOOD}: {drawn} drawn, {refused} refused with 503; peak RSS {before} KiB -> {after} KiB (+{grown_mib} MiB)"
+        );
         assert!(
             grown_mib < 64,
             "peak memory grew by {grown_mib} MiB under the flood"

@@ -860,3 +860,65 @@ async fn free_keys_get_no_release_date_or_retail_price_on_any_endpoint() {
     assert!(free.body["hits"][0].get("retail_price").is_none());
     assert_eq!(pro.body["hits"][0]["id"], free.body["hits"][0]["id"]);
 }
+
+#[tokio::test]
+async fn openapi_document_states_the_bounds_and_statuses_the_service_enforces() {
+    let server = start(config()).await;
+    let document = get(&server, "/openapi.json", None).await.body;
+    let parameter = |path: &str, name: &str| -> Value {
+        document["paths"][path]["get"]["parameters"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{path} has no parameters"))
+            .iter()
+            .find(|p| p["name"] == name)
+            .unwrap_or_else(|| panic!("{path} has no {name}"))["schema"]
+            .clone()
+    };
+    // The bounds the handlers enforce, and the refusal when they are crossed.
+    assert_eq!(parameter("/search", "limit")["maximum"], 100);
+    assert_eq!(parameter("/search", "limit")["minimum"], 1);
+    assert_eq!(parameter("/search", "page")["maximum"], 1000);
+    assert_eq!(parameter("/search", "query")["maxLength"], 1000);
+    let id = parameter("/product/{id}", "id");
+    assert_eq!(id["maxLength"], 200);
+    assert!(id["pattern"].as_str().unwrap().contains("u001f"), "{id}");
+    let long = get(
+        &server,
+        &format!("/search?query={}", "a%20".repeat(1001)),
+        Some("demo-free"),
+    )
+    .await;
+    assert_plain_error(&long, StatusCode::BAD_REQUEST, "bad_request");
+    let gtin = get(
+        &server,
+        &format!("/search?gtin={}", "1".repeat(101)),
+        Some("demo-free"),
+    )
+    .await;
+    assert_plain_error(&gtin, StatusCode::BAD_REQUEST, "bad_request");
+    assert_eq!(
+        parameter("/api/v2/subscriptions/{tier}", "tier")["enum"],
+        serde_json::json!(["free", "pro", "ultra"])
+    );
+    let upper = get(&server, "/api/v2/subscriptions/FREE", None).await;
+    assert_v2_error(&upper, StatusCode::NOT_FOUND, "not_found");
+    // Every status a request can meet is listed: the service's own limits on every path, the
+    // tier refusal of `/product/{id}?country=FR`.
+    for (path, item) in document["paths"].as_object().unwrap() {
+        let responses = keys(&item["get"]["responses"]);
+        for status in ["503", "504"] {
+            assert!(responses.contains(status), "{path} lacks {status}");
+        }
+    }
+    assert!(keys(&document["paths"]["/product/{id}"]["get"]["responses"]).contains("403"));
+    let fr = get(
+        &server,
+        &format!(
+            "/product/{}?country=FR",
+            some_product(&server).await["slug"].as_str().unwrap()
+        ),
+        Some("demo-free"),
+    )
+    .await;
+    assert_plain_error(&fr, StatusCode::FORBIDDEN, "forbidden");
+}

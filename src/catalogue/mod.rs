@@ -188,6 +188,8 @@ impl Catalogue {
 
 fn configure(conn: &Connection) -> Result<(), CatalogueError> {
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    // `rarray(?)`: reads bind a list of keys as one parameter (see `read::search_hits`).
+    rusqlite::vtab::array::load_module(conn)?;
     conn.execute_batch("PRAGMA foreign_keys = ON;")?;
     Ok(())
 }

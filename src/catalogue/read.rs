@@ -3,7 +3,10 @@
 
 use std::collections::HashMap;
 
-use rusqlite::{Connection, OptionalExtension, Row, params_from_iter};
+use std::rc::Rc;
+
+use rusqlite::types::Value;
+use rusqlite::{Connection, OptionalExtension, Row};
 
 use super::CatalogueError;
 use crate::model::{
@@ -56,6 +59,7 @@ const HIT_COLUMNS: &str = "pk, id, slug, sku, title, brand, category, color, gen
     labels, inserted_at";
 
 /// Search hits for `pks`, in the order given, priced for `country`. Unknown pks are skipped.
+/// `conn` must come from [`Catalogue`](super::Catalogue) (it registers `rarray`).
 pub fn search_hits(
     conn: &Connection,
     pks: &[i64],
@@ -77,15 +81,16 @@ pub fn search_hits_by_pk(
         return Ok(Vec::new());
     }
     let currency = price_columns(country);
-    let placeholders = vec!["?"; pks.len()].join(",");
+    // One statement whatever the number of keys: the list is bound as one `rarray` parameter.
+    let keys = Rc::new(pks.iter().copied().map(Value::from).collect::<Vec<_>>());
     let sql = format!(
         "SELECT {HIT_COLUMNS}, min_{currency}_cents, avg_{currency}_cents, max_{currency}_cents,
                 base_{currency}_cents, retail_{currency}_cents
-         FROM products WHERE pk IN ({placeholders})"
+         FROM products WHERE pk IN rarray(?1)"
     );
     let mut statement = conn.prepare_cached(&sql)?;
     let mut hits: HashMap<i64, SearchHit> = HashMap::with_capacity(pks.len());
-    let mut rows = statement.query(params_from_iter(pks))?;
+    let mut rows = statement.query([&keys])?;
     while let Some(row) = rows.next()? {
         let pk: i64 = row.get(0)?;
         hits.insert(pk, hit_from_row(row, country)?);
@@ -94,10 +99,10 @@ pub fn search_hits_by_pk(
 
     let sql = format!(
         "SELECT v.product_pk, v.id, v.size, v.gtin, v.link, v.price_{currency}_cents
-         FROM variants v WHERE v.product_pk IN ({placeholders}) ORDER BY v.product_pk, v.position"
+         FROM variants v WHERE v.product_pk IN rarray(?1) ORDER BY v.product_pk, v.position"
     );
     let mut statement = conn.prepare_cached(&sql)?;
-    let mut rows = statement.query(params_from_iter(pks))?;
+    let mut rows = statement.query([&keys])?;
     while let Some(row) = rows.next()? {
         let pk: i64 = row.get(0)?;
         let Some(hit) = hits.get_mut(&pk) else {

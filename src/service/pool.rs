@@ -1,25 +1,36 @@
 //! A small pool of read-only SQLite connections to the catalogue.
 //!
 //! Written by hand: `r2d2_sqlite` and `deadpool-sqlite` pin their own rusqlite versions, and
-//! what the service needs is twenty lines: take an idle connection or open one, give it back.
-//! Queries are short indexed lookups (well under a millisecond), so handlers run them inline.
+//! what the service needs is forty lines: take an idle connection or open one, give it back.
+//! Callers run on tokio's blocking pool (`ServiceState::blocking`), never on the async workers,
+//! so waiting here for a free connection blocks no async task. At most [`MAX_OPEN`] connections
+//! exist at once: each holds its own page cache, so a flood must not open hundreds.
 
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Condvar, Mutex, PoisonError};
 
 use rusqlite::Connection;
 
 use crate::catalogue::{Catalogue, CatalogueError};
 
-/// Idle connections kept for reuse.
-const MAX_IDLE: usize = 16;
+/// Connections open at once (idle or on loan).
+pub const MAX_OPEN: usize = 16;
 
 /// Read-only connections to one catalogue file.
 #[derive(Debug)]
 pub struct Pool {
     path: PathBuf,
-    idle: Mutex<Vec<Catalogue>>,
+    slots: Mutex<Slots>,
+    /// Signalled when a connection comes back.
+    returned: Condvar,
+}
+
+#[derive(Debug)]
+struct Slots {
+    idle: Vec<Catalogue>,
+    /// Connections open, idle ones included.
+    open: usize,
 }
 
 impl Pool {
@@ -28,25 +39,49 @@ impl Pool {
         let first = Catalogue::open_read_only(path)?;
         Ok(Self {
             path: path.to_path_buf(),
-            idle: Mutex::new(vec![first]),
+            slots: Mutex::new(Slots {
+                idle: vec![first],
+                open: 1,
+            }),
+            returned: Condvar::new(),
         })
     }
 
-    /// A connection, returned to the pool when dropped.
+    /// A connection, returned to the pool when dropped: an idle one, a new one while fewer
+    /// than [`MAX_OPEN`] are open, or else the next one given back. Blocking.
     pub fn get(&self) -> Result<Pooled<'_>, CatalogueError> {
-        let idle = self
-            .idle
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .pop();
-        let catalogue = match idle {
-            Some(catalogue) => catalogue,
-            None => Catalogue::open_read_only(&self.path)?,
-        };
-        Ok(Pooled {
+        let mut slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
+        loop {
+            if let Some(catalogue) = slots.idle.pop() {
+                return Ok(self.loan(catalogue));
+            }
+            if slots.open < MAX_OPEN {
+                slots.open += 1;
+                drop(slots);
+                return match Catalogue::open_read_only(&self.path) {
+                    Ok(catalogue) => Ok(self.loan(catalogue)),
+                    Err(err) => {
+                        self.slots
+                            .lock()
+                            .unwrap_or_else(PoisonError::into_inner)
+                            .open -= 1;
+                        self.returned.notify_one();
+                        Err(err)
+                    }
+                };
+            }
+            slots = self
+                .returned
+                .wait(slots)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    fn loan(&self, catalogue: Catalogue) -> Pooled<'_> {
+        Pooled {
             pool: self,
             catalogue: Some(catalogue),
-        })
+        }
     }
 }
 
@@ -71,14 +106,13 @@ impl Deref for Pooled<'_> {
 impl Drop for Pooled<'_> {
     fn drop(&mut self) {
         if let Some(catalogue) = self.catalogue.take() {
-            let mut idle = self
-                .pool
-                .idle
+            self.pool
+                .slots
                 .lock()
-                .unwrap_or_else(PoisonError::into_inner);
-            if idle.len() < MAX_IDLE {
-                idle.push(catalogue);
-            }
+                .unwrap_or_else(PoisonError::into_inner)
+                .idle
+                .push(catalogue);
+            self.pool.returned.notify_one();
         }
     }
 }

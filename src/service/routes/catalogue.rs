@@ -22,6 +22,13 @@ pub(crate) const MAX_LIMIT: u32 = 100;
 /// Highest page number: deep paging of a relevance ranking is never useful, and a bound keeps
 /// `page x limit` from meaning a scan of the whole catalogue.
 pub(crate) const MAX_PAGE: u32 = 1000;
+/// Longest `gtin` or `sku` filter, in characters.
+pub(crate) const MAX_FILTER_CHARS: usize = 100;
+/// Longest `query`, in characters as sent (the search counts it again after trimming).
+pub(crate) const MAX_QUERY_CHARS: usize = crate::search::MAX_QUERY_CHARS;
+/// The `country` values accepted (any case, white space around ignored), as a JSON Schema
+/// pattern.
+pub(crate) const COUNTRY_PATTERN: &str = "^ *([Uu][Ss]|[Ff][Rr])? *$";
 
 /// [`SearchResponse`] with its hits already serialized (from the service's hit cache): the same
 /// JSON, field for field.
@@ -51,7 +58,8 @@ fn country(params: &Params, caller: &Caller) -> Result<Country, ApiError> {
 /// `GET /search`.
 #[utoipa::path(get, path = "/search", tag = "catalogue",
     params(
-        ("query" = Option<String>, Query, description = "Search text (`q` is accepted too)"),
+        ("query" = Option<String>, Query, description = "Search text, at most 1000 characters"),
+        ("q" = Option<String>, Query, description = "The same as `query` (used when `query` is absent)"),
         ("page" = Option<u32>, Query, description = "Page, 1-based (max 1000)"),
         ("limit" = Option<u32>, Query, description = "Hits per page, 1 to 100, default 20"),
         ("gtin" = Option<String>, Query, description = "Exact GTIN filter"),
@@ -71,12 +79,12 @@ pub(crate) async fn search(
     let limit = params.number("limit", DEFAULT_LIMIT, MAX_LIMIT)?;
     let page = params.number("page", 1, MAX_PAGE)?;
     let text = params
-        .get("query")
-        .or_else(|| params.get("q"))
+        .text("query", MAX_QUERY_CHARS)?
+        .or(params.text("q", MAX_QUERY_CHARS)?)
         .unwrap_or("")
         .to_owned();
-    let sku = params.get("sku").map(str::to_owned);
-    let gtin = params.get("gtin").map(str::to_owned);
+    let sku = params.text("sku", MAX_FILTER_CHARS)?.map(str::to_owned);
+    let gtin = params.text("gtin", MAX_FILTER_CHARS)?.map(str::to_owned);
     let tier = caller.tier;
     let query = text.clone();
     // The index and the hit rows are SQLite reads: off the async workers.
@@ -113,8 +121,9 @@ pub(crate) async fn search(
 #[utoipa::path(get, path = "/product/{id}", tag = "catalogue",
     params(("id" = String, Path, description = "Product UUID or slug"),
         ("country" = Option<String>, Query, description = "`FR` (pro or ultra) or empty for US")),
-    responses((status = 200, body = SearchHit), (status = 400, body = ErrorBody),
-        (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)),
+    responses((status = 200, body = SearchHit, description = "Free keys get no release_date or retail_price"),
+        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody, description = "FR needs pro"), (status = 404, body = ErrorBody)),
     security(("api_key" = [])))]
 pub(crate) async fn product(
     State(state): State<Arc<ServiceState>>,

@@ -144,23 +144,17 @@ pub(crate) async fn product_image(
     let placeholder = match drawing.cache.get_value_or_guard_async(&key).await {
         Ok(placeholder) => placeholder,
         Err(guard) => {
-            let color = {
-                let state = Arc::clone(state);
-                let slug = slug.to_owned();
-                tokio::task::spawn_blocking(move || color_of(&state, &slug))
-                    .await
-                    .map_err(|err| {
-                        tracing::error!("reading a colorway: {err:#}");
-                        ApiError::Internal
-                    })??
-            };
+            // The colorway read and the draw both under a draw permit: a flood holds at most
+            // DRAWS_IN_FLIGHT catalogue connections and pictures in memory.
             let permit = Arc::clone(&drawing.draws)
                 .acquire_owned()
                 .await
                 .map_err(|_| busy())?;
+            let state = Arc::clone(state);
             let slug = slug.to_owned();
             let placeholder = tokio::task::spawn_blocking(move || {
                 let _permit = permit;
+                let color = color_of(&state, &slug)?;
                 render_placeholder(&slug, &color, width_px)
             })
             .await

@@ -17,6 +17,16 @@ use super::error::ApiError;
 /// Longest id or slug accepted in a path.
 pub(crate) const MAX_ID_CHARS: usize = 200;
 
+/// The ids and slugs [`checked_id`] accepts, as a JSON Schema pattern for the OpenAPI document:
+/// no control characters (`char::is_control`), and at least one character that is not white
+/// space (Unicode `White_Space`, which `str::trim` removes). Written out instead of `\s` so the
+/// JavaScript and Python regex engines of API tools read it as Rust does.
+pub(crate) const ID_PATTERN: &str = concat!(
+    "^[^\\u0000-\\u001f\\u007f-\\u009f]*",
+    "[^\\u0000-\\u0020\\u007f-\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]",
+    "[^\\u0000-\\u001f\\u007f-\\u009f]*$"
+);
+
 pub(super) fn router(state: Arc<ServiceState>) -> Router {
     let realtime = Router::new()
         .route(
@@ -64,6 +74,21 @@ impl Params {
             .filter(|value| !value.is_empty())
     }
 
+    /// An optional text parameter of at most `max_chars` characters as sent (before trimming).
+    pub(crate) fn text(&self, name: &str, max_chars: usize) -> Result<Option<&str>, ApiError> {
+        let raw_chars = self
+            .0
+            .iter()
+            .find(|(key, _)| key == name)
+            .map_or(0, |(_, value)| value.chars().count());
+        if raw_chars > max_chars {
+            return Err(ApiError::BadRequest(format!(
+                "{name} has {raw_chars} characters; at most {max_chars} are allowed"
+            )));
+        }
+        Ok(self.get(name))
+    }
+
     /// An optional positive integer parameter, bounded.
     pub(crate) fn number(&self, name: &str, default: u32, max: u32) -> Result<u32, ApiError> {
         let Some(text) = self.get(name) else {
@@ -79,18 +104,19 @@ impl Params {
     }
 }
 
-/// An id or slug from a path, checked: not empty, not huge, no control characters.
+/// An id or slug from a path, checked ([`ID_PATTERN`]): not blank, at most [`MAX_ID_CHARS`]
+/// characters as sent, no control characters. Returned trimmed.
 pub(crate) fn checked_id<'a>(what: &str, raw: &'a str) -> Result<&'a str, ApiError> {
     let id = raw.trim();
     if id.is_empty() {
         return Err(ApiError::BadRequest(format!("the {what} is empty")));
     }
-    if id.chars().count() > MAX_ID_CHARS {
+    if raw.chars().count() > MAX_ID_CHARS {
         return Err(ApiError::BadRequest(format!(
             "the {what} is longer than {MAX_ID_CHARS} characters"
         )));
     }
-    if id.chars().any(char::is_control) {
+    if raw.chars().any(char::is_control) {
         return Err(ApiError::BadRequest(format!(
             "the {what} contains control characters"
         )));

@@ -64,11 +64,15 @@ pub(crate) async fn list() -> Json<V2Envelope<Vec<Subscription>>> {
 pub(crate) async fn one(
     Path(tier): Path<String>,
 ) -> Result<Json<V2Envelope<Subscription>>, ApiError> {
-    let tier: Tier = tier.parse().map_err(|_| {
-        ApiError::NotFound(format!(
-            "no subscription {:?}; the tiers are free, pro and ultra",
-            truncate(&tier, 20)
-        ))
-    })?;
+    // Exactly the lowercase names the document lists: a path names one resource.
+    let tier = Tier::ALL
+        .into_iter()
+        .find(|known| known.as_str() == tier)
+        .ok_or_else(|| {
+            ApiError::NotFound(format!(
+                "no subscription {:?}; the tiers are free, pro and ultra",
+                truncate(&tier, 20)
+            ))
+        })?;
     Ok(Json(V2Envelope::success(subscription(tier))))
 }
