@@ -922,3 +922,41 @@ async fn openapi_document_states_the_bounds_and_statuses_the_service_enforces() 
     .await;
     assert_plain_error(&fr, StatusCode::FORBIDDEN, "forbidden");
 }
+
+#[tokio::test]
+async fn the_service_sheds_requests_beyond_its_limit_and_times_out_slow_answers() {
+    let mut config = config();
+    // A slow marketplace (its own timeout out of the way), one request at a time, a short limit.
+    config.simulator.latency_ms = 1_000;
+    config.simulator.timeout_ms = 20_000;
+    config.max_in_flight = 1;
+    config.request_timeout = std::time::Duration::from_millis(300);
+    let server = start(config).await;
+    let slug = some_product(&server).await["slug"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let base = server.base_url();
+    let slow = tokio::spawn(async move {
+        reqwest::Client::new()
+            .get(format!("{base}/api/v3/retailer-a/products/{slug}"))
+            .header("Authorization", "demo-free")
+            .send()
+            .await
+            .unwrap()
+    });
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    let shed = get(&server, "/stats", Some("demo-free")).await;
+    assert_plain_error(&shed, StatusCode::SERVICE_UNAVAILABLE, "unavailable");
+    assert_eq!(shed.header("retry-after"), Some("1"));
+
+    let slow = slow.await.unwrap();
+    assert_eq!(slow.status(), StatusCode::GATEWAY_TIMEOUT);
+    let body: Value = slow.json().await.unwrap();
+    assert_eq!(body["error"], "timeout", "{body}");
+    // The slot is free again.
+    assert_eq!(
+        get(&server, "/stats", Some("demo-free")).await.status,
+        StatusCode::OK
+    );
+}

@@ -62,6 +62,10 @@ pub struct ServiceConfig {
     pub simulator: SimulatorConfig,
     /// Real-time requests per key per minute.
     pub realtime_per_minute: u32,
+    /// Requests served at once; one more is refused with 503 ([`MAX_IN_FLIGHT`] by default).
+    pub max_in_flight: usize,
+    /// Longest the service works on one answer before a 504 ([`REQUEST_TIMEOUT`] by default).
+    pub request_timeout: std::time::Duration,
     /// Whether the well-known demo keys (`demo-free`, `demo-pro`, `demo-ultra`) are accepted.
     /// On for the desktop's in-process service (loopback only); `serve` turns it off unless
     /// told otherwise or listening on loopback.
@@ -75,6 +79,8 @@ impl ServiceConfig {
             catalogue: catalogue.to_path_buf(),
             simulator: SimulatorConfig::default(),
             realtime_per_minute: REALTIME_PER_MINUTE,
+            max_in_flight: MAX_IN_FLIGHT,
+            request_timeout: REQUEST_TIMEOUT,
             demo_keys: true,
         }
     }
@@ -110,6 +116,10 @@ pub struct ServiceState {
     realtime_budget: WindowLimiter,
     /// See [`ServiceConfig::demo_keys`].
     demo_keys: bool,
+    /// See [`ServiceConfig::max_in_flight`].
+    max_in_flight: usize,
+    /// See [`ServiceConfig::request_timeout`].
+    request_timeout: std::time::Duration,
     /// Counted once at start: the catalogue does not change while it is served, and counting
     /// 1.4 million variants costs milliseconds per request.
     stats: crate::model::Stats,
@@ -217,6 +227,8 @@ impl ServiceState {
             marketplaces,
             realtime_budget: WindowLimiter::new(config.realtime_per_minute, 60),
             demo_keys: config.demo_keys,
+            max_in_flight: config.max_in_flight.max(1),
+            request_timeout: config.request_timeout,
             stats,
             hit_cache: quick_cache::sync::Cache::new(HIT_CACHE_ENTRIES),
         }))
@@ -225,13 +237,18 @@ impl ServiceState {
 
 /// The service's router over `state`.
 pub fn router(state: Arc<ServiceState>) -> Router {
+    let timeout = state.request_timeout;
     let bounds = tower::ServiceBuilder::new()
         .layer(axum::error_handling::HandleErrorLayer::new(
-            |err: tower::BoxError| async move { bound_refusal(&err).into_response() },
+            move |err: tower::BoxError| async move { bound_refusal(&err, timeout).into_response() },
         ))
         .load_shed()
-        .concurrency_limit(MAX_IN_FLIGHT)
-        .timeout(REQUEST_TIMEOUT);
+        // Global: `Router::layer` builds the layer once per route, and one limit is wanted for
+        // the whole service, not one per route.
+        .layer(tower::limit::GlobalConcurrencyLimitLayer::new(
+            state.max_in_flight,
+        ))
+        .timeout(timeout);
     routes::router(state.clone())
         .layer(middleware::from_fn_with_state(state, auth::authenticate))
         .layer(tower_http::catch_panic::CatchPanicLayer::custom(
@@ -267,11 +284,11 @@ pub fn router(state: Arc<ServiceState>) -> Router {
 }
 
 /// The answer when one of the service's own bounds refuses a request.
-fn bound_refusal(err: &tower::BoxError) -> ApiError {
+fn bound_refusal(err: &tower::BoxError, timeout: std::time::Duration) -> ApiError {
     if err.is::<tower::timeout::error::Elapsed>() {
         ApiError::TimedOut(format!(
-            "the service gives up on an answer after {} s",
-            REQUEST_TIMEOUT.as_secs()
+            "the service gives up on an answer after {} ms",
+            timeout.as_millis()
         ))
     } else if err.is::<tower::load_shed::error::Overloaded>() {
         ApiError::Unavailable {
