@@ -33,8 +33,8 @@ pub struct ClientConfig {
     /// Longest `Retry-After` (on 429, or a budget known to be spent) the client waits out by
     /// itself; a longer one is returned as [`ErrorKind::RateLimited`] at once.
     pub max_retry_after: Duration,
-    /// Largest body read from one answer (success or error); a bigger one is
-    /// [`ErrorKind::TooLarge`] and is not read further.
+    /// Largest body read from one answer (success or error); no more is ever read. Over it, a
+    /// success is [`ErrorKind::TooLarge`]; an error status keeps its kind, saying so.
     pub max_body_bytes: usize,
 }
 

@@ -15,7 +15,7 @@
 //! | no answer in time | [`ErrorKind::Timeout`] |
 //! | refused, reset or dropped connection, unreadable body | [`ErrorKind::Connection`] |
 //! | a 2xx body that is not the expected JSON (HTML, truncated, wrong types) | [`ErrorKind::Decode`], naming the field path |
-//! | a body (of any status) over [`ClientConfig::max_body_bytes`](super::ClientConfig::max_body_bytes) | [`ErrorKind::TooLarge`] |
+//! | a 2xx body over [`ClientConfig::max_body_bytes`](super::ClientConfig::max_body_bytes) (an error status over it keeps its own kind) | [`ErrorKind::TooLarge`] |
 //!
 //! An error status whose body is not JSON (a proxy's HTML 502 page, say) keeps the kind of its
 //! status, because the status is what the caller can act on (a 502 is worth retrying, a decode

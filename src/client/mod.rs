@@ -520,15 +520,22 @@ impl Client {
             "GET"
         );
         self.learn_from_headers(&headers, status, budgeted);
-        let body = read_body_capped(response, self.inner.max_body_bytes)
-            .await
-            .map_err(|err| match err {
-                ReadError::TooLarge(too_large) => {
-                    ClientError::new(ErrorKind::TooLarge, too_large.to_string())
-                }
-                ReadError::Transport(err) => transport_error(&err, timeout),
-            })?;
-        if (200..300).contains(&status) {
+        let is_success = (200..300).contains(&status);
+        let body = match read_body_capped(response, self.inner.max_body_bytes).await {
+            Ok(body) => body,
+            Err(ReadError::Transport(err)) => return Err(transport_error(&err, timeout)),
+            Err(ReadError::TooLarge(too_large)) if is_success => {
+                return Err(ClientError::new(ErrorKind::TooLarge, too_large.to_string()));
+            }
+            // An error status keeps its kind (a 5xx stays worth retrying); its body is only a
+            // message, and this one is not read.
+            Err(ReadError::TooLarge(too_large)) => {
+                let mut err = status_error(status, &headers, b"{}");
+                err.message = format!("{}; {too_large}", err.message);
+                return Err(err);
+            }
+        };
+        if is_success {
             decode(&body, &headers)
         } else {
             let err = status_error(status, &headers, &body);
