@@ -356,6 +356,7 @@ read -r line_pixels line_width < <("$CONVERT" "$work/orders.png" -crop "$CHART_C
     -fuzz 8% -fill black +opaque "$CHART_LINE_COLOUR" -fill white -opaque "$CHART_LINE_COLOUR" \
     -colorspace gray -threshold 50% \
     -format '%[fx:round(mean*w*h)] ' -write info: -trim -format '%[fx:mean>0?w:0]\n' info: 2>/dev/null)
+((${line_pixels:-0} > 0)) || line_width=0 # -trim leaves one pixel of an empty mask
 echo "chart line: $line_pixels pixels of $CHART_LINE_COLOUR (min $MIN_CHART_LINE_PIXELS) over $line_width columns (min $MIN_CHART_LINE_WIDTH), region $CHART_CROP"
 ((${line_pixels:-0} >= MIN_CHART_LINE_PIXELS && ${line_width:-0} >= MIN_CHART_LINE_WIDTH)) ||
     fail "the orders screenshot shows no chart"
