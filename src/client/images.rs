@@ -99,7 +99,7 @@ pub struct ImageLimits {
     /// Tallest picture accepted, in pixels.
     pub max_height_px: u32,
     /// Most bytes its decoded pixels may take, counted as RGBA with 8 bits a channel (what the
-    /// window turns every picture into), and handed to the decoder as its allocation limit.
+    /// window turns every picture into).
     pub max_decoded_bytes: u64,
 }
 
@@ -112,18 +112,6 @@ impl Default for ImageLimits {
             max_height_px: 4096,
             max_decoded_bytes: 64 * 1024 * 1024,
         }
-    }
-}
-
-impl ImageLimits {
-    /// The same limits in the `image` crate's terms, for a decoder.
-    #[must_use]
-    pub fn to_decoder_limits(self) -> image::Limits {
-        let mut limits = image::Limits::default();
-        limits.max_image_width = Some(self.max_width_px);
-        limits.max_image_height = Some(self.max_height_px);
-        limits.max_alloc = Some(self.max_decoded_bytes);
-        limits
     }
 }
 
@@ -278,6 +266,29 @@ mod tests {
             "a".repeat(5000)
         );
         assert_eq!(image_url_for(&long, BASE, None), None);
+    }
+
+    #[test]
+    fn same_origin_means_scheme_host_and_port() {
+        let url = |text: &str| Url::parse(text).unwrap();
+        let first = url("http://127.0.0.1:8080/products/a.png");
+        assert!(same_origin(
+            &first,
+            &url("http://127.0.0.1:8080/other.png?w=96")
+        ));
+        assert!(same_origin(
+            &url("https://cdn.example.com/a"),
+            &url("https://CDN.example.com:443/b")
+        ));
+        for other in [
+            "http://127.0.0.1:8081/products/a.png",
+            "http://localhost:8080/products/a.png",
+            "https://127.0.0.1:8080/products/a.png",
+            "file:///products/a.png",
+            "http://10.0.0.1:8080/products/a.png",
+        ] {
+            assert!(!same_origin(&first, &url(other)), "{other}");
+        }
     }
 
     #[test]
