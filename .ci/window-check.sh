@@ -14,10 +14,26 @@
 #    waits for its window, then screenshots the root window every 2 s until two shots in a row
 #    are identical and not blank (the start-up screen counts as blank), up to SETTLE_TIMEOUT_SECS.
 # 5. Fails if the shot is blank: fewer than MIN_COLOURS distinct colours or a standard deviation
-#    (0..1, all channels) below MIN_STDDEV. Then types a search into the window with xdotool
-#    (`/` and text; then Down, Return to open the first hit: no screen coordinates needed) and
-#    fails unless the window changes at each step and stays not blank.
-# 6. Runs `solescope --screenshot FILE.png --view orders` on the same display and checks that PNG.
+#    (0..1, all channels) below MIN_STDDEV. Then drives the window with xdotool (keys only, no
+#    screen coordinates) and checks each step by what the app itself did, from its log (the
+#    client logs every request's URL at debug level) and from the region of the window that
+#    step must change:
+#    - the `/` shortcut with the focus elsewhere: Escape takes the focus out of the search box
+#      (which has it from the first frame), then `/` and `jordan`; the app must send a search
+#      for exactly `jordan` (a `/` typed into a box that kept the focus would make it `/jordan`,
+#      and text typed while no box has the focus is sent nowhere);
+#    - a hit opened: Down, Return must make the app fetch `/api/v2/products/{id}` for the id of
+#      the first hit of that search (asked of the app's own service here, with the same URL),
+#      and change at least MIN_DETAIL_CHANGED_PIXELS of the detail pane (right of the list; a
+#      highlighted row in the list does not count).
+# 6. Logs the time to first results the app reports ("first results shown N ms after the window
+#    opened") for this first start, which built the demo catalogue, and for a second start that
+#    reuses it, and prints both.
+# 7. Runs `solescope --screenshot FILE.png --view orders` on the same display and checks that PNG
+#    shows a chart: at least MIN_CHART_LINE_PIXELS pixels of the first series' line colour
+#    spread over at least MIN_CHART_LINE_WIDTH columns of the content area (a locked or error
+#    panel has none). WINDOW_CHECK_TIER=free runs it with a free key, where orders are locked:
+#    the check must then fail.
 # Prints the figures it measured. The app, Xvfb and the temporary folder go away on exit
 # (WINDOW_CHECK_KEEP=DIR keeps the screenshots and logs there).
 set -euo pipefail
@@ -29,8 +45,21 @@ cd "$(dirname "$0")/.."
 # several colours, product pictures, charts).
 MIN_COLOURS="${MIN_COLOURS:-500}"
 MIN_STDDEV="${MIN_STDDEV:-0.08}"
-# At least this many pixels must change when a product opens.
+# At least this many pixels must change when the search runs.
 MIN_CHANGED_PIXELS="${MIN_CHANGED_PIXELS:-5000}"
+# The detail pane: everything right of the hit list (380 px wide at 1280x800) below the top bar.
+DETAIL_CROP="${DETAIL_CROP:-890x770+390+30}"
+# Opening a product filled 140,000 pixels of it; a highlighted row changes none of it.
+MIN_DETAIL_CHANGED_PIXELS="${MIN_DETAIL_CHANGED_PIXELS:-20000}"
+# The orders charts: right of the hit list, below the figure tiles.
+CHART_CROP="${CHART_CROP:-880x670+400+130}"
+# The first series' colour (src/ui/orders.rs, the series palette). The 52-week orders
+# screenshot measured 5,400 such pixels across 746 columns; a lock or error panel has none.
+CHART_LINE_COLOUR="${CHART_LINE_COLOUR:-#1f77b4}"
+MIN_CHART_LINE_PIXELS="${MIN_CHART_LINE_PIXELS:-300}"
+MIN_CHART_LINE_WIDTH="${MIN_CHART_LINE_WIDTH:-400}"
+# The demo key's tier for the orders screenshot (free: orders are locked, the check must fail).
+WINDOW_CHECK_TIER="${WINDOW_CHECK_TIER:-pro}"
 SETTLE_TIMEOUT_SECS="${SETTLE_TIMEOUT_SECS:-90}"
 # ImageMagick itself: /usr/local/bin/convert may be a stand-in that only converts to PPM.
 CONVERT=/usr/bin/convert
@@ -138,6 +167,9 @@ for _ in $(seq 100); do
 done
 echo "display $DISPLAY: $(xdotool getdisplaygeometry)"
 
+# The client logs each request's URL at debug level: the proof of what the keys did.
+export SOLESCOPE_LOG="info,solescope::service=warn,solescope::client=debug"
+
 echo "== the window"
 started=$SECONDS
 # No `timeout` here: every wait below is bounded, and the trap ends the app.
@@ -195,37 +227,140 @@ wait_for_change() {
     fail "$3 (pixels changed: ${changed:-?}, min $MIN_CHANGED_PIXELS)"
 }
 
+# Waits (about 30 s) until the app's log has a line matching the extended regex $1 after its
+# first $2 lines; prints the first such line; fails with $3 if none comes.
+wait_for_log() {
+    local line=""
+    for _ in $(seq 60); do
+        line="$(tail -n +"$(($2 + 1))" "$work/app.log" | grep -E -m1 -- "$1" || true)"
+        if [[ -n "$line" ]]; then
+            printf '%s\n' "$line"
+            return
+        fi
+        kill -0 "$app_pid" 2>/dev/null || fail "the app exited"
+        sleep 0.5
+    done
+    fail "$3"
+}
+
+log_lines() {
+    wc -l <"$work/app.log"
+}
+
+# Pixels that differ between $1 and $2 inside the crop geometry $3.
+changed_in() {
+    local changed
+    "$CONVERT" "$1" -crop "$3" +repage "$work/crop-before.png"
+    "$CONVERT" "$2" -crop "$3" +repage "$work/crop-after.png"
+    changed="$("$COMPARE" -metric AE "$work/crop-before.png" "$work/crop-after.png" null: 2>&1 || true)"
+    printf '%s\n' "${changed%% *}"
+}
+
+# GET $1 (a path with query) from the app's own service with the demo key, by bash's /dev/tcp:
+# prints the body. Used only to learn which product is the first hit.
+service_get() {
+    local host_port="${service_url#http://}"
+    host_port="${host_port%%/*}"
+    exec 3<>"/dev/tcp/${host_port%:*}/${host_port##*:}"
+    printf 'GET %s HTTP/1.0\r\nHost: %s\r\nAuthorization: demo-pro\r\n\r\n' "$1" "$host_port" >&3
+    sed '1,/^\r$/d' <&3
+    exec 3<&-
+}
+
+service_url="$(grep -o -m1 'demo service at http://[0-9.]*:[0-9]*' "$work/app.log" | sed 's/^demo service at //' || true)"
+[[ -n "$service_url" ]] || fail "the app did not log its service's address"
+echo "the app's service: $service_url"
+
 # Keys go through XTEST to the focused window (without a window manager, xdotool focuses it);
 # no screen coordinates, so layout changes do not break this.
-echo "== typing into the window: / jordan (the search box and the result list)"
+echo "== Escape, then / jordan (the shortcut focuses the search box from elsewhere)"
 xdotool windowfocus --sync "$window" 2>/dev/null || xdotool windowfocus "$window"
+# The search box has the focus from the first frame; Escape takes it away.
+xdotool key --clearmodifiers Escape
+sleep 0.5
+before_search=$(log_lines)
 xdotool key --clearmodifiers slash
 sleep 0.5
 xdotool type --delay 50 jordan
-wait_for_change "$settled" "$work/searched.png" "typing a search changed nothing"
+# The search is sent after a short pause in typing. Exactly `jordan`: a `/` typed into a box
+# that kept the focus would be sent too, as `%2Fjordan`.
+searched_line="$(wait_for_log 'GET .*/search\?query=[^"[:space:][:cntrl:]&]*jordan' "$before_search" \
+    "the app sent no search for \"jordan\" after Escape, / and typing: the / shortcut did not focus the search box")"
+if ! grep -Eq 'GET .*/search\?query=jordan([^A-Za-z0-9_%.-]|$)' <<<"$searched_line"; then
+    printf '%s\n' "$searched_line"
+    fail "the search sent was not exactly \"jordan\": the / went into the search box (it kept the focus after Escape) instead of focusing it"
+fi
+search_path="$(grep -o '/search?query=jordan[^"[:space:][:cntrl:]]*' <<<"$searched_line" | head -n1 || true)"
+echo "search sent: $search_path"
+wait_for_change "$settled" "$work/searched.png" "typing a search changed nothing on screen"
 check_not_blank "$work/searched.png" "window after the search"
 
 echo "== Down, Return (opens the first hit in the product view)"
 sleep 2 # let the results settle before comparing
 shoot "$work/searched.png"
-xdotool key Down Return
-wait_for_change "$work/searched.png" "$work/opened.png" "opening a hit changed nothing"
+first_hit="$(service_get "$search_path" | grep -o '"id":"[^"]*"' | head -n1 | cut -d'"' -f4 || true)"
+[[ -n "$first_hit" ]] || fail "could not learn the first hit of $search_path from $service_url"
+echo "first hit of the search: $first_hit"
+before_open=$(log_lines)
+# Apart: the app reads Return only once a hit is highlighted, and both keys can land in one frame.
+xdotool key Down
+sleep 0.5
+xdotool key Return
+wait_for_log "GET .*/api/v2/products/${first_hit}([^A-Za-z0-9_%.-]|\$)" "$before_open" \
+    "the app did not fetch the first hit ($first_hit) after Down, Return" >/dev/null
+echo "the app fetched the first hit's product: /api/v2/products/$first_hit"
+detail_changed=0
+for _ in $(seq 15); do
+    sleep 2
+    kill -0 "$app_pid" 2>/dev/null || fail "the app exited"
+    shoot "$work/opened.png"
+    detail_changed="$(changed_in "$work/searched.png" "$work/opened.png" "$DETAIL_CROP")"
+    [[ "$detail_changed" =~ ^[0-9]+$ ]] && ((detail_changed >= MIN_DETAIL_CHANGED_PIXELS)) && break
+done
+echo "detail pane pixels changed: $detail_changed (min $MIN_DETAIL_CHANGED_PIXELS, region $DETAIL_CROP)"
+[[ "$detail_changed" =~ ^[0-9]+$ ]] && ((detail_changed >= MIN_DETAIL_CHANGED_PIXELS)) ||
+    fail "the detail pane did not show the opened product"
 check_not_blank "$work/opened.png" "window with a product open"
 # The whole process: the window, its OpenGL driver and the in-process service.
 echo "app memory: $(grep -E '^(VmRSS|VmHWM):' "/proc/$app_pid/status" | tr -s ' \t\n' ' ')"
 if grep -E "panicked|ERROR" "$work/app.log"; then
     fail "the app logged errors"
 fi
+first_start_ms="$(grep -o -m1 'first results shown [0-9]* ms' "$work/app.log" | tr -dc 0-9 || true)"
+[[ -n "$first_start_ms" ]] || fail "the app did not log its time to first results"
 
 kill "$app_pid" 2>/dev/null || true
 wait "$app_pid" 2>/dev/null || true
 app_pid=""
 
-echo "== solescope --screenshot --view orders"
+echo "== a second start, reusing the demo catalogue"
+mv "$work/app.log" "$work/app-first.log"
+"$app" >"$work/app.log" 2>&1 &
+app_pid=$!
+second_line="$(wait_for_log 'first results shown [0-9]+ ms' 0 \
+    "the second start logged no time to first results")"
+second_start_ms="$(grep -o 'first results shown [0-9]* ms' <<<"$second_line" | tr -dc 0-9)"
+kill "$app_pid" 2>/dev/null || true
+wait "$app_pid" 2>/dev/null || true
+app_pid=""
+mv "$work/app.log" "$work/app-second.log"
+echo "time to first results: first start (demo catalogue built) $first_start_ms ms, second start (catalogue reused) $second_start_ms ms"
+
+echo "== solescope --screenshot --view orders --tier $WINDOW_CHECK_TIER"
 started=$SECONDS
-timeout 300 "$app" --screenshot "$work/orders.png" --view orders >"$work/screenshot.log" 2>&1 ||
+timeout 300 "$app" --screenshot "$work/orders.png" --view orders --tier "$WINDOW_CHECK_TIER" \
+    >"$work/screenshot.log" 2>&1 ||
     fail "solescope --screenshot failed (exit $?)"
 echo "screenshot written in $((SECONDS - started)) s: $("$CONVERT" "$work/orders.png" -format '%wx%h' info:)"
 check_not_blank "$work/orders.png" "screenshot --view orders"
+# Pixels of the line colour in the chart area: the count, and the width of their bounding box.
+read -r line_pixels line_width < <("$CONVERT" "$work/orders.png" -crop "$CHART_CROP" +repage \
+    -fuzz 8% -fill black +opaque "$CHART_LINE_COLOUR" -fill white -opaque "$CHART_LINE_COLOUR" \
+    -colorspace gray -threshold 50% \
+    -format '%[fx:round(mean*w*h)] ' -write info: -trim -format '%[fx:mean>0?w:0]\n' info: 2>/dev/null)
+((${line_pixels:-0} > 0)) || line_width=0 # -trim leaves one pixel of an empty mask
+echo "chart line: $line_pixels pixels of $CHART_LINE_COLOUR (min $MIN_CHART_LINE_PIXELS) over $line_width columns (min $MIN_CHART_LINE_WIDTH), region $CHART_CROP"
+((${line_pixels:-0} >= MIN_CHART_LINE_PIXELS && ${line_width:-0} >= MIN_CHART_LINE_WIDTH)) ||
+    fail "the orders screenshot shows no chart"
 
 echo "window check passed"

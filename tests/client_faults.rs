@@ -3,7 +3,7 @@
 //! JSON, reset connections, 429 with `Retry-After`, a remote without rate-limit headers.
 
 use std::fmt::Write as _;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -26,6 +26,12 @@ enum Reply {
     CutShort { full_len: usize, body: Vec<u8> },
     /// Resets the connection (RST) without answering.
     Reset,
+    /// A 200 JSON answer whose body never ends (chunked, no length), or that announces
+    /// `announced` bytes and then streams without end; counts the bytes it managed to send.
+    Endless {
+        announced: Option<u64>,
+        sent: Arc<AtomicU64>,
+    },
 }
 
 fn json(status: u16, body: &str) -> Reply {
@@ -179,6 +185,37 @@ async fn serve(
             Reply::Reset => {
                 let _ = socket.set_zero_linger();
                 drop(socket);
+                return;
+            }
+            Reply::Endless { announced, sent } => {
+                let framing = announced.map_or_else(
+                    || "transfer-encoding: chunked".to_owned(),
+                    |length| format!("content-length: {length}"),
+                );
+                let head = format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n{framing}\r\n\r\n"
+                );
+                if socket.write_all(head.as_bytes()).await.is_err() {
+                    return;
+                }
+                // Valid JSON that never closes: `[0,0,0,...`.
+                let mut piece = b"[".to_vec();
+                piece.extend(b"0,".repeat(32 * 1024));
+                let piece = if announced.is_some() {
+                    piece
+                } else {
+                    let mut chunk = format!("{:x}\r\n", piece.len()).into_bytes();
+                    chunk.extend_from_slice(&piece);
+                    chunk.extend_from_slice(b"\r\n");
+                    chunk
+                };
+                // Stops when the client hangs up (or after 1 GiB, far past any cap under test).
+                while sent.load(Ordering::SeqCst) < 1 << 30 {
+                    if socket.write_all(&piece).await.is_err() {
+                        return;
+                    }
+                    sent.fetch_add(piece.len() as u64, Ordering::SeqCst);
+                }
                 return;
             }
         }
@@ -537,4 +574,89 @@ async fn requests_carry_the_key_in_the_header_and_ids_as_one_segment() {
             .unwrap()
             .contains("fault-test-key")
     );
+}
+
+#[tokio::test]
+async fn an_oversized_body_is_refused_without_reading_it_all() {
+    const CAP: usize = 256 * 1024;
+    // No length, a body without end: the client stops at the cap and hangs up.
+    let sent = Arc::new(AtomicU64::new(0));
+    let fake = Fake::start({
+        let sent = sent.clone();
+        move |_| Reply::Endless {
+            announced: None,
+            sent: sent.clone(),
+        }
+    })
+    .await;
+    let started = Instant::now();
+    let err = fake
+        .client(|config| config.max_body_bytes = CAP)
+        .stats()
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::TooLarge, "{err}");
+    assert!(!err.is_retryable());
+    assert!(err.message.contains("larger than the 256 KB"), "{err}");
+    assert_eq!(
+        fake.requests(),
+        1,
+        "a body over the cap is not asked for again"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    // The server could push at most the cap plus what socket buffers hold before the client
+    // hung up: nowhere near the gigabyte it wanted to send.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let pushed = sent.load(Ordering::SeqCst);
+    assert!(
+        pushed < 64 * 1024 * 1024,
+        "the server pushed {pushed} bytes"
+    );
+
+    // A length over the cap is refused before a byte of the body is read.
+    let fake = Fake::start(move |_| Reply::Endless {
+        announced: Some(10 << 30),
+        sent: Arc::new(AtomicU64::new(0)),
+    })
+    .await;
+    let err = fake
+        .client(|config| config.max_body_bytes = CAP)
+        .search(&SearchQuery::text("jordan"))
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::TooLarge, "{err}");
+    assert!(err.message.contains("announced 10737418240 bytes"), "{err}");
+
+    // An error status with a huge body is capped just the same, and keeps its kind.
+    let fake = Fake::start(|_| Reply::Http {
+        status: 500,
+        headers: vec![("content-type", "text/html".into())],
+        body: vec![b'x'; CAP + 1],
+    })
+    .await;
+    let err = fake
+        .client(|config| {
+            config.max_body_bytes = CAP;
+            config.retries = 0;
+        })
+        .stats()
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Server, "{err}");
+    assert_eq!(err.status, Some(500));
+    assert!(err.message.contains("larger than the 256 KB"), "{err}");
+
+    // A body exactly at the cap is read.
+    let padded = format!("{STATS}{}", " ".repeat(CAP - STATS.len()));
+    let fake = Fake::start(move |_| json(200, &padded)).await;
+    let stats = fake
+        .client(|config| config.max_body_bytes = CAP)
+        .stats()
+        .await
+        .unwrap();
+    assert_eq!(stats.datasets.len(), 1);
 }

@@ -8,12 +8,20 @@
 //! memory. Failures are kept too, and retried only after [`RETRY_FAILED_AFTER`], so a dead
 //! server is not asked sixty times a second. Fetches carry no API key: images are public, and
 //! the key must never go to a host the catalogue merely names.
+//!
+//! A server is not trusted with the picture either: the body is read up to a cap, redirects
+//! are followed only within the same scheme, host and port, and the picture's header is checked
+//! against [`ImageLimits`] before the bytes are handed to egui's decoders (`egui_extras` decodes
+//! whatever a bytes loader returns, with no dimension limit of its own).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use egui::load::{Bytes, BytesLoadResult, BytesLoader, BytesPoll, LoadError};
+
+use crate::client::images::{ImageLimits, check_image_size, same_origin_redirects};
+use crate::client::{BodyTooLarge, ReadError, read_body_capped};
 
 /// Longest a whole image fetch may take, connecting and reading the body included.
 pub const FETCH_TIMEOUT: Duration = Duration::from_secs(10);
@@ -43,6 +51,8 @@ pub struct LoaderLimits {
     pub max_response_bytes: usize,
     /// Bytes kept across all URIs.
     pub max_cache_bytes: usize,
+    /// Largest picture handed on to be decoded.
+    pub image: ImageLimits,
 }
 
 impl Default for LoaderLimits {
@@ -51,6 +61,7 @@ impl Default for LoaderLimits {
             fetch_timeout: FETCH_TIMEOUT,
             max_response_bytes: MAX_RESPONSE_BYTES,
             max_cache_bytes: MAX_CACHE_BYTES,
+            image: ImageLimits::default(),
         }
     }
 }
@@ -103,6 +114,7 @@ impl HttpBytesLoader {
         let client = reqwest::Client::builder()
             .timeout(limits.fetch_timeout)
             .connect_timeout(CONNECT_TIMEOUT.min(limits.fetch_timeout))
+            .redirect(same_origin_redirects())
             .user_agent(concat!("solescope/", env!("CARGO_PKG_VERSION")))
             .build()?;
         Ok(Self {
@@ -188,8 +200,8 @@ struct Fetched {
     mime: Option<String>,
 }
 
-/// GETs `uri`, refusing error statuses and bodies over the size limit. The error is a sentence
-/// for the hover text, URL last.
+/// GETs `uri`, refusing error statuses, redirects elsewhere, bodies over the size limit and
+/// pictures over the image limits. The error is a sentence for the hover text, URL last.
 async fn fetch(
     client: &reqwest::Client,
     uri: &str,
@@ -207,50 +219,42 @@ async fn fetch(
             "the request failed".to_owned()
         }
     };
-    let too_large = || {
-        format!(
-            "larger than {} KB",
-            limits.max_response_bytes.div_ceil(1024)
-        )
-    };
-    let mut response = client
+    let response = client
         .get(uri)
         .header(reqwest::header::ACCEPT, "image/*")
         .send()
         .await
         .map_err(|err| failed(describe(&err)))?;
     let status = response.status();
+    if status.is_redirection() {
+        // Only a redirect the policy refused reaches here: to another host, port or scheme.
+        return Err(failed(format!(
+            "the server answered {status}, a redirect to another host or scheme, not followed"
+        )));
+    }
     if !status.is_success() {
         return Err(failed(format!("the server answered {status}")));
-    }
-    if response
-        .content_length()
-        .is_some_and(|length| length > limits.max_response_bytes as u64)
-    {
-        return Err(failed(too_large()));
     }
     let mime = response
         .headers()
         .get(reqwest::header::CONTENT_TYPE)
         .and_then(|value| value.to_str().ok())
         .map(str::to_owned);
-    let mut body = Vec::new();
-    // Read chunk by chunk so a server that lies about (or omits) its length cannot make the
-    // app hold more than the limit.
-    while let Some(chunk) = response
-        .chunk()
+    let body = read_body_capped(response, limits.max_response_bytes)
         .await
-        .map_err(|err| failed(describe(&err)))?
-    {
-        if body.len() + chunk.len() > limits.max_response_bytes {
-            return Err(failed(too_large()));
-        }
-        body.extend_from_slice(&chunk);
-    }
+        .map_err(|err| match err {
+            ReadError::TooLarge(too_large) => failed(too_large_text(too_large)),
+            ReadError::Transport(err) => failed(describe(&err)),
+        })?;
+    check_image_size(&body, limits.image).map_err(|refused| failed(refused.to_string()))?;
     Ok(Fetched {
         bytes: body.into(),
         mime,
     })
+}
+
+fn too_large_text(too_large: BodyTooLarge) -> String {
+    format!("larger than {} KB", too_large.max_bytes.div_ceil(1024))
 }
 
 /// What the cache knows about a URI.

@@ -15,6 +15,7 @@
 //! | no answer in time | [`ErrorKind::Timeout`] |
 //! | refused, reset or dropped connection, unreadable body | [`ErrorKind::Connection`] |
 //! | a 2xx body that is not the expected JSON (HTML, truncated, wrong types) | [`ErrorKind::Decode`], naming the field path |
+//! | a 2xx body over [`ClientConfig::max_body_bytes`](super::ClientConfig::max_body_bytes) (an error status over it keeps its own kind) | [`ErrorKind::TooLarge`] |
 //!
 //! An error status whose body is not JSON (a proxy's HTML 502 page, say) keeps the kind of its
 //! status, because the status is what the caller can act on (a 502 is worth retrying, a decode
@@ -49,6 +50,9 @@ pub enum ErrorKind {
     Connection,
     /// A successful answer whose body is not the expected JSON.
     Decode,
+    /// An answer (or an image) larger than the client accepts: its body was not read past the
+    /// cap, or its picture is bigger than the decoder is allowed to allocate.
+    TooLarge,
 }
 
 impl ErrorKind {
@@ -66,6 +70,7 @@ impl ErrorKind {
             ErrorKind::Timeout => "timeout",
             ErrorKind::Connection => "connection failed",
             ErrorKind::Decode => "unexpected response",
+            ErrorKind::TooLarge => "answer too large",
         }
     }
 
@@ -220,6 +225,7 @@ mod tests {
             ErrorKind::NotFound,
             ErrorKind::BadRequest,
             ErrorKind::Decode,
+            ErrorKind::TooLarge,
         ];
         for kind in retryable {
             assert!(ClientError::new(kind, "x").is_retryable(), "{kind}");

@@ -1,9 +1,14 @@
-//! Where to load a product image from: the catalogue's own URL when it can be loaded, the
-//! service's generated placeholder when the URL names a host that can never resolve.
+//! Product images from a server the app does not control: where to load one from (the
+//! catalogue's own URL when it can be loaded, the service's generated placeholder when the URL
+//! names a host that can never resolve), which redirects to follow while loading it (none to
+//! another host or scheme), and whether its bytes may be decoded at all (dimension and
+//! allocation limits, checked on the header before any pixel is decoded).
 
 use std::fmt::Write as _;
+use std::io::Cursor;
 
 use reqwest::Url;
+use reqwest::redirect;
 
 /// Top-level domains reserved never to resolve (RFC 2606, RFC 6761): a URL under one of them
 /// is a stand-in, not a place to fetch from.
@@ -52,6 +57,113 @@ pub fn image_url_for(image_url: &str, base_url: &str, width_px: Option<u32>) -> 
         let _ = write!(mapped, "?w={width_px}");
     }
     Some(mapped)
+}
+
+/// Most redirects followed for one image; more is a loop or a server playing games.
+pub const MAX_IMAGE_REDIRECTS: usize = 5;
+
+/// The redirect policy for image fetches: follow at most [`MAX_IMAGE_REDIRECTS`] hops, each to
+/// the same scheme, host and port as the URL first asked for; stop at anything else, so the
+/// 3xx itself is the answer (and the fetch fails on its status). A catalogue names an image's
+/// host; a redirect must not turn that into a fetch from a host (an intranet address, say) or a
+/// scheme nobody chose.
+#[must_use]
+pub fn same_origin_redirects() -> redirect::Policy {
+    redirect::Policy::custom(|attempt| {
+        let Some(first) = attempt.previous().first() else {
+            return attempt.stop();
+        };
+        if attempt.previous().len() > MAX_IMAGE_REDIRECTS {
+            attempt.error(format!("more than {MAX_IMAGE_REDIRECTS} redirects"))
+        } else if same_origin(first, attempt.url()) {
+            attempt.follow()
+        } else {
+            attempt.stop()
+        }
+    })
+}
+
+/// Same scheme, host and port (the default port counted as the port).
+#[must_use]
+pub fn same_origin(a: &Url, b: &Url) -> bool {
+    a.scheme() == b.scheme()
+        && a.host_str() == b.host_str()
+        && a.port_or_known_default() == b.port_or_known_default()
+}
+
+/// How big a picture may be before it is decoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ImageLimits {
+    /// Widest picture accepted, in pixels.
+    pub max_width_px: u32,
+    /// Tallest picture accepted, in pixels.
+    pub max_height_px: u32,
+    /// Most bytes its decoded pixels may take, counted as RGBA with 8 bits a channel (what the
+    /// window turns every picture into).
+    pub max_decoded_bytes: u64,
+}
+
+impl Default for ImageLimits {
+    /// 4096 x 4096 and 64 MiB: far above any product picture (the service draws at most 960 px
+    /// wide), far below what would hurt the app.
+    fn default() -> Self {
+        Self {
+            max_width_px: 4096,
+            max_height_px: 4096,
+            max_decoded_bytes: 64 * 1024 * 1024,
+        }
+    }
+}
+
+/// Why a picture's bytes were refused before decoding.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ImageRefused {
+    /// Not a format the window decodes (PNG, JPEG, WebP), or a header that does not parse.
+    #[error("not a picture this app can show: {0}")]
+    Unreadable(String),
+    /// Wider, taller or bigger once decoded than [`ImageLimits`] allow.
+    #[error(
+        "the picture is {width_px} x {height_px} px, more than the {} x {} px and {} MB allowed",
+        .limits.max_width_px,
+        .limits.max_height_px,
+        .limits.max_decoded_bytes / (1024 * 1024)
+    )]
+    TooLarge {
+        /// Width the header claims.
+        width_px: u32,
+        /// Height the header claims.
+        height_px: u32,
+        /// The limits it broke.
+        limits: ImageLimits,
+    },
+}
+
+/// Reads only the header of `bytes` (the same format detection the window's decoder uses) and
+/// returns the picture's size, or why it must not be decoded: a small file can claim (and
+/// decompress to) gigabytes of pixels, so the claim is checked before any decoder allocates.
+pub fn check_image_size(bytes: &[u8], limits: ImageLimits) -> Result<(u32, u32), ImageRefused> {
+    let unreadable = |err: &dyn std::fmt::Display| ImageRefused::Unreadable(err.to_string());
+    let reader = image::ImageReader::new(Cursor::new(bytes))
+        .with_guessed_format()
+        .map_err(|err| unreadable(&err))?;
+    if reader.format().is_none() {
+        return Err(ImageRefused::Unreadable("unknown format".to_owned()));
+    }
+    // Without limits: the header alone is read here, and the size is judged below, so that a
+    // refusal can say how big the picture claimed to be.
+    let (width_px, height_px) = reader.into_dimensions().map_err(|err| unreadable(&err))?;
+    let decoded_bytes = u64::from(width_px) * u64::from(height_px) * 4;
+    if width_px > limits.max_width_px
+        || height_px > limits.max_height_px
+        || decoded_bytes > limits.max_decoded_bytes
+    {
+        return Err(ImageRefused::TooLarge {
+            width_px,
+            height_px,
+            limits,
+        });
+    }
+    Ok((width_px, height_px))
 }
 
 /// Whether `host` (as the URL parser gives it: lowercase, IDNA-encoded) is under a top-level
@@ -154,6 +266,29 @@ mod tests {
             "a".repeat(5000)
         );
         assert_eq!(image_url_for(&long, BASE, None), None);
+    }
+
+    #[test]
+    fn same_origin_means_scheme_host_and_port() {
+        let url = |text: &str| Url::parse(text).unwrap();
+        let first = url("http://127.0.0.1:8080/products/a.png");
+        assert!(same_origin(
+            &first,
+            &url("http://127.0.0.1:8080/other.png?w=96")
+        ));
+        assert!(same_origin(
+            &url("https://cdn.example.com/a"),
+            &url("https://CDN.example.com:443/b")
+        ));
+        for other in [
+            "http://127.0.0.1:8081/products/a.png",
+            "http://localhost:8080/products/a.png",
+            "https://127.0.0.1:8080/products/a.png",
+            "file:///products/a.png",
+            "http://10.0.0.1:8080/products/a.png",
+        ] {
+            assert!(!same_origin(&first, &url(other)), "{other}");
+        }
     }
 
     #[test]

@@ -16,11 +16,19 @@
 //! - The key goes only in the `Authorization` header, marked sensitive so HTTP-level logging
 //!   leaves it out; it is never in a URL, a log line, an error message or `Debug` output.
 //! - Keys are kept in a [`KeyStore`] (the OS keyring, see [`keystore`]).
+//! - No body is read past [`ClientConfig::max_body_bytes`]: a bigger answer (announced or
+//!   streamed) is [`ErrorKind::TooLarge`], and the client never holds more than the cap.
+//! - What comes from a server and leaves the client's hands is checked here too: image URLs and
+//!   redirects ([`images`]), image sizes before decoding ([`images::check_image_size`]), links
+//!   before opening ([`links::openable_url`]).
 
 pub mod budget;
+pub mod config;
 pub mod error;
 pub mod images;
 pub mod keystore;
+pub mod links;
+mod response;
 
 use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -31,11 +39,15 @@ use reqwest::Url;
 use reqwest::header::{self, HeaderMap, HeaderValue};
 use serde::de::DeserializeOwned;
 
+use self::budget::BudgetTracker;
 pub use self::budget::{Budget, BudgetSource, DEFAULT_REALTIME_PER_MINUTE};
-use self::budget::{BudgetTracker, retry_after};
+use self::config::parse_base_url;
+pub use self::config::{ClientConfig, DEFAULT_MAX_BODY_BYTES, RelatedQuery, SearchQuery};
+use self::error::key_tier_from_message;
 pub use self::error::{ClientError, ErrorKind};
-use self::error::{key_tier_from_message, required_tier_from_message};
 pub use self::keystore::{KEYRING_SERVICE, KeyStore, KeyStoreError, KeyringStore, MemoryKeyStore};
+pub use self::response::{BodyTooLarge, ReadError, read_body_capped};
+use self::response::{decode, error_chain, header_text, status_error, transport_error};
 use crate::model::{
     Country, Product, ResaleAEnvelope, ResaleBEnvelope, RetailerEnvelope, SearchHit,
     SearchResponse, Stats, Subscription, Tier, V2Envelope, WeeklyOrder,
@@ -43,106 +55,8 @@ use crate::model::{
 
 /// Response header naming the key's tier.
 const KEY_TYPE_HEADER: &str = "x-key-type";
-/// Response header naming the tier a refused request needs.
-const REQUIRED_TIER_HEADER: &str = "x-required-tier";
 /// Longest backoff between two attempts, before jitter.
 const MAX_BACKOFF: Duration = Duration::from_secs(5);
-/// Characters of a non-JSON body quoted in an error message.
-const BODY_SNIPPET_CHARS: usize = 120;
-
-/// How to reach a server. `Debug` never shows the key.
-#[derive(Clone)]
-pub struct ClientConfig {
-    /// `http(s)://host[:port][/prefix]`; the endpoint paths are appended.
-    pub base_url: String,
-    /// The API key, sent as `Authorization: <key>`; `None` (or empty) sends no key.
-    pub api_key: Option<String>,
-    /// Longest wait for a TCP (and TLS) connection.
-    pub connect_timeout: Duration,
-    /// Longest wait for one request: from connecting to the last byte of the body.
-    pub request_timeout: Duration,
-    /// Longest time for a whole call, retries and waits between them included.
-    pub call_timeout: Duration,
-    /// Attempts after the first for failures worth retrying (connection, timeout, 5xx, short 429).
-    pub retries: u32,
-    /// Wait before the first retry; doubled for each further one (capped at 5 s), with jitter.
-    pub retry_backoff: Duration,
-    /// Longest `Retry-After` (on 429, or a budget known to be spent) the client waits out by
-    /// itself; a longer one is returned as [`ErrorKind::RateLimited`] at once.
-    pub max_retry_after: Duration,
-}
-
-impl ClientConfig {
-    /// Defaults for a server: connect 5 s, request 15 s, call 30 s, 2 retries from 250 ms,
-    /// waits out a `Retry-After` of up to 5 s.
-    #[must_use]
-    pub fn new(base_url: impl Into<String>, api_key: Option<String>) -> Self {
-        Self {
-            base_url: base_url.into(),
-            api_key,
-            connect_timeout: Duration::from_secs(5),
-            request_timeout: Duration::from_secs(15),
-            call_timeout: Duration::from_secs(30),
-            retries: 2,
-            retry_backoff: Duration::from_millis(250),
-            max_retry_after: Duration::from_secs(5),
-        }
-    }
-}
-
-impl fmt::Debug for ClientConfig {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ClientConfig")
-            .field("base_url", &self.base_url)
-            .field("api_key", &self.api_key.as_ref().map(|_| "[redacted]"))
-            .field("connect_timeout", &self.connect_timeout)
-            .field("request_timeout", &self.request_timeout)
-            .field("call_timeout", &self.call_timeout)
-            .field("retries", &self.retries)
-            .field("retry_backoff", &self.retry_backoff)
-            .field("max_retry_after", &self.max_retry_after)
-            .finish()
-    }
-}
-
-/// Parameters of [`Client::search`]; `SearchQuery::default()` is the first page of everything.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SearchQuery {
-    /// Search text; empty matches everything.
-    pub text: String,
-    /// Page, 1-based; `None` for the server's default (1).
-    pub page: Option<u32>,
-    /// Hits per page; `None` for the server's default (20).
-    pub limit: Option<u32>,
-    /// Exact GTIN filter.
-    pub gtin: Option<String>,
-    /// Exact style-code filter.
-    pub sku: Option<String>,
-    /// The country dataset; FR needs a pro or ultra key.
-    pub country: Country,
-}
-
-impl SearchQuery {
-    /// The first page of hits for `text` in the US dataset.
-    #[must_use]
-    pub fn text(text: impl Into<String>) -> Self {
-        Self {
-            text: text.into(),
-            ..Self::default()
-        }
-    }
-}
-
-/// Parameters of [`Client::resale_b_related`]; each `None` leaves the server's default.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct RelatedQuery {
-    /// Country to retrieve market data for, e.g. `US`.
-    pub country: Option<String>,
-    /// Currency of the market data, e.g. `USD`.
-    pub currency: Option<String>,
-    /// Market to retrieve market data for.
-    pub market: Option<String>,
-}
 
 /// A typed client of one server with one key. Cheap to clone: clones share the connection
 /// pool, the learned tier and the real-time budget.
@@ -161,6 +75,7 @@ struct Inner {
     retries: u32,
     retry_backoff: Duration,
     max_retry_after: Duration,
+    max_body_bytes: usize,
     learned: Mutex<Learned>,
 }
 
@@ -204,6 +119,7 @@ impl Client {
             retries,
             retry_backoff,
             max_retry_after,
+            max_body_bytes,
         } = config;
         let base = parse_base_url(&base_url)?;
         let auth = match api_key.as_deref().map(str::trim) {
@@ -239,6 +155,7 @@ impl Client {
                 retries,
                 retry_backoff,
                 max_retry_after,
+                max_body_bytes,
                 learned: Mutex::new(Learned {
                     tier: None,
                     budget: BudgetTracker::new(),
@@ -603,11 +520,22 @@ impl Client {
             "GET"
         );
         self.learn_from_headers(&headers, status, budgeted);
-        let body = response
-            .bytes()
-            .await
-            .map_err(|err| transport_error(&err, timeout))?;
-        if (200..300).contains(&status) {
+        let is_success = (200..300).contains(&status);
+        let body = match read_body_capped(response, self.inner.max_body_bytes).await {
+            Ok(body) => body,
+            Err(ReadError::Transport(err)) => return Err(transport_error(&err, timeout)),
+            Err(ReadError::TooLarge(too_large)) if is_success => {
+                return Err(ClientError::new(ErrorKind::TooLarge, too_large.to_string()));
+            }
+            // An error status keeps its kind (a 5xx stays worth retrying); its body is only a
+            // message, and this one is not read.
+            Err(ReadError::TooLarge(too_large)) => {
+                let mut err = status_error(status, &headers, b"{}");
+                err.message = format!("{}; {too_large}", err.message);
+                return Err(err);
+            }
+        };
+        if is_success {
             decode(&body, &headers)
         } else {
             let err = status_error(status, &headers, &body);
@@ -659,186 +587,10 @@ impl Client {
     }
 }
 
-/// Checks and normalises the base URL. Messages never quote a URL that carries credentials.
-fn parse_base_url(text: &str) -> Result<Url, ClientError> {
-    let text = text.trim();
-    let url = Url::parse(text).map_err(|err| {
-        ClientError::new(
-            ErrorKind::Config,
-            format!("the base URL is not a URL ({err}): {text}"),
-        )
-    })?;
-    if !url.username().is_empty() || url.password().is_some() {
-        return Err(ClientError::new(
-            ErrorKind::Config,
-            "the base URL must not carry credentials; the API key goes in the key field",
-        ));
-    }
-    if !matches!(url.scheme(), "http" | "https") || url.cannot_be_a_base() {
-        return Err(ClientError::new(
-            ErrorKind::Config,
-            format!("the base URL must start with http:// or https://: {text}"),
-        ));
-    }
-    if url.query().is_some() || url.fragment().is_some() {
-        return Err(ClientError::new(
-            ErrorKind::Config,
-            format!("the base URL must not have a query or fragment: {text}"),
-        ));
-    }
-    Ok(url)
-}
-
 fn drop_empty_query(url: &mut Url) {
     if url.query() == Some("") {
         url.set_query(None);
     }
-}
-
-fn header_text<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
-    headers.get(name)?.to_str().ok().map(str::trim)
-}
-
-/// A request that got no complete answer.
-fn transport_error(err: &reqwest::Error, timeout: Duration) -> ClientError {
-    let chain = error_chain(err);
-    if err.is_timeout() {
-        let message = if err.is_connect() {
-            format!("could not connect in time: {chain}")
-        } else {
-            format!("no complete answer within {} ms", timeout.as_millis())
-        };
-        ClientError::new(ErrorKind::Timeout, message)
-    } else if err.is_connect() {
-        ClientError::new(ErrorKind::Connection, format!("could not connect: {chain}"))
-    } else if err.is_builder() {
-        ClientError::new(
-            ErrorKind::Config,
-            format!("the request could not be built: {chain}"),
-        )
-    } else {
-        ClientError::new(
-            ErrorKind::Connection,
-            format!("the connection failed before the answer was complete: {chain}"),
-        )
-    }
-}
-
-/// `err` and its causes, `: `-separated, without the URL (the error carries it once).
-fn error_chain(err: &reqwest::Error) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    let mut source = std::error::Error::source(err);
-    while let Some(cause) = source {
-        let text = cause.to_string();
-        if !parts.iter().any(|part| part.contains(&text)) {
-            parts.push(text);
-        }
-        source = cause.source();
-    }
-    if parts.is_empty() {
-        parts.push(if err.is_timeout() {
-            "timed out".to_owned()
-        } else {
-            "request failed".to_owned()
-        });
-    }
-    parts.join(": ")
-}
-
-/// Decodes a successful body, naming the field path of a mismatch (`hits[3].price: ...`).
-fn decode<T: DeserializeOwned>(body: &[u8], headers: &HeaderMap) -> Result<T, ClientError> {
-    if !looks_like_json(body) {
-        return Err(ClientError::new(ErrorKind::Decode, not_json(body, headers)));
-    }
-    let mut deserializer = serde_json::Deserializer::from_slice(body);
-    let value = serde_path_to_error::deserialize::<_, T>(&mut deserializer).map_err(|err| {
-        let path = err.path().to_string();
-        let message = if path == "." {
-            format!("the body is not the expected JSON: {}", err.inner())
-        } else {
-            format!("{path}: {}", err.inner())
-        };
-        ClientError::new(ErrorKind::Decode, message)
-    })?;
-    deserializer.end().map_err(|err| {
-        ClientError::new(
-            ErrorKind::Decode,
-            format!("the body is not the expected JSON: {err}"),
-        )
-    })?;
-    Ok(value)
-}
-
-fn looks_like_json(body: &[u8]) -> bool {
-    matches!(
-        body.iter().find(|byte| !byte.is_ascii_whitespace()),
-        Some(b'{' | b'[')
-    )
-}
-
-/// "the body is not JSON (text/html, 512 bytes): "<!DOCTYPE html>..."".
-fn not_json(body: &[u8], headers: &HeaderMap) -> String {
-    if body.iter().all(u8::is_ascii_whitespace) {
-        return "the body is empty".to_owned();
-    }
-    let content_type =
-        header_text(headers, header::CONTENT_TYPE.as_str()).unwrap_or("no content type");
-    let text = String::from_utf8_lossy(body);
-    let mut snippet: String = text.trim().chars().take(BODY_SNIPPET_CHARS).collect();
-    if text.trim().chars().count() > BODY_SNIPPET_CHARS {
-        snippet.push('…');
-    }
-    format!(
-        "the body is not JSON ({content_type}, {} bytes): {snippet:?}",
-        body.len()
-    )
-}
-
-/// The error body of either shape: `{status, error, message}` or the v2 envelope.
-#[derive(serde::Deserialize)]
-struct WireError {
-    #[serde(default)]
-    error: String,
-    #[serde(default)]
-    message: String,
-}
-
-/// An answer with an error status.
-fn status_error(status: u16, headers: &HeaderMap, body: &[u8]) -> ClientError {
-    let kind = ErrorKind::from_status(status);
-    let reason = reqwest::StatusCode::from_u16(status)
-        .ok()
-        .and_then(|code| code.canonical_reason())
-        .unwrap_or("error");
-    let wire = serde_json::from_slice::<WireError>(body).ok();
-    let (code, message) = match wire {
-        Some(wire) if !wire.message.trim().is_empty() => (
-            Some(wire.error).filter(|code| !code.is_empty()),
-            wire.message,
-        ),
-        Some(wire) => (
-            Some(wire.error).filter(|code| !code.is_empty()),
-            reason.to_owned(),
-        ),
-        None if looks_like_json(body) => (
-            None,
-            format!("{reason}; the error body is not the expected JSON"),
-        ),
-        None => (None, format!("{reason}; {}", not_json(body, headers))),
-    };
-    let required_tier = (kind == ErrorKind::Forbidden)
-        .then(|| {
-            header_text(headers, REQUIRED_TIER_HEADER)
-                .and_then(|text| text.parse::<Tier>().ok())
-                .or_else(|| required_tier_from_message(&message))
-        })
-        .flatten();
-    let mut err = ClientError::new(kind, message);
-    err.status = Some(status);
-    err.code = code;
-    err.required_tier = required_tier;
-    err.retry_after = retry_after(headers);
-    err
 }
 
 #[cfg(test)]
@@ -867,67 +619,6 @@ mod tests {
             .url(&[("", "product"), ("product id", " ")])
             .unwrap_err();
         assert_eq!(err.message, "the product id is empty");
-    }
-
-    #[test]
-    fn bad_base_urls_and_keys_are_config_errors() {
-        for url in ["not a url", "ftp://host", "http://host/?q=1", "mailto:x@y"] {
-            let err = Client::new(ClientConfig::new(url, None)).unwrap_err();
-            assert_eq!(err.kind, ErrorKind::Config, "{url}");
-        }
-        let err = Client::new(ClientConfig::new("http://user:hunter2@host", None)).unwrap_err();
-        assert!(!err.to_string().contains("hunter2"), "{err}");
-        let err = Client::new(ClientConfig::new(
-            "http://host",
-            Some("line\nbreak-key".into()),
-        ))
-        .unwrap_err();
-        assert_eq!(err.kind, ErrorKind::Config);
-        assert!(!err.to_string().contains("break-key"), "{err}");
-    }
-
-    #[test]
-    fn debug_output_redacts_the_key() {
-        let config = ClientConfig::new("http://host", Some("sekrit-key-123".into()));
-        let shown = format!("{config:?} {:?}", Client::new(config.clone()).unwrap());
-        assert!(!shown.contains("sekrit-key-123"), "{shown}");
-        assert!(shown.contains("[redacted]"), "{shown}");
-    }
-
-    #[test]
-    fn decode_names_the_field_path() {
-        let body = br#"{"hits":[],"estimatedTotalHits":"many","limit":20,"processingTimeMs":1,"query":""}"#;
-        let err = decode::<SearchResponse>(body, &HeaderMap::new()).unwrap_err();
-        assert_eq!(err.kind, ErrorKind::Decode);
-        assert!(
-            err.message.starts_with("estimatedTotalHits: invalid type"),
-            "{}",
-            err.message
-        );
-        let err = decode::<SearchResponse>(b"<html>oops</html>", &HeaderMap::new()).unwrap_err();
-        assert!(err.message.contains("not JSON"), "{}", err.message);
-        let err = decode::<Stats>(b"{\"datasets\":[]} trailing", &HeaderMap::new()).unwrap_err();
-        assert_eq!(err.kind, ErrorKind::Decode);
-    }
-
-    #[test]
-    fn error_bodies_of_both_shapes_give_the_server_message() {
-        let plain = br#"{"status":"error","error":"not_found","message":"no product with id or slug \"x\""}"#;
-        let err = status_error(404, &HeaderMap::new(), plain);
-        assert_eq!(err.kind, ErrorKind::NotFound);
-        assert_eq!(err.code.as_deref(), Some("not_found"));
-        assert_eq!(err.message, "no product with id or slug \"x\"");
-        let v2 = br#"{"status":"error","error":"forbidden","message":"this needs a pro or ultra key; this key is free","query":{},"data":null,"meta":null}"#;
-        let err = status_error(403, &HeaderMap::new(), v2);
-        assert_eq!(err.kind, ErrorKind::Forbidden);
-        assert_eq!(err.required_tier, Some(Tier::Pro));
-        let err = status_error(
-            502,
-            &HeaderMap::new(),
-            b"<html><body>Bad Gateway</body></html>",
-        );
-        assert_eq!(err.kind, ErrorKind::Server);
-        assert!(err.message.contains("not JSON"), "{}", err.message);
     }
 
     #[test]
