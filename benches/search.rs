@@ -23,6 +23,7 @@
 //! class misses p50 < 1 ms or p99 < 3 ms over HTTP, or distinct queries stay under 5,000/s.
 
 use std::collections::HashSet;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -573,17 +574,17 @@ fn main() {
     }
 }
 
-/// At least `count` queries of every class (except code and GTIN queries after the first
-/// rounds, whose products run out in small catalogues), all different, in random order.
+/// About `count` different queries of every class (from successive seeds, duplicates dropped),
+/// in random order.
 fn distinct_queries(products: &[Product], count: usize, seed: u64) -> Vec<String> {
-    let mut seen = HashSet::new();
+    let mut known = HashSet::new();
     let mut distinct = Vec::new();
     let mut round = 0;
     while distinct.len() < count && round < 1_000 {
         round += 1;
         for (_, queries) in make_queries(products, 1_000, seed.wrapping_add(round)) {
             for query in queries {
-                if seen.insert(query.text.clone()) {
+                if known.insert(query.text.clone()) {
                     distinct.push(query.text);
                 }
             }
@@ -606,7 +607,7 @@ fn encode(text: &str) -> String {
         if byte.is_ascii_alphanumeric() || b"-_.~".contains(&byte) {
             out.push(char::from(byte));
         } else {
-            out.push_str(&format!("%{byte:02X}"));
+            let _ = write!(out, "%{byte:02X}");
         }
     }
     out
@@ -750,9 +751,9 @@ fn http_leg(
                 .map(|i| format!("{base}/search?query={}", encode(mix[i % mix.len()])))
                 .collect(),
         );
-        let bare: std::sync::Arc<Vec<String>> = std::sync::Arc::new(vec![baseline_url; 400_000]);
+        let bare_urls: std::sync::Arc<Vec<String>> = std::sync::Arc::new(vec![baseline_url; 400_000]);
         for (name, urls) in [
-            ("bare HTTP (/api/v2/subscriptions)", &bare),
+            ("bare HTTP (/api/v2/subscriptions)", &bare_urls),
             ("/search, 16 repeating queries", &repeating),
             ("/search, distinct queries (never repeat)", &distinct_urls),
         ] {
