@@ -9,15 +9,22 @@
 //! Generates a catalogue with the crate's generator in a temporary directory (in a child
 //! process, so the resident memory reported is the index's and not the generator's), builds the
 //! index (time, `VmRSS`), builds an FTS5 table over the same products and their GTINs, then runs
-//! the same queries through both, one at a time, per class: `words` (title words, finished),
-//! `prefixes` (a title typed up to the middle of a word), `one_typo` (title words, one of them
-//! misspelled within the typo budget), `codes` (style codes with and without dash, GTINs).
-//! Prints p50/p99 per class and engine, their ratio, the share of typo queries with no hit
-//! (no result on the first page holds every intended word in its title), and the throughput of
-//! two threads searching at once.
+//! the same queries through both, one at a time, per class: `exact` (a whole title), `words`
+//! (title words, finished), `shuffled` (all title words in random order), `one_typo` (title
+//! words, one misspelled within the typo budget), `prefixes` (a title typed up to the middle of
+//! a word), `prefix60` (the first 60% of a title's characters), `codes` (style codes with and
+//! without dash) and `gtin`. Prints p50/p99 per class and engine, their ratio, the share of
+//! queries with no useful hit, and the throughput of two threads searching at once.
+//!
+//! Then the service over the same catalogue, as the search issue measures it: time to ready on
+//! a first start (index built and saved) and a second (index read back), per-class latency over
+//! HTTP on loopback, sequential, beside the bare HTTP stack, and throughput at 8 connections on
+//! the bare stack, a repeating mix and queries that never repeat. Exits non-zero (FAIL) when a
+//! class misses p50 < 1 ms or p99 < 3 ms over HTTP, or distinct queries stay under 5,000/s.
 
 use std::collections::HashSet;
-use std::path::PathBuf;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use rand::seq::SliceRandom;
@@ -25,10 +32,11 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rusqlite::Connection;
 use solescope::search::{SearchIndex, SearchRequest, words};
+use solescope::service::{self, ServiceConfig, ServiceState};
 
 #[allow(dead_code, reason = "each benchmark uses a part of the shared helpers")]
 mod common;
-use common::{env_number, generate_catalogue, proc_status_mb};
+use common::{env_number, generate_catalogue, ms, percentile, proc_status_mb};
 
 const PAGE: usize = 20;
 /// Runs per query; the fastest counts (see `time_all`).
@@ -178,6 +186,29 @@ fn make_queries(
         prefix_queries.push(plain(typed.join(" "), product.pk));
     }
 
+    // The title as typed so far, 60% of its characters (often cut inside a word).
+    let mut long_prefix_queries = Vec::new();
+    while long_prefix_queries.len() < per_class {
+        let product = pick(&mut rng);
+        let chars: Vec<char> = product.title.chars().collect();
+        let keep = (chars.len() * 6).div_ceil(10);
+        let typed: String = chars[..keep].iter().collect();
+        if typed.trim().is_empty() {
+            continue;
+        }
+        long_prefix_queries.push(plain(typed.trim_end().to_owned(), product.pk));
+    }
+
+    let mut exact_queries = Vec::new();
+    let mut shuffled_queries = Vec::new();
+    while exact_queries.len() < per_class {
+        let product = pick(&mut rng);
+        exact_queries.push(plain(product.title.clone(), product.pk));
+        let mut tokens = words(&product.title);
+        tokens.shuffle(&mut rng);
+        shuffled_queries.push(plain(format!("{} ", tokens.join(" ")), product.pk));
+    }
+
     let mut typo_queries = Vec::new();
     while typo_queries.len() < per_class {
         let product = pick(&mut rng);
@@ -205,21 +236,29 @@ fn make_queries(
     let mut code_queries = Vec::new();
     while code_queries.len() < per_class {
         let product = pick(&mut rng);
-        let text = match code_queries.len() % 3 {
-            0 => product.sku.clone(),
-            1 => product.sku_norm.clone(),
-            _ => match &product.gtin {
-                Some(gtin) => gtin.clone(),
-                None => continue,
-            },
+        let text = if code_queries.len() % 2 == 0 {
+            product.sku.clone()
+        } else {
+            product.sku_norm.clone()
         };
         code_queries.push(plain(text, product.pk));
     }
+    let mut gtin_queries = Vec::new();
+    while gtin_queries.len() < per_class {
+        let product = pick(&mut rng);
+        if let Some(gtin) = &product.gtin {
+            gtin_queries.push(plain(gtin.clone(), product.pk));
+        }
+    }
     vec![
+        ("exact", exact_queries),
         ("words", word_queries),
-        ("prefixes", prefix_queries),
+        ("shuffled", shuffled_queries),
         ("one_typo", typo_queries),
+        ("prefixes", prefix_queries),
+        ("prefix60", long_prefix_queries),
         ("codes", code_queries),
+        ("gtin", gtin_queries),
     ]
 }
 
@@ -330,7 +369,7 @@ fn no_hit_share(
                 let title = &titles[pk as usize];
                 query.intended.iter().all(|w| title.contains(w))
             }),
-            "codes" => hits.first() != Some(&query.pk),
+            "codes" | "gtin" => hits.first() != Some(&query.pk),
             _ => hits.is_empty(),
         })
         .count();
@@ -368,6 +407,15 @@ fn main() {
         let products: u32 = args[3].parse().expect("product count");
         let seed: u64 = args[4].parse().expect("seed");
         generate_catalogue(&path, products, seed);
+        return;
+    }
+    if args.get(1).map(String::as_str) == Some("--write-queries") {
+        // For benches/http_load.sh: distinct queries from a catalogue, URL-encoded, one a line.
+        let conn = Connection::open(&args[2]).expect("catalogue opened");
+        let count: usize = args[4].parse().expect("query count");
+        let distinct = distinct_queries(&load_products(&conn), count, 1);
+        let lines: Vec<String> = distinct.iter().map(|text| encode(text)).collect();
+        std::fs::write(&args[3], lines.join("\n") + "\n").expect("queries written");
         return;
     }
     let options = options();
@@ -511,4 +559,211 @@ fn main() {
         );
     }
     println!("VmRSS at the end: {:.0} MB", proc_status_mb("VmRSS"));
+    drop(conn);
+    drop(index);
+
+    let distinct = distinct_queries(&products, 60_000, options.seed);
+    println!();
+    let missed = http_leg(&path, &classes, &distinct);
+    println!();
+    if missed.is_empty() {
+        println!("PASS: every target met");
+    } else {
+        println!("FAIL: {}", missed.join("; "));
+        std::process::exit(1);
+    }
+}
+
+/// About `count` different queries of every class (from successive seeds, duplicates dropped),
+/// in random order.
+fn distinct_queries(products: &[Product], count: usize, seed: u64) -> Vec<String> {
+    let mut known = HashSet::new();
+    let mut distinct = Vec::new();
+    let mut round = 0;
+    while distinct.len() < count && round < 1_000 {
+        round += 1;
+        for (_, queries) in make_queries(products, 1_000, seed.wrapping_add(round)) {
+            for query in queries {
+                if known.insert(query.text.clone()) {
+                    distinct.push(query.text);
+                }
+            }
+        }
+    }
+    distinct.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
+    distinct
+}
+
+/// The search issue's targets, per class, sequential over loopback.
+const TARGET_P50_MS: f64 = 1.0;
+const TARGET_P99_MS: f64 = 3.0;
+/// Concurrent connections of the load runs.
+const CONNECTIONS: usize = 8;
+
+/// `text` percent-encoded for a query string.
+fn encode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() * 3);
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-_.~".contains(&byte) {
+            out.push(char::from(byte));
+        } else {
+            let _ = write!(out, "%{byte:02X}");
+        }
+    }
+    out
+}
+
+async fn get(client: &reqwest::Client, url: &str) -> Duration {
+    let started = Instant::now();
+    let response = client
+        .get(url)
+        .header("Authorization", "demo-pro")
+        .send()
+        .await
+        .expect("request");
+    assert!(
+        response.status().is_success(),
+        "{url}: {}",
+        response.status()
+    );
+    response.bytes().await.expect("body");
+    started.elapsed()
+}
+
+/// p50 and p99 in milliseconds of `urls` sent one after the other.
+async fn sequential(client: &reqwest::Client, urls: &[String]) -> (f64, f64, f64) {
+    let mut latencies = Vec::with_capacity(urls.len());
+    for url in urls {
+        latencies.push(get(client, url).await);
+    }
+    latencies.sort();
+    (
+        ms(percentile(&latencies, 0.50)),
+        ms(percentile(&latencies, 0.99)),
+        ms(latencies[latencies.len() - 1]),
+    )
+}
+
+/// Requests per second and p99 (ms) of `urls` sent over [`CONNECTIONS`] connections, each URL
+/// once (connection `c` takes every `CONNECTIONS`-th one), for at most `seconds`.
+async fn load(urls: &std::sync::Arc<Vec<String>>, seconds: f64) -> (f64, f64) {
+    let started = Instant::now();
+    let tasks: Vec<_> = (0..CONNECTIONS)
+        .map(|c| {
+            let urls = urls.clone();
+            tokio::spawn(async move {
+                // One client per task: one keep-alive connection each, as wrk's connections.
+                let client = reqwest::Client::new();
+                let mut latencies = Vec::new();
+                let mut i = c;
+                while i < urls.len() && started.elapsed().as_secs_f64() < seconds {
+                    latencies.push(get(&client, &urls[i]).await);
+                    i += CONNECTIONS;
+                }
+                latencies
+            })
+        })
+        .collect();
+    let mut latencies = Vec::new();
+    for task in tasks {
+        latencies.extend(task.await.expect("load task"));
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    latencies.sort();
+    (
+        latencies.len() as f64 / elapsed,
+        ms(percentile(&latencies, 0.99)),
+    )
+}
+
+/// The service over the bench catalogue, measured the way the search issue does: start time
+/// (index built and saved, then read back), sequential latency per class against the bare HTTP
+/// stack, then throughput at [`CONNECTIONS`] connections on queries that never repeat, on a
+/// repeating mix, and on the bare stack. Returns the classes that missed a target.
+fn http_leg(
+    path: &Path,
+    classes: &[(&'static str, Vec<Query>)],
+    distinct: &[String],
+) -> Vec<String> {
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    runtime.block_on(async {
+        let mut state = None;
+        for start in ["first start, index built and saved", "second start, index read back"] {
+            let mut config = ServiceConfig::new(path);
+            config.simulator.latency_ms = 0;
+            let started = Instant::now();
+            let opened = tokio::task::spawn_blocking(move || ServiceState::open(&config))
+                .await
+                .expect("join")
+                .expect("service");
+            println!("service ready in {:.3} s ({start})", started.elapsed().as_secs_f64());
+            state = Some(opened);
+        }
+        let server = service::spawn("127.0.0.1:0", state.expect("opened"))
+            .await
+            .expect("spawn");
+        let base = server.base_url();
+        let client = reqwest::Client::new();
+        let baseline_url = format!("{base}/api/v2/subscriptions");
+        let baseline: Vec<String> = vec![baseline_url.clone(); 1000];
+        sequential(&client, &baseline[..200]).await;
+        let (p50, p99, max) = sequential(&client, &baseline).await;
+        println!();
+        println!(
+            "over HTTP, sequential, 1 connection; target p50 < {TARGET_P50_MS} ms, p99 < {TARGET_P99_MS} ms"
+        );
+        println!("{:<24} {:>6} {:>8} {:>8} {:>8}  verdict", "class", "n", "p50 ms", "p99 ms", "max ms");
+        println!("{:<24} {:>6} {p50:>8.3} {p99:>8.3} {max:>8.3}", "baseline (no search)", baseline.len());
+        let mut missed = Vec::new();
+        for (class, queries) in classes {
+            let urls: Vec<String> = queries
+                .iter()
+                .map(|q| format!("{base}/search?query={}", encode(&q.text)))
+                .collect();
+            let (p50, p99, max) = sequential(&client, &urls).await;
+            let ok = p50 < TARGET_P50_MS && p99 < TARGET_P99_MS;
+            if !ok {
+                missed.push(format!("{class} (p50 {p50:.2} ms, p99 {p99:.2} ms)"));
+            }
+            println!(
+                "{class:<24} {:>6} {p50:>8.3} {p99:>8.3} {max:>8.3}  {}",
+                urls.len(),
+                if ok { "ok" } else { "FAIL" }
+            );
+        }
+
+        println!();
+        println!("throughput at {CONNECTIONS} connections (in-process client shares the 2 cores)");
+        let distinct_urls: std::sync::Arc<Vec<String>> = std::sync::Arc::new(
+            distinct
+                .iter()
+                .map(|text| format!("{base}/search?query={}", encode(text)))
+                .collect(),
+        );
+        let mix = [
+            "jordan 1 chicago", "dunk low panda", "yeezy 350 zebra", "samba og", "new balance 550",
+            "gel kayano 14", "jordan 4 military blue", "air force 1 triple white", "9060 sea salt",
+            "jordon 1 chicgo", "yezy slate", "new balence 550", "jodran mocha", "dunk lo", "samb",
+            "campus 00",
+        ];
+        let repeating: std::sync::Arc<Vec<String>> = std::sync::Arc::new(
+            (0..200_000)
+                .map(|i| format!("{base}/search?query={}", encode(mix[i % mix.len()])))
+                .collect(),
+        );
+        let bare_urls: std::sync::Arc<Vec<String>> = std::sync::Arc::new(vec![baseline_url; 400_000]);
+        for (name, urls) in [
+            ("bare HTTP (/api/v2/subscriptions)", &bare_urls),
+            ("/search, 16 repeating queries", &repeating),
+            ("/search, distinct queries (never repeat)", &distinct_urls),
+        ] {
+            let (rate, p99) = load(urls, 5.0).await;
+            println!("{name:<44} {rate:>8.0} req/s  p99 {p99:.2} ms");
+            if name.contains("distinct") && rate < 5_000.0 {
+                missed.push(format!("distinct-query throughput ({rate:.0}/s, target 5,000/s)"));
+            }
+        }
+        server.shutdown().await;
+        missed
+    })
 }

@@ -37,6 +37,21 @@ pub(crate) struct Dictionary {
 }
 
 impl Dictionary {
+    /// A dictionary from parts read back from disk.
+    pub(crate) fn from_parts(
+        words: fst::Map<Vec<u8>>,
+        codes: fst::Map<Vec<u8>>,
+        crowded_prefixes: HashMap<Box<[u8]>, Box<[u32]>>,
+        term_count: usize,
+    ) -> Self {
+        Self {
+            words,
+            codes,
+            crowded_prefixes,
+            term_count,
+        }
+    }
+
     /// Number of distinct terms; term ids are `0..term_count`, most frequent first.
     pub(crate) fn term_count(&self) -> usize {
         self.term_count
@@ -158,11 +173,16 @@ impl Postings {
 pub(crate) struct SortedMap<K> {
     /// Sorted; `docs[i]` goes with `keys[i]`. Two arrays, not pairs: a GTIN entry takes 12
     /// bytes instead of 16 (there are some 15 GTINs per product).
-    keys: Vec<K>,
-    docs: Vec<u32>,
+    pub(crate) keys: Vec<K>,
+    pub(crate) docs: Vec<u32>,
 }
 
 impl<K: Ord> SortedMap<K> {
+    /// A map from arrays read back from disk; `None` unless they pair up and are sorted.
+    pub(crate) fn from_sorted(keys: Vec<K>, docs: Vec<u32>) -> Option<Self> {
+        (keys.len() == docs.len() && keys.is_sorted()).then_some(Self { keys, docs })
+    }
+
     fn new(mut entries: Vec<(K, u32)>) -> Self {
         entries.sort_unstable();
         entries.dedup();

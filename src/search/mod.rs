@@ -57,11 +57,14 @@
 //! [`MAX_QUERY_CHARS`] characters is refused with [`SearchError::QueryTooLong`] (a 400).
 
 mod bits;
+mod bucket;
 mod build;
+mod persist;
 mod query;
 mod text;
 mod typo;
 
+pub use self::persist::IndexSource;
 pub use self::text::words;
 
 use std::sync::Mutex;

@@ -5,12 +5,11 @@ use std::collections::BinaryHeap;
 
 use fst::{Automaton, IntoStreamer, Streamer};
 
-use super::build::{
-    MAX_TITLE_POSITION, META_POSITION_SHIFT, META_RANK_MASK, META_TITLE, parse_gtin,
-};
+use super::bucket::{Bucket, rank_bucket};
+use super::build::parse_gtin;
 use super::text::{for_each_word, typo_budget};
 use super::typo::TypoAutomaton;
-use super::{MAX_QUERY_WORDS, RANK_WINDOW, SearchIndex, SearchOutcome, SearchRequest, bits};
+use super::{MAX_QUERY_WORDS, SearchIndex, SearchOutcome, SearchRequest, bits};
 use crate::catalogue::generate::normalize_sku;
 
 /// Typo derivations kept per query word (in dictionary order), bounding the cost of a word.
@@ -20,28 +19,26 @@ const MAX_CODE_CHUNKS: usize = 32;
 /// Longest normalized text looked up as a style code.
 const MAX_CODE_BYTES: usize = 32;
 
-const COUNT_PLANES: usize = 4;
+pub(super) const COUNT_PLANES: usize = 4;
 const TYPO_PLANES: usize = 5;
 const PLANES: usize = COUNT_PLANES + TYPO_PLANES;
-/// Proximity cost of a pair of words not both in the title.
-const FAR: u32 = 8;
 
 /// Per-query buffers, reused across queries (see `SearchIndex::scratch`).
 pub(crate) struct Scratch {
     /// Term id -> for each query word `i`: bit `2i` the term matches it, bit `2i+1` exactly.
-    term_info: Vec<u32>,
+    pub(super) term_info: Vec<u32>,
     /// Bitsets, `blocks` words each, back to back.
-    sets: Vec<u64>,
-    sets_used: usize,
-    blocks: usize,
+    pub(super) sets: Vec<u64>,
+    pub(super) sets_used: usize,
+    pub(super) blocks: usize,
     /// Blocks with at least one candidate, and their bit-sliced counters.
-    active: Vec<u32>,
-    planes: Vec<[u64; PLANES]>,
-    expansions: Vec<Expansion>,
-    window: Vec<u32>,
-    keys: Vec<u64>,
-    bounds: Vec<u64>,
-    heap: BinaryHeap<u64>,
+    pub(super) active: Vec<u32>,
+    pub(super) planes: Vec<[u64; PLANES]>,
+    pub(super) expansions: Vec<Expansion>,
+    pub(super) window: Vec<u32>,
+    pub(super) keys: Vec<u64>,
+    pub(super) bounds: Vec<u64>,
+    pub(super) heap: BinaryHeap<u64>,
 }
 
 impl Scratch {
@@ -62,7 +59,7 @@ impl Scratch {
     }
 
     /// A zeroed bitset; its number is valid until the end of the query.
-    fn fresh_set(&mut self) -> usize {
+    pub(super) fn fresh_set(&mut self) -> usize {
         let index = self.sets_used;
         self.sets_used += 1;
         let end = self.sets_used * self.blocks;
@@ -73,11 +70,11 @@ impl Scratch {
         index
     }
 
-    fn set(&self, index: usize) -> &[u64] {
+    pub(super) fn set(&self, index: usize) -> &[u64] {
         &self.sets[index * self.blocks..(index + 1) * self.blocks]
     }
 
-    fn set_mut(&mut self, index: usize) -> &mut [u64] {
+    pub(super) fn set_mut(&mut self, index: usize) -> &mut [u64] {
         &mut self.sets[index * self.blocks..(index + 1) * self.blocks]
     }
 
@@ -100,11 +97,11 @@ struct QueryWord {
 
 /// A term one query word matches.
 #[derive(Clone, Copy)]
-struct Expansion {
-    word: usize,
-    term: u32,
-    typos: u8,
-    exact: bool,
+pub(super) struct Expansion {
+    pub(super) word: usize,
+    pub(super) term: u32,
+    pub(super) typos: u8,
+    pub(super) exact: bool,
 }
 
 pub(crate) fn run(
@@ -485,352 +482,9 @@ fn rank(
     (out, total)
 }
 
-/// The documents with `matched` words matched and `typos` typos.
-struct Bucket<'q> {
-    matched: usize,
-    word_count: usize,
-    typos: u32,
-    /// Per query word that is itself a term: the set of documents holding that term, the only
-    /// documents where the word can count as matched exactly.
-    exact_sets: &'q [usize],
-    /// Per query word: the documents it matches.
-    any_sets: &'q [usize],
-}
-
-impl Bucket<'_> {
-    /// Calls `each` with the bucket's documents in increasing order until it returns `false`.
-    fn for_each(&self, scratch: &Scratch, mut each: impl FnMut(u32) -> bool) {
-        for (&b, planes) in scratch.active.iter().zip(&scratch.planes) {
-            let mut lanes = bits::lanes_equal(&planes[..COUNT_PLANES], self.matched as u32)
-                & bits::lanes_equal(&planes[COUNT_PLANES..], self.typos);
-            while lanes != 0 {
-                if !each(b * 64 + lanes.trailing_zeros()) {
-                    return;
-                }
-                lanes &= lanes - 1;
-            }
-        }
-    }
-
-    /// Whether a document may have its title equal to the query (rule 5), which the early
-    /// stop below cannot bound: such documents are scored up front.
-    fn may_equal_title(&self, index: &SearchIndex, doc: u32) -> bool {
-        self.matched == self.word_count
-            && usize::from(index.forward.docs[doc as usize].title_distinct) <= self.word_count
-    }
-
-    /// The best key any other document of the bucket can have.
-    /// The best key `doc` can have, if its title cannot equal the query: every matched word
-    /// next to the previous one in the title, all in the title, exact wherever it can be.
-    /// With `top_sets` (per word, documents matching it in the title or code), the bound also
-    /// knows which words cannot be in the title.
-    fn lower_bound(&self, scratch: &Scratch, top_sets: &[usize], doc: u32) -> u32 {
-        let mut proximity = 0;
-        let mut attribute = 0;
-        if top_sets.len() == self.word_count {
-            // A word matched outside the title and code has a field rank of at least 1, and a
-            // pair with such a word is not both in the title.
-            let mut previous_on_top: Option<bool> = None;
-            for (&any, &top) in self.any_sets.iter().zip(top_sets) {
-                if !bits::contains(scratch.set(any), doc) {
-                    continue;
-                }
-                let on_top = bits::contains(scratch.set(top), doc);
-                attribute += u32::from(!on_top);
-                if let Some(before) = previous_on_top {
-                    proximity += if before && on_top { 1 } else { FAR };
-                }
-                previous_on_top = Some(on_top);
-            }
-        } else {
-            proximity = self.matched as u32 - 1;
-        }
-        let exact_at_most = self
-            .exact_sets
-            .iter()
-            .filter(|&&set| bits::contains(scratch.set(set), doc))
-            .count();
-        pack_key(
-            proximity,
-            attribute,
-            false,
-            (self.word_count - exact_at_most) as u32,
-        )
-    }
-}
-
-fn pack_key(proximity: u32, attribute: u32, title_equal: bool, inexact_words: u32) -> u32 {
-    proximity << 24 | attribute << 16 | u32::from(!title_equal) << 8 | inexact_words
-}
-
-/// Appends up to `wanted` documents of the bucket, ordered by rules 3-5 then document, in
-/// windows of [`RANK_WINDOW`] documents.
-fn rank_bucket(
-    index: &SearchIndex,
-    scratch: &mut Scratch,
-    bucket: &Bucket,
-    top_sets: &mut Vec<usize>,
-    wanted: usize,
-    out: &mut Vec<u32>,
-) {
-    let mut window = std::mem::take(&mut scratch.window);
-    let mut keys = std::mem::take(&mut scratch.keys);
-    let mut heap = std::mem::take(&mut scratch.heap);
-    let mut bounds = std::mem::take(&mut scratch.bounds);
-    let mut remaining = wanted;
-    let mut skip = 0usize;
-    loop {
-        window.clear();
-        let mut seen = 0usize;
-        bucket.for_each(scratch, |doc| {
-            seen += 1;
-            if seen > skip {
-                window.push(doc);
-            }
-            window.len() < RANK_WINDOW
-        });
-        skip += window.len();
-        if window.is_empty() {
-            break;
-        }
-        if window.len() <= remaining {
-            let info = &scratch.term_info;
-            keys.clear();
-            keys.extend(window.iter().map(|&doc| key_of(index, info, bucket, doc)));
-            keys.sort_unstable();
-            out.extend(keys.iter().map(|&key| key as u32));
-            remaining -= window.len();
-            if remaining == 0 || window.len() < RANK_WINDOW {
-                break;
-            }
-            continue;
-        }
-        // Top `remaining` of the window. Documents are taken in order of a cheap lower bound
-        // of their key, then most popular first: once the worst kept key beats the next bound,
-        // no later document can enter. The bound ignores the top field until that proves too
-        // weak to stop early; then the top-field sets are built and the window is redone.
-        let patience = 4 * remaining + 64;
-        loop {
-            let info = &scratch.term_info;
-            heap.clear();
-            for &doc in window.iter().filter(|&&d| bucket.may_equal_title(index, d)) {
-                keep(&mut heap, remaining, key_of(index, info, bucket, doc));
-            }
-            bounds.clear();
-            bounds.extend(
-                window
-                    .iter()
-                    .filter(|&&d| !bucket.may_equal_title(index, d))
-                    .map(|&d| {
-                        u64::from(bucket.lower_bound(scratch, top_sets, d)) << 32 | u64::from(d)
-                    }),
-            );
-            bounds.sort_unstable();
-            let mut gave_up = false;
-            for (scored, &bound) in bounds.iter().enumerate() {
-                let full = heap.len() == remaining;
-                if full && heap.peek().is_some_and(|&worst| worst < bound) {
-                    break;
-                }
-                if top_sets.is_empty() && scored == patience {
-                    gave_up = true;
-                    break;
-                }
-                keep(
-                    &mut heap,
-                    remaining,
-                    key_of(index, info, bucket, bound as u32),
-                );
-            }
-            if !gave_up {
-                break;
-            }
-            build_top_sets(index, scratch, bucket.word_count, top_sets);
-        }
-        keys.clear();
-        keys.extend(heap.drain());
-        keys.sort_unstable();
-        out.extend(keys.iter().map(|&key| key as u32));
-        break;
-    }
-    scratch.window = window;
-    scratch.keys = keys;
-    scratch.heap = heap;
-    scratch.bounds = bounds;
-}
-
-/// Keeps the `capacity` smallest keys in `heap` (a max-heap).
-fn keep(heap: &mut BinaryHeap<u64>, capacity: usize, key: u64) {
-    if heap.len() < capacity {
-        heap.push(key);
-    } else if heap.peek().is_some_and(|&worst| key < worst) {
-        heap.pop();
-        heap.push(key);
-    }
-}
-
-/// The sort key of a document: rules 3-5, then the document number (popularity).
-fn key_of(index: &SearchIndex, term_info: &[u32], bucket: &Bucket, doc: u32) -> u64 {
-    u64::from(fine_key(index, term_info, bucket, doc)) << 32 | u64::from(doc)
-}
-
-/// Per query word, the documents where it matches in the title or style code.
-fn build_top_sets(
-    index: &SearchIndex,
-    scratch: &mut Scratch,
-    word_count: usize,
-    top_sets: &mut Vec<usize>,
-) {
-    let expansions = std::mem::take(&mut scratch.expansions);
-    for i in 0..word_count {
-        let set = scratch.fresh_set();
-        for e in expansions.iter().filter(|e| e.word == i) {
-            index
-                .top_field
-                .union_into(e.term, scratch.set_mut(set), Some(&index.postings));
-        }
-        top_sets.push(set);
-    }
-    scratch.expansions = expansions;
-}
-
-/// Rules 3-5 for one document as a key, lower is better: proximity, field importance, then
-/// exactness (title equal to the query, then words matched whole).
-fn fine_key(index: &SearchIndex, term_info: &[u32], bucket: &Bucket, doc: u32) -> u32 {
-    let header = index.forward.docs[doc as usize];
-    let entries = &index.forward.entries;
-    let start = header.start as usize;
-    let description = header.description as usize;
-    let end = header.end as usize;
-
-    let mut hits = DocHits::default();
-    hits.scan(&entries[start..description], term_info);
-    if (hits.matched.count_ones() as usize) < bucket.matched {
-        hits.scan(&entries[description..end], term_info);
-    }
-    let DocHits {
-        best_rank,
-        positions,
-        matched,
-        exact,
-        title_hit,
-    } = hits;
-
-    let mut proximity = 0;
-    let mut attribute = 0;
-    let mut previous: Option<usize> = None;
-    for word in 0..bucket.word_count {
-        if matched & (1 << word) == 0 {
-            continue;
-        }
-        attribute += u32::from(best_rank[word]);
-        if let Some(before) = previous {
-            proximity += pair_cost(positions[before], positions[word]);
-        }
-        previous = Some(word);
-    }
-    let title_len = u32::from(header.title_len);
-    let all_words = (1u32 << bucket.word_count) - 1;
-    let title_equal = matched == all_words
-        && bucket.may_equal_title(index, doc)
-        && title_len > 0
-        && title_len <= u32::from(MAX_TITLE_POSITION)
-        && positions[..bucket.word_count].iter().all(|&p| p != 0)
-        && title_hit == (1u32 << title_len) - 1;
-    let inexact = bucket.word_count as u32 - (exact & matched).count_ones();
-    pack_key(proximity, attribute, title_equal, inexact)
-}
-
-/// What one document's terms say about the query words.
-struct DocHits {
-    /// Best field rank per word.
-    best_rank: [u8; MAX_QUERY_WORDS],
-    /// Title positions per word, as a bit mask.
-    positions: [u32; MAX_QUERY_WORDS],
-    /// Words matched, and words matched by an exact (whole, typo-free) term.
-    matched: u32,
-    exact: u32,
-    /// Title positions matched by any word.
-    title_hit: u32,
-}
-
-impl Default for DocHits {
-    fn default() -> Self {
-        Self {
-            best_rank: [u8::MAX; MAX_QUERY_WORDS],
-            positions: [0; MAX_QUERY_WORDS],
-            matched: 0,
-            exact: 0,
-            title_hit: 0,
-        }
-    }
-}
-
-impl DocHits {
-    fn scan(&mut self, entries: &[u32], term_info: &[u32]) {
-        for &entry in entries {
-            let info = term_info[(entry >> 8) as usize];
-            if info == 0 {
-                continue;
-            }
-            let meta = entry as u8;
-            let rank = meta & META_RANK_MASK;
-            let in_title = meta & META_TITLE != 0;
-            let position = meta >> META_POSITION_SHIFT;
-            let mut rest = info;
-            while rest != 0 {
-                let bit = rest.trailing_zeros();
-                let word = (bit / 2) as usize;
-                if bit.is_multiple_of(2) {
-                    self.matched |= 1 << word;
-                    self.best_rank[word] = self.best_rank[word].min(rank);
-                    if in_title {
-                        self.positions[word] |= 1 << position;
-                        self.title_hit |= 1 << position;
-                    }
-                } else {
-                    self.exact |= 1 << word;
-                }
-                rest &= rest - 1;
-            }
-        }
-    }
-}
-
-/// Distance of two words in the title, given their title position masks: 1 when adjacent in
-/// query order, one more when reversed, [`FAR`] when either is not in the title.
-fn pair_cost(first: u32, second: u32) -> u32 {
-    if first == 0 || second == 0 {
-        return FAR;
-    }
-    let mut best = FAR - 1;
-    let mut a = first;
-    while a != 0 {
-        let pa = a.trailing_zeros();
-        let mut b = second;
-        while b != 0 {
-            let pb = b.trailing_zeros();
-            let cost = if pb > pa { pb - pa } else { pa - pb + 1 };
-            best = best.min(cost);
-            b &= b - 1;
-        }
-        a &= a - 1;
-    }
-    best
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn pair_cost_prefers_adjacent_in_order() {
-        assert_eq!(pair_cost(1 << 2, 1 << 3), 1);
-        assert_eq!(pair_cost(1 << 3, 1 << 2), 2);
-        assert_eq!(pair_cost(1 << 1, 1 << 5), 4);
-        assert_eq!(pair_cost(1 << 1, 1 << 30), FAR - 1);
-        assert_eq!(pair_cost(0, 1), FAR);
-    }
 
     #[test]
     fn last_word_is_a_prefix_only_while_typing() {

@@ -213,11 +213,13 @@ impl ServiceState {
         let pool = Pool::open(&config.catalogue)?;
         let started = Instant::now();
         let conn = pool.get()?;
-        let search = SearchIndex::build(&conn)?;
+        // Read back from beside the catalogue when it has not changed, else built and kept there.
+        let (search, source) = SearchIndex::open(&config.catalogue, &conn)?;
         tracing::info!(
             products = search.len(),
+            ?source,
             elapsed_ms = started.elapsed().as_millis() as u64,
-            "search index built"
+            "search index ready"
         );
         let stats = crate::catalogue::read::stats(&conn)?;
         drop(conn);

@@ -1,0 +1,32 @@
+-- wrk script: /search with queries that never repeat, read from the file named by the
+-- SOLESCOPE_QUERIES environment variable (URL-encoded, one a line; benches/http_load.sh writes
+-- it from the catalogue). wrk runs with 2 threads: thread 1 sends lines 1, 3, 5..., thread 2
+-- lines 2, 4, 6..., so no query is sent twice unless the list runs out (reported at the end).
+local queries = {}
+for line in io.lines(os.getenv("SOLESCOPE_QUERIES")) do
+  queries[#queries + 1] = line
+end
+local counter = 1
+function setup(thread)
+  thread:set("id", counter)
+  counter = counter + 1
+end
+function init(args)
+  i = id
+end
+request = function()
+  local q = queries[i]
+  i = i + 2
+  if i > #queries then
+    i = id
+  end
+  return wrk.format("GET", "/search?query=" .. q, { ["Authorization"] = "demo-pro" })
+end
+function done(summary, latency, requests)
+  local note = ""
+  if summary.requests > #queries then
+    note = " (the list ran out: some queries repeated)"
+  end
+  io.write(string.format("distinct queries available: %d, requests sent: %d%s\n", #queries,
+    summary.requests, note))
+end
