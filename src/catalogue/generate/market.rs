@@ -52,7 +52,7 @@ pub fn kids_premium(adult: f64, kind: ReleaseKind, rng: &mut ChaCha8Rng) -> f64 
 
 /// The premium of a kids' pair with no adult pair in the catalogue.
 pub fn lone_kids_premium(rng: &mut ChaCha8Rng) -> f64 {
-    0.9 + 0.22 * lognormal(rng, 0.0, 0.6)
+    (0.9 + 0.22 * lognormal(rng, 0.0, 0.6)).min(GENERAL_CEILING)
 }
 
 /// Retail of a run relative to the men's pair of the same colourway.
