@@ -10,7 +10,7 @@ use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use solescope::app::{self, StartupStatus};
 use solescope::catalogue::generate::{self, GenerateOptions, Phase, Progress};
-use solescope::catalogue::{Catalogue, demo, import, keys};
+use solescope::catalogue::{Catalogue, demo, import, keys, stats};
 use solescope::client::{KeyStore, KeyringStore, MemoryKeyStore};
 use solescope::model::Tier;
 use solescope::service::marketplace::SimulatorConfig;
@@ -125,6 +125,12 @@ enum CatalogueCommand {
     },
     /// Print where the demo catalogue lives.
     Path,
+    /// Print what a data person checks first: products by brand and age group, duplicated
+    /// titles, premiums over retail, kids' prices, size curve, weekly orders, real releases.
+    Stats {
+        /// Catalogue file.
+        path: PathBuf,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -325,6 +331,12 @@ fn run_catalogue(command: CatalogueCommand) -> anyhow::Result<()> {
                 report.variants,
                 out.display()
             );
+        }
+        CatalogueCommand::Stats { path } => {
+            let catalogue = Catalogue::open_read_only(&path)?;
+            let stats = stats::compute(catalogue.connection())
+                .with_context(|| format!("reading {}", path.display()))?;
+            println!("{stats}");
         }
         CatalogueCommand::Path => match demo::default_path() {
             Some(path) => println!("{}", path.display()),

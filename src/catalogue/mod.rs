@@ -12,6 +12,7 @@ pub mod import;
 pub mod keys;
 mod migrate;
 pub mod read;
+pub mod stats;
 
 use std::path::{Path, PathBuf};
 

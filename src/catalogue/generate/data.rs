@@ -31,6 +31,8 @@ pub enum SizeRun {
     GradeSchool,
     /// Toddler, 2C to 10C.
     Toddler,
+    /// Pre-school, 10.5C to 3Y (only real releases come in it).
+    PreSchool,
 }
 
 impl SizeRun {
@@ -41,6 +43,7 @@ impl SizeRun {
             SizeRun::Women => "US W",
             SizeRun::GradeSchool => "US GS",
             SizeRun::Toddler => "US TD",
+            SizeRun::PreSchool => "US PS",
         }
     }
 
@@ -49,7 +52,7 @@ impl SizeRun {
         match self {
             SizeRun::Men => "men",
             SizeRun::Women => "women",
-            SizeRun::GradeSchool => "youth",
+            SizeRun::GradeSchool | SizeRun::PreSchool => "youth",
             SizeRun::Toddler => "toddler",
         }
     }
@@ -58,7 +61,7 @@ impl SizeRun {
     pub fn age_group(self) -> &'static str {
         match self {
             SizeRun::Men | SizeRun::Women => "adult",
-            SizeRun::GradeSchool => "kids",
+            SizeRun::GradeSchool | SizeRun::PreSchool => "kids",
             SizeRun::Toddler => "infant",
         }
     }
@@ -70,6 +73,7 @@ impl SizeRun {
             SizeRun::Women => " (Women's)",
             SizeRun::GradeSchool => " (GS)",
             SizeRun::Toddler => " (TD)",
+            SizeRun::PreSchool => " (PS)",
         }
     }
 
@@ -80,7 +84,16 @@ impl SizeRun {
             SizeRun::Women => WOMEN,
             SizeRun::GradeSchool => GRADE_SCHOOL,
             SizeRun::Toddler => TODDLER,
+            SizeRun::PreSchool => PRE_SCHOOL,
         }
+    }
+
+    /// Whether the run is a kids' run (GS, PS, TD).
+    pub fn is_kids(self) -> bool {
+        matches!(
+            self,
+            SizeRun::GradeSchool | SizeRun::PreSchool | SizeRun::Toddler
+        )
     }
 }
 
@@ -159,6 +172,21 @@ const TODDLER: &[SizeRow] = &[
     row("10C", "9", "27", 10.0),
 ];
 
+const PRE_SCHOOL: &[SizeRow] = &[
+    row("10.5C", "10", "27.5", 10.5),
+    row("11C", "10.5", "28", 11.0),
+    row("11.5C", "11", "28.5", 11.5),
+    row("12C", "11.5", "29.5", 12.0),
+    row("12.5C", "12", "30", 12.5),
+    row("13C", "12.5", "31", 13.0),
+    row("13.5C", "13", "31.5", 13.5),
+    row("1Y", "13.5", "32", 1.0),
+    row("1.5Y", "1", "33", 1.5),
+    row("2Y", "1.5", "33.5", 2.0),
+    row("2.5Y", "2", "34", 2.5),
+    row("3Y", "2.5", "35", 3.0),
+];
+
 /// A model line a brand sells in many colorways.
 #[derive(Debug, Clone, Copy)]
 pub struct Silhouette {
@@ -180,7 +208,8 @@ pub struct Silhouette {
     pub weight: u32,
     /// Size runs it is made in.
     pub runs: &'static [SizeRun],
-    /// Named colorways: nickname and colorway string.
+    /// Real colorways of the line (nickname, colorway string): generated products borrow the
+    /// colorway string only, never the nickname, so they never pass for a real release.
     pub named: &'static [(&'static str, &'static str)],
     /// First year the line was sold (retros included).
     pub since: i32,

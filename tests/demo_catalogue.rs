@@ -1,0 +1,248 @@
+//! The demo catalogue a collector believes: real releases with their real codes, unique
+//! titles, premiums and weekly orders calibrated to a public marketplace snapshot (issue 11).
+//!
+//! The figures are read with `catalogue::stats` from one 20,000-product catalogue. To check
+//! them against another file (for example one built by an older generator, to see these tests
+//! fail on it), set `SOLESCOPE_TEST_CATALOGUE=path`.
+
+mod common;
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use serde_json::Value;
+use solescope::catalogue::Catalogue;
+use solescope::catalogue::generate::releases::{self, Release};
+use solescope::catalogue::stats::{self, CatalogueStats};
+
+const PRODUCTS: u32 = 20_000;
+const SEED: u64 = 20_261_122;
+
+fn catalogue_path() -> &'static PathBuf {
+    static PATH: OnceLock<PathBuf> = OnceLock::new();
+    PATH.get_or_init(|| {
+        if let Some(path) = std::env::var_os("SOLESCOPE_TEST_CATALOGUE") {
+            return PathBuf::from(path);
+        }
+        // Kept for the whole test run; the OS temp dir is cleaned by the system.
+        let dir = tempfile::tempdir().unwrap().keep();
+        common::catalogue(&dir, "demo.sqlite", PRODUCTS, SEED)
+    })
+}
+
+fn figures() -> &'static CatalogueStats {
+    static STATS: OnceLock<CatalogueStats> = OnceLock::new();
+    STATS.get_or_init(|| {
+        let catalogue = Catalogue::open_read_only(catalogue_path()).unwrap();
+        let stats = stats::compute(catalogue.connection()).unwrap();
+        println!("{stats}");
+        stats
+    })
+}
+
+#[test]
+fn every_real_release_is_in_the_catalogue_with_its_own_code() {
+    let stats = figures();
+    assert!(stats.real_releases >= 400, "{}", stats.real_releases);
+    assert_eq!(stats.real_products, stats.real_releases);
+    let catalogue = Catalogue::open_read_only(catalogue_path()).unwrap();
+    let conn = catalogue.connection();
+    let titles_of = |sku: &str| -> Vec<String> {
+        let mut statement = conn
+            .prepare("SELECT title FROM products WHERE sku = ?1")
+            .unwrap();
+        statement
+            .query_map([sku], |row| row.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    };
+    assert_eq!(
+        titles_of("DZ5485-612"),
+        ["Air Jordan 1 Retro High OG 'Chicago Lost and Found'"]
+    );
+    assert_eq!(
+        titles_of("FD1437-612"),
+        ["Air Jordan 1 Retro High OG 'Chicago Lost and Found' (GS)"]
+    );
+    // Nobody else wears the name: no invented code under a famous nickname.
+    let famous: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM products WHERE title LIKE '%Chicago Lost and Found%'",
+            [],
+            |row| row.get(0),
+        )
+        .unwrap();
+    assert_eq!(famous, 2);
+}
+
+#[test]
+fn titles_are_unique() {
+    let stats = figures();
+    assert!(
+        stats.duplicated_titles <= 0.005,
+        "{:.2}% of products share a title",
+        stats.duplicated_titles * 100.0
+    );
+}
+
+#[test]
+fn premiums_match_the_market_snapshot() {
+    let stats = figures();
+    let all = stats.premium_all;
+    let s = all.spread;
+    assert!((1.15..=1.35).contains(&s.p50), "median {}", s.p50);
+    assert!((1.7..=2.4).contains(&s.p90), "p90 {}", s.p90);
+    assert!((3.2..=5.0).contains(&s.p99), "p99 {}", s.p99);
+    assert!(
+        all.above_5x > 0.0 && all.above_5x < 0.01,
+        "above 5x {}",
+        all.above_5x
+    );
+    // Above 3x only for collaborations and limited releases.
+    assert_eq!(stats.premium_general.above_3x, 0.0);
+    assert!(stats.premium_collab.above_3x > 0.05);
+    // About one general release in ten trades below retail.
+    let below = stats.premium_general.below_retail;
+    assert!((0.05..=0.18).contains(&below), "below retail {below}");
+}
+
+#[test]
+fn mens_sizes_smile_and_kids_pay_less() {
+    let stats = figures();
+    assert!(
+        stats.smallest_to_middle > 1.03,
+        "{}",
+        stats.smallest_to_middle
+    );
+    assert!(
+        stats.largest_to_middle > 1.08,
+        "{}",
+        stats.largest_to_middle
+    );
+    assert!(
+        stats.cheapest_in_middle > 0.75,
+        "{}",
+        stats.cheapest_in_middle
+    );
+    let kids = stats.kids_to_adult;
+    assert!(
+        kids.count >= 200,
+        "{} kids' pairs with a men's pair",
+        kids.count
+    );
+    assert!((0.45..=0.9).contains(&kids.p50), "median {}", kids.p50);
+    assert!(stats.kids_above_adult <= 0.05, "{}", stats.kids_above_adult);
+}
+
+#[test]
+fn weekly_orders_are_calibrated_and_ranked() {
+    let stats = figures();
+    let newest = stats.newest_week_orders;
+    assert!((2.0..=20.0).contains(&newest.p50), "median {}", newest.p50);
+    assert!(newest.p90 <= 80.0, "p90 {}", newest.p90);
+    assert!((40.0..=800.0).contains(&newest.p99), "p99 {}", newest.p99);
+    let peak = stats.peak_week_orders;
+    assert!(
+        (300.0..=3_000.0).contains(&peak.max),
+        "busiest week {}",
+        peak.max
+    );
+    assert!(peak.p99 <= 1_500.0, "p99 of busiest weeks {}", peak.p99);
+    assert_eq!(stats.rank_inconsistent, 0.0);
+}
+
+/// Every 12th release, the Chicago pair and a kids' release with its adult pair.
+fn sample() -> Vec<&'static Release> {
+    releases::releases()
+        .iter()
+        .enumerate()
+        .filter(|(i, r)| i % 12 == 0 || r.style_code == "FD1437-612")
+        .map(|(_, r)| r)
+        .collect()
+}
+
+async fn search(server: &solescope::service::ServerHandle, query: &str) -> Vec<Value> {
+    let response = reqwest::Client::new()
+        .get(format!("{}/search", server.base_url()))
+        .query(&[("query", query), ("limit", "10")])
+        .header("Authorization", "demo-pro")
+        .send()
+        .await
+        .unwrap();
+    assert!(
+        response.status().is_success(),
+        "{query}: {}",
+        response.status()
+    );
+    let body: Value = response.json().await.unwrap();
+    body["hits"].as_array().cloned().unwrap_or_default()
+}
+
+#[tokio::test]
+async fn real_codes_and_names_find_the_real_pair_first() {
+    let server = common::start(common::config(catalogue_path())).await;
+    let catalogue = Catalogue::open_read_only(catalogue_path()).unwrap();
+    let conn = catalogue.connection();
+    let mut named = 0;
+    for release in sample() {
+        for query in [
+            release.style_code.to_owned(),
+            release.style_code.replace('-', ""),
+        ] {
+            let hits = search(&server, &query).await;
+            let first = hits
+                .first()
+                .map(|h| h["title"].as_str().unwrap_or_default());
+            assert_eq!(first, Some(release.title), "query {query}");
+        }
+        // By name: the adult pair of the colourway comes before its kids' versions.
+        let family = release.family_title();
+        let adult: Option<String> = conn
+            .query_row(
+                "SELECT title FROM products WHERE title = ?1 AND age_group = 'adult'",
+                [family],
+                |row| row.get(0),
+            )
+            .ok();
+        if let Some(adult) = adult {
+            let hits = search(&server, family).await;
+            let first = hits
+                .first()
+                .map(|h| h["title"].as_str().unwrap_or_default());
+            assert_eq!(first, Some(adult.as_str()), "query {family}");
+            named += 1;
+        }
+    }
+    assert!(named >= 40, "{named} names searched");
+    server.shutdown().await;
+}
+
+#[test]
+fn catalogue_stats_prints_the_figures() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_solescope"))
+        .args(["catalogue", "stats"])
+        .arg(catalogue_path())
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let text = String::from_utf8(output.stdout).unwrap();
+    for expected in [
+        "by brand: ",
+        "by age group: ",
+        "duplicated titles: ",
+        "premium over retail, general releases",
+        "premium over retail, collaborations and limited",
+        "kids vs men's pair",
+        "weekly orders, newest week",
+        &format!("real products: {} of the", figures().real_products),
+    ] {
+        assert!(text.contains(expected), "{expected:?} in {text}");
+    }
+    let missing = std::process::Command::new(env!("CARGO_BIN_EXE_solescope"))
+        .args(["catalogue", "stats", "/nonexistent/catalogue.sqlite"])
+        .output()
+        .unwrap();
+    assert!(!missing.status.success());
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("no catalogue"));
+}
