@@ -9,8 +9,9 @@ use chrono::NaiveDate;
 use egui_plot::{GridMark, HoverPosition, Legend, Line, Plot, PlotPoint};
 use serde::{Deserialize, Serialize};
 
+use super::fetched::Fetched;
+use super::format;
 use super::widgets::{error_ui, lock_ui, requested_ui};
-use crate::app::Requested;
 use crate::figures::{self, CsvError, Week, WeeklySummary};
 use crate::model::{Tier, WeeklyOrder};
 
@@ -207,7 +208,7 @@ impl WeeklySeries {
 
 /// The loaded series of the view as CSV (see [`figures::weeks_csv`]), labelled as in the
 /// view; series not loaded yet are left out.
-pub fn series_csv(series: &[(&str, &Requested<WeeklySeries>)]) -> Result<String, CsvError> {
+pub fn series_csv(series: &[(&str, Fetched<'_, WeeklySeries>)]) -> Result<String, CsvError> {
     let loaded: Vec<(&str, &[Week])> = series
         .iter()
         .filter_map(|(label, requested)| requested.value().map(|s| (*label, s.weeks.as_slice())))
@@ -258,43 +259,12 @@ fn rank_axis_label(value: f64) -> String {
     }
 }
 
-/// `12,345` for 12345.
-pub(crate) fn count_text(count: u64) -> String {
-    let digits = count.to_string();
-    let mut text = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            text.push(',');
-        }
-        text.push(digit);
-    }
-    text
-}
-
-/// `12,345.60 USD`: grouped thousands, cents, and the currency when known.
-pub(crate) fn money_text(amount: f64, currency: &str) -> String {
-    let cents = (amount.abs() * 100.0).round();
-    let sign = if amount < 0.0 && cents > 0.0 { "-" } else { "" };
-    let whole = count_text((cents / 100.0).trunc() as u64);
-    let text = format!("{sign}{whole}.{:02}", (cents % 100.0) as u64);
-    if currency.is_empty() {
-        text
-    } else {
-        format!("{text} {currency}")
-    }
-}
-
-/// `+12.5 %` for 0.125: a ratio as a signed percentage.
-pub(crate) fn percent_text(ratio: f64) -> String {
-    format!("{:+.1} %", ratio * 100.0)
-}
-
 /// The hover text of one point of `metric`.
 fn hover_text(metric: Metric, product: &str, day: f64, value: f64, currency: &str) -> String {
     let value = match metric {
-        Metric::Orders => format!("{} orders", count_text(value.max(0.0).round() as u64)),
-        Metric::Aov => format!("AOV {}", money_text(value, currency)),
-        Metric::Gmv => format!("GMV {}", money_text(value, currency)),
+        Metric::Orders => format!("{} orders", format::count(value.max(0.0).round() as u64)),
+        Metric::Aov => format!("AOV {}", format::money(value, currency)),
+        Metric::Gmv => format!("GMV {}", format::money(value, currency)),
         Metric::Rank => format!("rank {}", rank_axis_label(value)),
     };
     format!("{product}\nweek of {}\n{value}", date_from_day(day))
@@ -330,7 +300,7 @@ struct Charted<'a> {
 pub fn orders_ui(
     ui: &mut egui::Ui,
     view: &mut OrdersView,
-    series: &[(&str, &Requested<WeeklySeries>)],
+    series: &[(&str, Fetched<'_, WeeklySeries>)],
     currency: &str,
     tier: Option<Tier>,
 ) -> OrdersOutput {
@@ -532,8 +502,8 @@ fn summary_ui(ui: &mut egui::Ui, series: &WeeklySeries, range: WeekRange, curren
         range.weeks()
     ));
     ui.horizontal_wrapped(|ui| {
-        stat_ui(ui, "Orders", &count_text(summary.total_orders), None);
-        stat_ui(ui, "GMV", &money_text(summary.total_gmv, currency), None);
+        stat_ui(ui, "Orders", &format::count(summary.total_orders), None);
+        stat_ui(ui, "GMV", &format::money(summary.total_gmv, currency), None);
         let previous = format!("vs previous {} wk", range.weeks());
         change_ui(ui, &previous, summary.orders_change, "orders");
         change_ui(ui, &format!("GMV {previous}"), summary.gmv_change, "GMV");
@@ -543,14 +513,14 @@ fn summary_ui(ui: &mut egui::Ui, series: &WeeklySeries, range: WeekRange, curren
                 format!(
                     "{} · {} orders",
                     best.start.format("%Y-%m-%d"),
-                    count_text(u64::from(best.orders))
+                    format::count(u64::from(best.orders))
                 )
             },
         );
         stat_ui(ui, "Best week", &best, None);
         let average = summary
             .average_aov
-            .map_or_else(|| "—".to_owned(), |aov| money_text(aov, currency));
+            .map_or_else(|| "—".to_owned(), |aov| format::money(aov, currency));
         stat_ui(
             ui,
             "Average AOV",
@@ -618,7 +588,7 @@ fn change_ui(ui: &mut egui::Ui, caption: &str, change: Option<f64>, what: &str) 
                     } else {
                         ("", ui.visuals().text_color())
                     };
-                    ui.colored_label(colour, format!("{arrow}{}", percent_text(ratio)));
+                    ui.colored_label(colour, format!("{arrow}{}", format::percent(ratio)));
                 }
                 None => {
                     ui.strong("—").on_hover_text(format!(
@@ -634,7 +604,7 @@ fn change_ui(ui: &mut egui::Ui, caption: &str, change: Option<f64>, what: &str) 
 /// The compared products: a colour key, their fetch state, and a button to drop each.
 fn compare_ui(
     ui: &mut egui::Ui,
-    series: &[(&str, &Requested<WeeklySeries>)],
+    series: &[(&str, Fetched<'_, WeeklySeries>)],
     output: &mut OrdersOutput,
 ) {
     ui.horizontal_wrapped(|ui| {
@@ -710,229 +680,4 @@ fn compact_number(value: f64) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use egui_kittest::kittest::Queryable as _;
-
-    use super::*;
-
-    #[test]
-    fn grid_steps_are_one_two_five() {
-        assert!((next_one_two_five(3.0) - 5.0).abs() < 1e-9);
-        assert!((next_one_two_five(2.0) - 2.0).abs() < 1e-9);
-        assert!((next_one_two_five(0.013) - 0.02).abs() < 1e-12);
-        assert!((next_one_two_five(600.0) - 1000.0).abs() < 1e-9);
-        assert!((next_one_two_five(f64::NAN) - 1.0).abs() < 1e-9);
-    }
-
-    #[test]
-    fn axis_numbers_stay_short() {
-        assert_eq!(compact_number(0.0), "0");
-        assert_eq!(compact_number(950.0), "950");
-        assert_eq!(compact_number(8_000.0), "8000");
-        assert_eq!(compact_number(12_500.0), "12.5k");
-        assert_eq!(compact_number(1_500_000.0), "1.5M");
-        assert_eq!(compact_number(219.25), "219.2");
-    }
-
-    fn week(inserted_at: &str, orders: u32) -> WeeklyOrder {
-        WeeklyOrder {
-            position: 12,
-            orders,
-            aov: if orders > 0 { 150.0 } else { 0.0 },
-            gmv: f64::from(orders) * 150.0,
-            inserted_at: inserted_at.to_owned(),
-        }
-    }
-
-    /// `count` weekly records ending 2026-11-16, newest first as the service sends them.
-    fn records(count: usize) -> Vec<WeeklyOrder> {
-        let newest = NaiveDate::from_ymd_opt(2026, 11, 16).unwrap();
-        (0..count)
-            .map(|i| {
-                let start = newest - chrono::TimeDelta::days(7 * i as i64);
-                week(&format!("{start}T00:00:00Z"), (i % 3) as u32)
-            })
-            .collect()
-    }
-
-    #[test]
-    fn series_is_oldest_first_and_skips_unreadable_dates() {
-        let series = WeeklySeries::from_weekly(&[
-            week("2026-11-16T00:00:00Z", 7),
-            week("not a date", 99),
-            week("2026-11-09T00:00:00Z", 5),
-        ]);
-        assert_eq!(series.orders_points.len(), 2);
-        assert!((series.orders_points[0][1] - 5.0).abs() < f64::EPSILON);
-        assert_eq!(date_from_day(series.orders_points[1][0]), "2026-11-16");
-        assert_eq!(series.points(Metric::Gmv).len(), 2);
-        assert!((series.points(Metric::Rank)[0].y - 12.0).abs() < f64::EPSILON);
-    }
-
-    #[test]
-    fn aov_leaves_out_weeks_without_orders() {
-        let series = WeeklySeries::from_weekly(&records(6));
-        assert_eq!(series.points(Metric::Orders).len(), 6);
-        // Orders cycle 0, 1, 2 from the newest: two weeks have none.
-        assert_eq!(series.points(Metric::Aov).len(), 4);
-        assert!(series.points(Metric::Aov).iter().all(|p| p.y > 0.0));
-    }
-
-    #[test]
-    fn visible_points_follow_the_range() {
-        let series = WeeklySeries::from_weekly(&records(52));
-        assert_eq!(series.visible_points(WeekRange::Year.weeks()), 52);
-        assert_eq!(series.visible_points(WeekRange::HalfYear.weeks()), 26);
-        assert_eq!(series.visible_points(WeekRange::Quarter.weeks()), 12);
-        assert_eq!(WeeklySeries::default().visible_points(12), 0);
-    }
-
-    #[test]
-    fn the_x_range_ends_with_the_newest_week_of_any_product() {
-        let long = WeeklySeries::from_weekly(&records(52));
-        let short = WeeklySeries::from_weekly(&records(52)[3..]);
-        let charted = [
-            Charted {
-                index: 1,
-                label: "short",
-                series: &short,
-            },
-            Charted {
-                index: 0,
-                label: "long",
-                series: &long,
-            },
-        ];
-        let [first, last] = x_range(&charted, WeekRange::Quarter).unwrap();
-        assert_eq!(date_from_day(last), "2026-11-16");
-        assert!((last - first - 77.0).abs() < f64::EPSILON);
-        // The chart lends exactly the weeks in that range.
-        assert_eq!(points_since(long.points(Metric::Orders), first).len(), 12);
-        assert_eq!(points_since(short.points(Metric::Orders), first).len(), 9);
-        assert!(x_range(&[], WeekRange::Year).is_none());
-    }
-
-    #[test]
-    fn rank_axis_labels_are_whole_positive_positions() {
-        assert_eq!(rank_axis_label(1.0), "#1");
-        assert_eq!(rank_axis_label(45_459.0), "#45459");
-        assert_eq!(rank_axis_label(2.5), "");
-        assert_eq!(rank_axis_label(0.0), "");
-        assert_eq!(rank_axis_label(-3.0), "");
-    }
-
-    #[test]
-    fn hover_text_names_the_week_and_the_value_with_its_unit() {
-        let day = day_from_date(NaiveDate::from_ymd_opt(2026, 11, 16).unwrap());
-        assert_eq!(
-            hover_text(Metric::Orders, "AJ11", day, 632.0, "USD"),
-            "AJ11\nweek of 2026-11-16\n632 orders"
-        );
-        assert!(
-            hover_text(Metric::Gmv, "AJ11", day, 1_234_567.891, "USD")
-                .ends_with("GMV 1,234,567.89 USD")
-        );
-        assert!(hover_text(Metric::Rank, "AJ11", day, 16.0, "USD").ends_with("rank #16"));
-    }
-
-    #[test]
-    fn numbers_are_grouped_and_signed() {
-        assert_eq!(count_text(0), "0");
-        assert_eq!(count_text(999), "999");
-        assert_eq!(count_text(1_000), "1,000");
-        assert_eq!(count_text(12_345_678), "12,345,678");
-        assert_eq!(money_text(-1234.5, "EUR"), "-1,234.50 EUR");
-        assert_eq!(money_text(0.004, ""), "0.00");
-        assert_eq!(percent_text(0.125), "+12.5 %");
-        assert_eq!(percent_text(-0.5), "-50.0 %");
-    }
-
-    #[test]
-    fn the_view_state_survives_a_round_trip_and_fills_missing_fields() {
-        let mut view = OrdersView::default();
-        assert_eq!(view.range, WeekRange::Year);
-        view.toggle(Metric::Gmv);
-        assert!(!view.shows(Metric::Gmv));
-        view.toggle(Metric::Gmv);
-        assert!(view.shows(Metric::Gmv));
-        let json = serde_json::to_string(&view).unwrap();
-        assert_eq!(serde_json::from_str::<OrdersView>(&json).unwrap(), view);
-        let partial: OrdersView = serde_json::from_str(r#"{"range":"Quarter"}"#).unwrap();
-        assert_eq!(partial.range, WeekRange::Quarter);
-        assert_eq!(partial.metrics, Metric::ALL.to_vec());
-    }
-
-    #[test]
-    fn csv_takes_the_loaded_series_only() {
-        let loaded = Requested::Completed(WeeklySeries::from_weekly(&records(2)));
-        let missing: Requested<WeeklySeries> = Requested::NotYetRequested;
-        let text = series_csv(&[("open", &loaded), ("other", &missing)]).unwrap();
-        assert_eq!(text.lines().count(), 3);
-        assert!(text.lines().skip(1).all(|line| line.starts_with("open,")));
-    }
-
-    fn has<State>(harness: &egui_kittest::Harness<'_, State>, text: &str) -> bool {
-        harness.query_all_by_label_contains(text).next().is_some()
-    }
-
-    #[test]
-    fn the_view_shows_the_summary_and_a_lock_for_free_keys() {
-        let open = Requested::Completed(WeeklySeries::from_weekly(&records(52)));
-        let other = Requested::Completed(WeeklySeries::from_weekly(&records(30)));
-        let mut view = OrdersView::default();
-        let mut harness = egui_kittest::Harness::new_ui(|ui| {
-            orders_ui(
-                ui,
-                &mut view,
-                &[("Open shoe", &open), ("Other shoe", &other)],
-                "USD",
-                Some(Tier::Pro),
-            );
-        });
-        harness.run();
-        assert!(has(&harness, "52 weeks of data"));
-        assert!(has(&harness, "Momentum"));
-        assert!(has(&harness, "Other shoe"));
-        assert!(!has(&harness, "need a pro key"));
-        drop(harness);
-
-        let mut harness = egui_kittest::Harness::new_ui(|ui| {
-            orders_ui(
-                ui,
-                &mut view,
-                &[("Open shoe", &open)],
-                "USD",
-                Some(Tier::Free),
-            );
-        });
-        harness.run();
-        assert!(has(&harness, "Weekly orders need a pro key"));
-        assert!(!has(&harness, "Momentum"));
-    }
-
-    #[test]
-    fn clicking_remove_and_a_range_is_returned_and_kept() {
-        let open = Requested::Completed(WeeklySeries::from_weekly(&records(52)));
-        let other = Requested::Completed(WeeklySeries::from_weekly(&records(52)));
-        let mut harness = egui_kittest::Harness::new_ui_state(
-            |ui, (view, output): &mut (OrdersView, OrdersOutput)| {
-                let now = orders_ui(
-                    ui,
-                    view,
-                    &[("Open shoe", &open), ("Other shoe", &other)],
-                    "USD",
-                    Some(Tier::Pro),
-                );
-                output.remove_compare = output.remove_compare.or(now.remove_compare);
-            },
-            (OrdersView::default(), OrdersOutput::default()),
-        );
-        harness.run();
-        harness.get_by_label("12 wk").click();
-        harness.get_by_label("×").click();
-        harness.run();
-        assert_eq!(harness.state().0.range, WeekRange::Quarter);
-        assert_eq!(harness.state().1.remove_compare, Some(1));
-        assert!(has(&harness, "12 weeks of data"));
-    }
-}
+mod tests;
