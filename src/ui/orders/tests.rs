@@ -2,6 +2,12 @@
 
 use egui_kittest::kittest::Queryable as _;
 
+use chrono::NaiveDate;
+
+use super::chart::{
+    compact_number, date_from_day, hover_text, next_one_two_five, points_since, rank_axis_label,
+    x_range,
+};
 use super::*;
 
 #[test]
