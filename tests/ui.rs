@@ -357,7 +357,7 @@ fn a_starred_product_is_in_the_watchlist_with_its_current_price() {
         &harness,
         &format!("{:.2} {}", hit.min_price, hit.currency)
     ));
-    assert!(has_label_containing(&harness, "+0.00 (+0.0%)"));
+    assert!(has_label_containing(&harness, "+0.00 (+0.0 %)"));
 
     // Kept between runs: the persisted state carries it, and a new app shows it.
     let state = harness.state().state.clone();

@@ -71,6 +71,17 @@ pub fn money(value: f64, currency: &str) -> String {
     with_currency(amount(value, currency), currency)
 }
 
+/// A change of an amount as a number, always signed: `+12.00`, `-1,250.00`, `+0.00`.
+#[must_use]
+pub fn signed_amount(change: f64, currency: &str) -> String {
+    let text = amount(change, currency);
+    if text.starts_with('-') {
+        text
+    } else {
+        format!("+{text}")
+    }
+}
+
 /// An amount in minor units (cents): `189.00 USD` for 18900, `27,000 JPY` for 27000.
 #[must_use]
 pub fn money_from_cents(cents: i64, currency: &str) -> String {
@@ -145,6 +156,9 @@ mod tests {
         assert_eq!(money(189.0, "USD"), "189.00 USD");
         assert_eq!(money(27_000.4, "jpy"), "27,000 jpy");
         assert_eq!(amount(1234.5, "USD"), "1,234.50");
+        assert_eq!(signed_amount(12.0, ""), "+12.00");
+        assert_eq!(signed_amount(-1250.0, ""), "-1,250.00");
+        assert_eq!(signed_amount(0.0, ""), "+0.00");
         assert_eq!(money_from_cents(18_900, "USD"), "189.00 USD");
         assert_eq!(money_from_cents(5, "EUR"), "0.05 EUR");
         assert_eq!(money_from_cents(-150, "USD"), "-1.50 USD");

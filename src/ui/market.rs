@@ -85,7 +85,7 @@ pub fn market_ui(
             ui.weak("AOV volatility");
             match weeks.map(figures::aov_volatility) {
                 Some(Some(ratio)) => {
-                    ui.label(format!("{:.1} %", ratio * 100.0)).on_hover_text(
+                    ui.label(format::share(ratio)).on_hover_text(
                         "Standard deviation of weekly AOV over its mean, weeks with orders only",
                     );
                 }

@@ -2,6 +2,7 @@
 //! since it was starred.
 
 use super::fetched::Fetched;
+use super::format;
 use super::search::price_range;
 use super::state::WatchedProduct;
 use crate::model::SearchHit;
@@ -17,13 +18,17 @@ pub struct WatchlistOutput {
     pub refresh: bool,
 }
 
-/// The change from `then` to `now`: `+12.00 (+6.3%)`; `None` when either is missing.
+/// The change from `then` to `now`: `+12.00 (+6.3 %)`; `None` when either is missing.
 #[must_use]
 pub fn price_change(then: Option<f64>, now: Option<f64>) -> Option<(f64, String)> {
     let (then, now) = (then.filter(|p| *p > 0.0)?, now.filter(|p| *p > 0.0)?);
     let change = now - then;
-    let percent = change / then * 100.0;
-    Some((change, format!("{change:+.2} ({percent:+.1}%)")))
+    let text = format!(
+        "{} ({})",
+        format::signed_amount(change, ""),
+        format::percent(change / then)
+    );
+    Some((change, text))
 }
 
 /// The watchlist. `current` gives the latest lookup of a product, by id (`None` when never
@@ -127,11 +132,11 @@ mod tests {
     fn change_is_signed_with_percent_and_needs_both_prices() {
         assert_eq!(
             price_change(Some(200.0), Some(212.0)).unwrap().1,
-            "+12.00 (+6.0%)"
+            "+12.00 (+6.0 %)"
         );
         assert_eq!(
             price_change(Some(200.0), Some(150.0)).unwrap().1,
-            "-50.00 (-25.0%)"
+            "-50.00 (-25.0 %)"
         );
         assert!(price_change(None, Some(10.0)).is_none());
         assert!(price_change(Some(0.0), Some(10.0)).is_none());

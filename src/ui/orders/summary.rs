@@ -54,8 +54,7 @@ pub(super) fn summary_ui(
             &average,
             Some("GMV over orders in the range: busy weeks weigh more"),
         );
-        let volatility =
-            volatility.map_or_else(|| "—".to_owned(), |ratio| format!("{:.1} %", ratio * 100.0));
+        let volatility = volatility.map_or_else(|| "—".to_owned(), format::share);
         stat_ui(
             ui,
             "AOV volatility",
