@@ -26,7 +26,7 @@
 //! `CentralPanel` with one label on a context set up the same way: the floor egui itself costs.
 //! Prints median, p99 and max per view, the ratio of each median to the baseline's, and the
 //! process's resident memory (`VmRSS`, peak `VmHWM`; the in-process service included, as in
-//! the real app), then PASS/FAIL against the targets. A FAIL is reported, not an error exit.
+//! the real app), then PASS/FAIL against the targets; any FAIL makes the process exit with status 1.
 //!
 //! The memory here has no window in it: winit, the OpenGL driver and its buffers come on top
 //! (`bash .ci/window-check.sh` prints the resident memory of the real window under Xvfb).
@@ -441,18 +441,25 @@ fn main() {
     let views = &rows[1..];
     let worst_median = views.iter().map(|r| r.median_ms).fold(0.0, f64::max);
     let worst_p99 = views.iter().map(|r| r.p99_ms).fold(0.0, f64::max);
-    let verdict = |pass: bool| if pass { "PASS" } else { "FAIL" };
-    println!(
-        "{} median < {TARGET_MEDIAN_MS} ms in every view (worst {worst_median:.3} ms)",
-        verdict(worst_median < TARGET_MEDIAN_MS)
-    );
-    println!(
-        "{} p99 < {TARGET_P99_MS} ms in every view (worst {worst_p99:.3} ms)",
-        verdict(worst_p99 < TARGET_P99_MS)
-    );
-    println!(
-        "{} resident memory < {TARGET_RSS_MB} MB (peak {peak_mb:.0} MB)",
-        verdict(peak_mb < TARGET_RSS_MB)
-    );
+    let checks = [
+        (
+            worst_median < TARGET_MEDIAN_MS,
+            format!("median < {TARGET_MEDIAN_MS} ms in every view (worst {worst_median:.3} ms)"),
+        ),
+        (
+            worst_p99 < TARGET_P99_MS,
+            format!("p99 < {TARGET_P99_MS} ms in every view (worst {worst_p99:.3} ms)"),
+        ),
+        (
+            peak_mb < TARGET_RSS_MB,
+            format!("resident memory < {TARGET_RSS_MB} MB (peak {peak_mb:.0} MB)"),
+        ),
+    ];
+    for (pass, claim) in &checks {
+        println!("{} {claim}", if *pass { "PASS" } else { "FAIL" });
+    }
     drop(server);
+    if checks.iter().any(|(pass, _)| !pass) {
+        std::process::exit(1);
+    }
 }

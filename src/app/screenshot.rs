@@ -3,10 +3,14 @@
 //!
 //! "Settled" means no fetch in flight and no search waiting for its debounce for
 //! [`SETTLE_SECS`] (so images and animations land too). The PNG is written next to its final name
-//! and renamed, so a failed run never leaves half a file.
+//! and renamed ([`write_png`]), so a failed run never leaves half a file.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
+
+use super::export::write_png;
+use super::{App, Requested, View};
+use crate::ui;
 
 /// How long the app must stay idle before the frame counts as settled.
 pub const SETTLE_SECS: f64 = 1.0;
@@ -107,59 +111,33 @@ impl ScreenshotRun {
     }
 }
 
-/// Writes `image` to `path` as a PNG, through a temporary file renamed into place.
-pub fn write_png(path: &Path, image: &egui::ColorImage) -> Result<(), String> {
-    let [width, height] = image.size;
-    let pixels: Vec<u8> = image
-        .pixels
-        .iter()
-        .flat_map(egui::Color32::to_srgba_unmultiplied)
-        .collect();
-    let mut png = std::io::Cursor::new(Vec::new());
-    image::write_buffer_with_format(
-        &mut png,
-        &pixels,
-        width as u32,
-        height as u32,
-        image::ColorType::Rgba8,
-        image::ImageFormat::Png,
-    )
-    .map_err(|err| format!("encoding the PNG: {err}"))?;
-    write_atomically(path, png.get_ref())
-        .map_err(|err| format!("writing {}: {err}", path.display()))
-}
-
-/// Writes `bytes` next to `path` and renames the file into place, so a failed write never
-/// leaves half a file under the final name.
-pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut partial = path.as_os_str().to_owned();
-    partial.push(".partial");
-    let partial = PathBuf::from(partial);
-    let written = std::fs::write(&partial, bytes).and_then(|()| std::fs::rename(&partial, path));
-    if written.is_err() {
-        // Best effort: the partial file is garbage either way.
-        let _ = std::fs::remove_file(&partial);
-    }
-    written
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn writes_a_png_and_leaves_nothing_behind_on_failure() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("shot.png");
-        let image = egui::ColorImage::new([4, 3], vec![egui::Color32::RED; 12]);
-        write_png(&path, &image).unwrap();
-        let decoded = image::open(&path).unwrap().to_rgba8();
-        assert_eq!(decoded.dimensions(), (4, 3));
-        assert_eq!(decoded.get_pixel(0, 0).0, [255, 0, 0, 255]);
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
-
-        let missing = dir.path().join("no-such-dir").join("shot.png");
-        let err = write_png(&missing, &image).unwrap_err();
-        assert!(err.contains("no-such-dir"), "{err}");
+impl App {
+    /// In a screenshot run: open the first hit when the view shows a product and none is open.
+    pub(super) fn screenshot_autopilot(&mut self, ctx: &egui::Context) {
+        let wants_product = matches!(
+            self.state.view,
+            View::Product | View::Orders | View::Realtime
+        );
+        if wants_product && self.state.selected_product.is_none() && self.is_idle() {
+            let first = self
+                .search_results()
+                .and_then(|r| r.hits.first())
+                .map(|h| h.id.clone());
+            if let Some(id) = first {
+                self.open_product(id, ctx);
+            }
+        }
+        if self.state.view == View::Realtime
+            && matches!(self.resale_b, Requested::NotYetRequested)
+            && self.is_idle()
+            && let Some(product) = self.product.value()
+        {
+            let lookup = ui::realtime::Lookup::ResaleB {
+                id: product.slug.clone(),
+                query: crate::client::RelatedQuery::default(),
+            };
+            self.state.realtime.record_lookup(&lookup);
+            self.spawn_lookup(lookup, ctx);
+        }
     }
 }

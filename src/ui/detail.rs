@@ -1,5 +1,6 @@
 //! The product detail view: identity, prices, variants, release data and description.
 
+use super::format;
 use super::search::price_range;
 use super::widgets::lock_ui;
 use crate::model::{Product, Tier};
@@ -82,8 +83,8 @@ pub fn detail_ui(
                     other => other,
                 };
                 ui.label(format!(
-                    "Retail {:.2} {} ({source})",
-                    price.price, price.currency
+                    "Retail {} ({source})",
+                    format::money(price.price, &price.currency)
                 ));
             }
             if dates.is_empty() && prices.is_empty() {
@@ -155,9 +156,12 @@ fn facts_ui(ui: &mut egui::Ui, product: &Product) {
             ui.end_row();
             ui.weak("Price");
             if product.min_price > 0.0 {
+                let currency = product.currency.as_str();
                 ui.label(format!(
-                    "min {:.2} · avg {:.2} · max {:.2} {}",
-                    product.min_price, product.avg_price, product.max_price, product.currency
+                    "min {} · avg {} · max {}",
+                    format::amount(product.min_price, currency),
+                    format::amount(product.avg_price, currency),
+                    format::money(product.max_price, currency)
                 ));
             } else {
                 ui.weak("no price");

@@ -7,7 +7,8 @@
 use egui_plot::{Bar, BarChart, GridMark, Plot};
 use serde::{Deserialize, Serialize};
 
-use super::orders::{WeeklySeries, count_text, money_text, percent_text};
+use super::format;
+use super::orders::WeeklySeries;
 use crate::figures::{
     self, FeeRates, PremiumBasis, RESALE_A_DEFAULT_FEES, RESALE_B_DEFAULT_FEES, SizePrice,
 };
@@ -41,16 +42,12 @@ pub fn market_ui(
                 }
                 Some(node) => match figures::spread_of(node) {
                     Some(spread) => {
-                        ui.label(format!(
-                            "{} ({} of ask)",
-                            money_text(spread.absolute, currency),
-                            percent_text(spread.ratio_of_ask).trim_start_matches('+'),
-                        ))
-                        .on_hover_text(format!(
-                            "Highest bid {} · lowest ask {}",
-                            money_text(node.market.state.highest_bid.amount, currency),
-                            money_text(node.market.state.lowest_ask.amount, currency),
-                        ));
+                        ui.label(format::spread(Some(spread), currency))
+                            .on_hover_text(format!(
+                                "Highest bid {} · lowest ask {}",
+                                format::money(node.market.state.highest_bid.amount, currency),
+                                format::money(node.market.state.lowest_ask.amount, currency),
+                            ));
                     }
                     None => {
                         ui.weak("no bid or no ask open");
@@ -62,7 +59,7 @@ pub fn market_ui(
             ui.weak("Last sale");
             match live.map(|node| node.market.sales_information.last_sale) {
                 Some(price) if price > 0.0 => {
-                    ui.label(money_text(price, currency));
+                    ui.label(format::money(price, currency));
                 }
                 Some(_) => {
                     ui.weak("none recorded");
@@ -76,7 +73,7 @@ pub fn market_ui(
             ui.weak("Sales, last 72 h");
             match live.map(|node| node.market.sales_information.sales_last_72_hours) {
                 Some(count) => {
-                    ui.label(count_text(u64::try_from(count).unwrap_or(0)));
+                    ui.label(format::count(u64::try_from(count).unwrap_or(0)));
                 }
                 None => {
                     ui.weak("no live data");
@@ -88,7 +85,7 @@ pub fn market_ui(
             ui.weak("AOV volatility");
             match weeks.map(figures::aov_volatility) {
                 Some(Some(ratio)) => {
-                    ui.label(format!("{:.1} %", ratio * 100.0)).on_hover_text(
+                    ui.label(format::share(ratio)).on_hover_text(
                         "Standard deviation of weekly AOV over its mean, weeks with orders only",
                     );
                 }
@@ -114,8 +111,8 @@ pub fn market_ui(
                     ))
                     .on_hover_text(format!(
                         "Orders of the last {w} weeks ({}) over the {w} before ({})",
-                        count_text(momentum.recent_orders),
-                        count_text(momentum.earlier_orders),
+                        format::count(momentum.recent_orders),
+                        format::count(momentum.earlier_orders),
                         w = figures::MOMENTUM_WINDOW_WEEKS,
                     ));
                 }
@@ -149,7 +146,7 @@ fn premium_ui(ui: &mut egui::Ui, product: &Product) {
             let part = |name: &str, premium: Option<figures::Premium>| {
                 premium.map_or_else(
                     || format!("{name} —"),
-                    |premium| format!("{name} {}", percent_text(premium.ratio)),
+                    |premium| format!("{name} {}", format::percent(premium.ratio)),
                 )
             };
             let retail = average.or(lowest).map_or(0.0, |premium| premium.retail);
@@ -160,7 +157,7 @@ fn premium_ui(ui: &mut egui::Ui, product: &Product) {
             ))
             .on_hover_text(format!(
                 "(price − retail) / retail, retail {}",
-                money_text(retail, &product.currency)
+                format::money(retail, &product.currency)
             ));
         }
     }
@@ -208,7 +205,7 @@ fn sizes_ui(ui: &mut egui::Ui, sizes: &[SizePrice], currency: &str) {
                 format!(
                     "size {}\n{}",
                     bar.name,
-                    money_text(bar.value, &hover_currency)
+                    format::money(bar.value, &hover_currency)
                 )
             },
         ));
@@ -406,7 +403,7 @@ pub fn payout_ui(ui: &mut egui::Ui, state: &mut PayoutState, lowest_ask: Option<
                 .spacing([16.0, 2.0])
                 .show(ui, |ui| {
                     ui.label("Gross");
-                    ui.label(money_text(payout.gross, currency));
+                    ui.label(format::money(payout.gross, currency));
                     ui.end_row();
                     for (name, amount) in [
                         ("− Commission", payout.commission),
@@ -414,11 +411,11 @@ pub fn payout_ui(ui: &mut egui::Ui, state: &mut PayoutState, lowest_ask: Option<
                         ("− Flat fee", payout.fixed_fee),
                     ] {
                         ui.weak(name);
-                        ui.label(money_text(amount, currency));
+                        ui.label(format::money(amount, currency));
                         ui.end_row();
                     }
                     ui.strong("Net payout");
-                    let net = money_text(payout.net, currency);
+                    let net = format::money(payout.net, currency);
                     if payout.is_loss() {
                         ui.colored_label(
                             ui.visuals().error_fg_color,
@@ -431,7 +428,7 @@ pub fn payout_ui(ui: &mut egui::Ui, state: &mut PayoutState, lowest_ask: Option<
                     ui.weak("Lowest ask now");
                     match lowest_ask {
                         Some((ask, _)) if ask > 0.0 => {
-                            ui.label(money_text(ask, currency));
+                            ui.label(format::money(ask, currency));
                         }
                         _ => {
                             ui.weak("no live ask");

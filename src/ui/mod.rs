@@ -2,11 +2,14 @@
 //! what they are given and return what the user asked for; the app does the fetching.
 
 pub mod detail;
+pub mod fetched;
+pub mod format;
 pub mod images;
 pub mod market;
 pub mod orders;
 pub mod realtime;
 pub mod search;
 pub mod settings;
+pub mod state;
 pub mod watchlist;
 pub mod widgets;

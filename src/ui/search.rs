@@ -1,8 +1,9 @@
 //! The search panel: the query box, the style-code and GTIN filters, the US/FR switch, the list
 //! of hits with "load more", and keyboard navigation (`/` or Ctrl+K to focus, arrows, Enter).
 
+use super::fetched::Fetched;
+use super::format;
 use super::widgets::{error_ui, lock_ui};
-use crate::app::Requested;
 use crate::model::{Country, SearchHit, SearchResponse, Tier};
 
 /// The id of the query box, so a shortcut can focus it.
@@ -29,9 +30,9 @@ pub struct SearchView<'a> {
     /// The key's tier, when known.
     pub tier: Option<Tier>,
     /// The hits of every page loaded so far (the first page's envelope, later pages appended).
-    pub results: &'a Requested<SearchResponse>,
+    pub results: Fetched<'a, SearchResponse>,
     /// The next page in flight or failed.
-    pub more: &'a Requested<SearchResponse>,
+    pub more: Fetched<'a, SearchResponse>,
     /// Whether the server may have more hits than those loaded.
     pub has_more: bool,
     /// The id of the product open in the detail view.
@@ -125,9 +126,9 @@ pub fn search_ui(
     }
     ui.separator();
     match view.results {
-        Requested::NotYetRequested => {}
-        Requested::Failed(err) => output.retry = error_ui(ui, "Search results", err),
-        Requested::Pending { previous, .. } => {
+        Fetched::NotYetRequested => {}
+        Fetched::Failed(err) => output.retry = error_ui(ui, "Search results", err),
+        Fetched::Pending { previous, .. } => {
             ui.horizontal(|ui| {
                 ui.spinner();
                 ui.weak("Searching…");
@@ -136,7 +137,7 @@ pub fn search_ui(
                 hits_ui(ui, response, view, &mut output);
             }
         }
-        Requested::Completed(response) => {
+        Fetched::Completed(response) => {
             ui.weak(format!(
                 "about {} results · {} ms",
                 response.estimated_total_hits, response.processing_time_ms
@@ -187,18 +188,18 @@ fn hits_ui(
 /// fires when it scrolls into view.
 fn more_ui(ui: &mut egui::Ui, view: &SearchView<'_>, output: &mut SearchOutput) {
     match view.more {
-        Requested::Pending { .. } => {
+        Fetched::Pending { .. } => {
             ui.horizontal(|ui| {
                 ui.spinner();
                 ui.weak("Loading more…");
             });
         }
-        Requested::Failed(err) => output.load_more |= error_ui(ui, "More results", err),
-        Requested::NotYetRequested | Requested::Completed(_) if view.has_more => {
+        Fetched::Failed(err) => output.load_more |= error_ui(ui, "More results", err),
+        Fetched::NotYetRequested | Fetched::Completed(_) if view.has_more => {
             let button = ui.button("Load more");
             output.load_more |= button.clicked() || ui.is_rect_visible(button.rect);
         }
-        Requested::NotYetRequested | Requested::Completed(_) => {}
+        Fetched::NotYetRequested | Fetched::Completed(_) => {}
     }
 }
 
@@ -251,9 +252,13 @@ pub fn price_range(min: f64, max: f64, currency: &str) -> String {
     if !(min > 0.0 && max > 0.0) {
         "no price".to_owned()
     } else if (max - min).abs() < 0.005 {
-        format!("{min:.2} {currency}")
+        format::money(min, currency)
     } else {
-        format!("{min:.2}–{max:.2} {currency}")
+        format!(
+            "{}–{}",
+            format::amount(min, currency),
+            format::money(max, currency)
+        )
     }
 }
 

@@ -2,7 +2,7 @@
 //! key (entered masked, kept in the OS keyring), the key's tier, the demo tier switch and the
 //! theme.
 
-use crate::app::ThemeChoice;
+use super::state::ThemeChoice;
 use crate::model::Tier;
 
 /// What the settings view shows about the connection.

@@ -1,11 +1,10 @@
 //! The watchlist view: the starred products, each with its current lowest price and the change
 //! since it was starred.
 
-use std::collections::HashMap;
-use std::hash::BuildHasher;
-
+use super::fetched::Fetched;
+use super::format;
 use super::search::price_range;
-use crate::app::{Requested, WatchedProduct};
+use super::state::WatchedProduct;
 use crate::model::SearchHit;
 
 /// What the user asked for in the watchlist.
@@ -19,20 +18,25 @@ pub struct WatchlistOutput {
     pub refresh: bool,
 }
 
-/// The change from `then` to `now`: `+12.00 (+6.3%)`; `None` when either is missing.
+/// The change from `then` to `now`: `+12.00 (+6.3 %)`; `None` when either is missing.
 #[must_use]
 pub fn price_change(then: Option<f64>, now: Option<f64>) -> Option<(f64, String)> {
     let (then, now) = (then.filter(|p| *p > 0.0)?, now.filter(|p| *p > 0.0)?);
     let change = now - then;
-    let percent = change / then * 100.0;
-    Some((change, format!("{change:+.2} ({percent:+.1}%)")))
+    let text = format!(
+        "{} ({})",
+        format::signed_amount(change, ""),
+        format::percent(change / then)
+    );
+    Some((change, text))
 }
 
-/// The watchlist. `current` holds the latest lookup of each product, by id.
-pub fn watchlist_ui<S: BuildHasher>(
+/// The watchlist. `current` gives the latest lookup of a product, by id (`None` when never
+/// asked for).
+pub fn watchlist_ui<'a>(
     ui: &mut egui::Ui,
     watched: &[WatchedProduct],
-    current: &HashMap<String, Requested<SearchHit>, S>,
+    current: &dyn Fn(&str) -> Option<Fetched<'a, SearchHit>>,
 ) -> WatchlistOutput {
     let mut output = WatchlistOutput::default();
     ui.horizontal(|ui| {
@@ -64,25 +68,25 @@ pub fn watchlist_ui<S: BuildHasher>(
                 {
                     output.open = Some(item.id.clone());
                 }
-                let now = match current.get(&item.id) {
-                    None | Some(Requested::NotYetRequested) => {
+                let now = match current(&item.id) {
+                    None | Some(Fetched::NotYetRequested) => {
                         ui.weak("—");
                         None
                     }
-                    Some(Requested::Pending { previous, .. }) => {
+                    Some(Fetched::Pending { previous }) => {
                         ui.horizontal(|ui| {
                             ui.spinner();
                             if let Some(hit) = previous {
                                 ui.weak(price_range(hit.min_price, hit.min_price, &hit.currency));
                             }
                         });
-                        previous.as_ref().map(|hit| hit.min_price)
+                        previous.map(|hit| hit.min_price)
                     }
-                    Some(Requested::Completed(hit)) => {
+                    Some(Fetched::Completed(hit)) => {
                         ui.label(price_range(hit.min_price, hit.min_price, &hit.currency));
                         Some(hit.min_price)
                     }
-                    Some(Requested::Failed(err)) => {
+                    Some(Fetched::Failed(err)) => {
                         ui.colored_label(ui.visuals().error_fg_color, "unavailable")
                             .on_hover_text(&err.message);
                         None
@@ -128,11 +132,11 @@ mod tests {
     fn change_is_signed_with_percent_and_needs_both_prices() {
         assert_eq!(
             price_change(Some(200.0), Some(212.0)).unwrap().1,
-            "+12.00 (+6.0%)"
+            "+12.00 (+6.0 %)"
         );
         assert_eq!(
             price_change(Some(200.0), Some(150.0)).unwrap().1,
-            "-50.00 (-25.0%)"
+            "-50.00 (-25.0 %)"
         );
         assert!(price_change(None, Some(10.0)).is_none());
         assert!(price_change(Some(0.0), Some(10.0)).is_none());

@@ -1,6 +1,6 @@
 //! Small pieces shared by the panels: the tier lock, the spinner and the inline error with retry.
 
-use crate::app::Requested;
+use super::fetched::Fetched;
 use crate::client::{ClientError, ErrorKind};
 use crate::model::Tier;
 
@@ -40,12 +40,12 @@ pub fn error_ui(ui: &mut egui::Ui, what: &str, err: &ClientError) -> bool {
 pub fn requested_ui<T>(
     ui: &mut egui::Ui,
     what: &str,
-    requested: &Requested<T>,
+    requested: Fetched<'_, T>,
     show: impl FnOnce(&mut egui::Ui, &T),
 ) -> bool {
     match requested {
-        Requested::NotYetRequested => false,
-        Requested::Pending { previous, .. } => {
+        Fetched::NotYetRequested => false,
+        Fetched::Pending { previous } => {
             ui.horizontal(|ui| {
                 ui.spinner();
                 ui.weak("Loading…");
@@ -55,10 +55,10 @@ pub fn requested_ui<T>(
             }
             false
         }
-        Requested::Completed(value) => {
+        Fetched::Completed(value) => {
             show(ui, value);
             false
         }
-        Requested::Failed(err) => error_ui(ui, what, err),
+        Fetched::Failed(err) => error_ui(ui, what, err),
     }
 }

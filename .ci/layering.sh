@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The layering check: every `crate::<module>` path in the library's code must point down the
+# layers (README "Architecture"):
+#
+#   model <- catalogue <- search <- service        (the service side)
+#   model <- client <- ui <- app                   (the window side)
+#   model <- figures <- ui                         (pure arithmetic the views draw)
+#
+# A module may use itself and the modules listed for it below, nothing else. Test modules
+# (from a `#[cfg(test)]` line to the end of the file) are left out: a test may assemble any
+# layers, as `main.rs` does (the bin is the one place that wires the service and the window).
+# Fails with one line per import against the direction.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+declare -A allowed=(
+    [model]=""
+    [catalogue]="model"
+    [search]="model catalogue"
+    [service]="model catalogue search"
+    [client]="model"
+    [figures]="model"
+    [ui]="model client figures"
+    [app]="model client figures ui"
+)
+
+status=0
+# A new top-level module must be given its place first.
+for path in src/*; do
+    name="$(basename "$path" .rs)"
+    [[ "$name" == lib || "$name" == main || -n "${allowed[$name]+set}" ]] && continue
+    echo "layering: $path: unknown module \`$name\`: give it a layer in .ci/layering.sh and the README"
+    status=1
+done
+for module in "${!allowed[@]}"; do
+    files=()
+    [[ -f "src/$module.rs" ]] && files+=("src/$module.rs")
+    [[ -d "src/$module" ]] && while IFS= read -r file; do files+=("$file"); done \
+        < <(find "src/$module" -name '*.rs' | sort)
+    for file in "${files[@]}"; do
+        # Code up to the first `#[cfg(test)]`, with line numbers, `//` comments dropped.
+        while IFS=: read -r line target; do
+            [[ "$target" == "$module" ]] && continue
+            if [[ "$target" == "{" ]]; then
+                echo "layering: $file:$line: write one \`use crate::<module>::...\` per module, so this check can read it"
+                status=1
+                continue
+            fi
+            if [[ " ${allowed[$module]} " != *" $target "* ]]; then
+                echo "layering: $file:$line: \`$module\` uses \`crate::$target\`; it may use only: ${allowed[$module]:-nothing else}"
+                status=1
+            fi
+        done < <(awk '/^[[:space:]]*#\[cfg\(test\)\]/ { exit } { sub(/\/\/.*/, ""); print FNR ":" $0 }' "$file" \
+            | grep -oE '^[0-9]+:|crate::(\{|[a-z_]+)' \
+            | awk '/^[0-9]+:$/ { line = substr($0, 1, length($0) - 1); next } { sub(/^crate::/, ""); print line ":" $0 }')
+    done
+done
+
+if [[ "$status" -eq 0 ]]; then
+    echo "layering: every crate:: path points down the layers"
+fi
+exit "$status"

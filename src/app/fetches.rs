@@ -1,0 +1,223 @@
+//! The fetches: search (debounced, page after page), the open product and its weekly orders,
+//! the compared products, the watchlist's prices and the real-time lookups. Each lands in a
+//! [`Requested`] that a newer fetch of the same value supersedes (and cancels).
+
+use std::time::Duration;
+
+use super::{App, ComparedProduct, Requested, SEARCH_DEBOUNCE_SECS, Severity, WatchedProduct};
+use crate::client::SearchQuery;
+use crate::model::{Product, SearchResponse, Tier};
+use crate::ui;
+use crate::ui::orders::WeeklySeries;
+
+/// The hits of a search, page after page.
+pub(super) struct SearchPages {
+    /// The first page, with the hits of later pages appended.
+    pub(super) results: Requested<SearchResponse>,
+    /// The next page, in flight or failed.
+    pub(super) more: Requested<SearchResponse>,
+    /// Pages loaded into `results`.
+    pub(super) pages_loaded: u32,
+    /// The hit the arrow keys moved to.
+    pub(super) highlighted: Option<usize>,
+}
+
+impl SearchPages {
+    /// Whether the server may have more hits: every page so far was full and the estimate is
+    /// not reached.
+    pub(super) fn has_more(&self) -> bool {
+        let Requested::Completed(results) = &self.results else {
+            return false;
+        };
+        let loaded = results.hits.len() as u64;
+        results.limit > 0
+            && loaded == u64::from(results.limit) * u64::from(self.pages_loaded)
+            && loaded < results.estimated_total_hits
+    }
+}
+
+impl App {
+    pub(super) fn send_search_after_debounce(&mut self, ctx: &egui::Context) {
+        let Some(edited_at) = self.search_edited_at else {
+            return;
+        };
+        let waited_secs = ctx.input(|i| i.time) - edited_at;
+        if waited_secs >= SEARCH_DEBOUNCE_SECS {
+            self.search_edited_at = None;
+            self.send_search(ctx);
+        } else {
+            ctx.request_repaint_after(Duration::from_secs_f64(SEARCH_DEBOUNCE_SECS - waited_secs));
+        }
+    }
+
+    pub(super) fn search_query(&self, page: u32) -> SearchQuery {
+        let filter = |text: &str| {
+            let text = text.trim();
+            (!text.is_empty()).then(|| text.to_owned())
+        };
+        SearchQuery {
+            text: self.state.last_query.trim().to_owned(),
+            page: (page > 1).then_some(page),
+            limit: None,
+            sku: filter(&self.state.sku_filter),
+            gtin: filter(&self.state.gtin_filter),
+            country: self.state.country,
+        }
+    }
+
+    pub(super) fn send_search(&mut self, ctx: &egui::Context) {
+        let Some(client) = self.client.clone() else {
+            return;
+        };
+        let query = self.search_query(1);
+        self.search.more = Requested::NotYetRequested;
+        self.search.pages_loaded = 1;
+        self.search.highlighted = None;
+        self.search.results.spawn(
+            &self.runtime,
+            ctx,
+            async move { client.search(&query).await },
+        );
+    }
+
+    pub(super) fn load_more(&mut self, ctx: &egui::Context) {
+        let Some(client) = self.client.clone() else {
+            return;
+        };
+        if self.search.more.is_pending() || !matches!(self.search.results, Requested::Completed(_))
+        {
+            return;
+        }
+        let query = self.search_query(self.search.pages_loaded + 1);
+        self.search.more.spawn(
+            &self.runtime,
+            ctx,
+            async move { client.search(&query).await },
+        );
+    }
+
+    pub(super) fn open_product(&mut self, id: String, ctx: &egui::Context) {
+        let Some(client) = self.client.clone() else {
+            self.state.selected_product = Some(id);
+            return;
+        };
+        let product_client = client.clone();
+        let product_id = id.clone();
+        self.product.spawn(&self.runtime, ctx, async move {
+            product_client
+                .product_v2(&product_id)
+                .await
+                .map(|envelope| envelope.data)
+        });
+        self.orders = self.fetch_orders(&id, ctx);
+        let compared: Vec<String> = self.state.compare.iter().map(|c| c.id.clone()).collect();
+        self.compare_orders = compared
+            .iter()
+            .map(|id| self.fetch_orders(id, ctx))
+            .collect();
+        self.state.selected_product = Some(id);
+    }
+
+    /// The weekly orders of `id`, fetched; nothing for a free key (the chart shows a lock, no
+    /// need to be refused).
+    pub(super) fn fetch_orders(&self, id: &str, ctx: &egui::Context) -> Requested<WeeklySeries> {
+        let mut orders = Requested::NotYetRequested;
+        let Some(client) = self.client.clone() else {
+            return orders;
+        };
+        if client.tier() == Some(Tier::Free) {
+            return orders;
+        }
+        let id = id.to_owned();
+        orders.spawn(&self.runtime, ctx, async move {
+            client
+                .orders(&id)
+                .await
+                .map(|envelope| WeeklySeries::from_weekly(&envelope.data))
+        });
+        orders
+    }
+
+    pub(super) fn toggle_watch(&mut self, product: &Product) {
+        if let Some(index) = self.state.watchlist.iter().position(|w| w.id == product.id) {
+            self.state.watchlist.remove(index);
+            self.watch_prices.remove(&product.id);
+        } else {
+            self.state.watchlist.push(WatchedProduct {
+                id: product.id.clone(),
+                title: product.title.clone(),
+                sku: product.sku.clone(),
+                country: self.state.country,
+                currency: product.currency.clone(),
+                price_when_starred: (product.min_price > 0.0).then_some(product.min_price),
+            });
+        }
+    }
+
+    /// Fetches the current price of each watched product (all of them when `all`, else only
+    /// those not fetched yet).
+    pub(super) fn refresh_watchlist(&mut self, all: bool, ctx: &egui::Context) {
+        let Some(client) = self.client.clone() else {
+            return;
+        };
+        for item in &self.state.watchlist {
+            // Called every frame the watchlist is shown: a product already asked for costs a
+            // lookup, not an allocation.
+            if !all && self.watch_prices.contains_key(&item.id) {
+                continue;
+            }
+            let price = self.watch_prices.entry(item.id.clone()).or_default();
+            if price.is_pending() {
+                continue;
+            }
+            let client = client.clone();
+            let (id, country) = (item.id.clone(), item.country);
+            price.spawn(&self.runtime, ctx, async move {
+                client.product(&id, country).await
+            });
+        }
+    }
+
+    pub(super) fn add_to_compare(&mut self, product: &Product, ctx: &egui::Context) {
+        const MAX_COMPARED: usize = 4;
+        if self.state.compare.iter().any(|c| c.id == product.id) {
+            return;
+        }
+        if self.state.compare.len() >= MAX_COMPARED {
+            self.push_status(
+                Severity::Info,
+                format!("At most {MAX_COMPARED} products are compared; remove one first."),
+            );
+            return;
+        }
+        self.state.compare.push(ComparedProduct {
+            id: product.id.clone(),
+            title: product.title.clone(),
+        });
+        let series = self.fetch_orders(&product.id, ctx);
+        self.compare_orders.push(series);
+        self.push_status(
+            Severity::Info,
+            format!("{} added to the weekly-orders comparison.", product.title),
+        );
+    }
+
+    /// Starts a real-time lookup; the form knows which one was asked for.
+    pub(super) fn spawn_lookup(&mut self, lookup: ui::realtime::Lookup, ctx: &egui::Context) {
+        use ui::realtime::Lookup;
+        let Some(client) = self.client.clone() else {
+            return;
+        };
+        match lookup {
+            Lookup::ResaleA { id } => self.resale_a.spawn(&self.runtime, ctx, async move {
+                client.resale_a_product(&id).await
+            }),
+            Lookup::ResaleB { id, query } => self.resale_b.spawn(&self.runtime, ctx, async move {
+                client.resale_b_related(&id, &query).await
+            }),
+            Lookup::Retailer { slug } => self.retailer.spawn(&self.runtime, ctx, async move {
+                client.retailer_product(&slug).await
+            }),
+        }
+    }
+}

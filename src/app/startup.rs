@@ -1,0 +1,105 @@
+//! Start-up: the progress of preparing the demo catalogue and the local service, shared between
+//! the worker that does it and the window that shows it.
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// Start-up progress shared between the worker that prepares the catalogue and the window.
+#[derive(Debug, Clone, Default)]
+pub struct StartupStatus {
+    inner: Arc<Mutex<StartupState>>,
+}
+
+/// What start-up produced: the running local service.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ready {
+    /// The base URL of the in-process service.
+    pub base_url: String,
+    /// A sentence about the catalogue, for logs and the settings view.
+    pub summary: String,
+}
+
+/// A snapshot of the start-up progress.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct StartupState {
+    /// What is happening, in a sentence for the user.
+    pub message: String,
+    /// Share of the work done, 0 to 1.
+    pub fraction: f32,
+    /// `None` while running; the outcome once finished.
+    pub finished: Option<Result<Ready, String>>,
+}
+
+impl StartupStatus {
+    /// A fresh status: nothing started.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A status already finished with the service at `base_url` (for tests and embedders).
+    #[must_use]
+    pub fn ready(base_url: impl Into<String>) -> Self {
+        let status = Self::new();
+        status.finish(Ok(Ready {
+            base_url: base_url.into(),
+            summary: String::new(),
+        }));
+        status
+    }
+
+    fn update(&self, f: impl FnOnce(&mut StartupState)) {
+        // A poisoned lock only means a worker panicked mid-update; the data is still usable.
+        let mut state = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        f(&mut state);
+    }
+
+    /// Replaces the message.
+    pub fn set_message(&self, message: &str) {
+        self.update(|s| message.clone_into(&mut s.message));
+    }
+
+    /// Sets the share of work done.
+    pub fn set_progress(&self, fraction: f32) {
+        self.update(|s| s.fraction = fraction.clamp(0.0, 1.0));
+    }
+
+    /// Marks the start-up finished.
+    pub fn finish(&self, outcome: Result<Ready, String>) {
+        self.update(|s| {
+            s.fraction = 1.0;
+            s.finished = Some(outcome);
+        });
+    }
+
+    /// A copy of the current state.
+    #[must_use]
+    pub fn snapshot(&self) -> StartupState {
+        self.inner
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+}
+
+/// The start-up screen: the demo catalogue being prepared, or why it could not be.
+pub(super) fn startup_ui(ui: &mut egui::Ui, state: &StartupState) {
+    ui.heading("Solescope");
+    ui.label("Sneaker market dashboard");
+    ui.add_space(12.0);
+    match &state.finished {
+        None | Some(Ok(_)) => {
+            ui.label(&state.message);
+            ui.add(
+                egui::ProgressBar::new(state.fraction)
+                    .show_percentage()
+                    .animate(true),
+            );
+        }
+        Some(Err(err)) => {
+            ui.colored_label(
+                ui.visuals().error_fg_color,
+                format!("Could not start the demo service: {err}"),
+            );
+        }
+    }
+}

@@ -1,0 +1,33 @@
+//! Market figures computed from the wire model: weekly summaries, price premium over retail,
+//! bid/ask spread, AOV volatility, sales momentum, prices by size, seller payout after fees and
+//! the CSV export of weekly series. One file per concern: `weekly`, `prices`, `sizes`, `payout`,
+//! `table` (CSV).
+//!
+//! Pure computation with no I/O and no UI, so every figure is unit-tested here and the panels
+//! only format what these functions return. A figure that cannot be computed honestly (no data,
+//! a zero to divide by, an input that is not a number) is `None` or an error, never 0 or NaN.
+
+mod payout;
+mod prices;
+mod sizes;
+mod table;
+#[cfg(test)]
+mod tests;
+mod weekly;
+
+pub use self::payout::{
+    FeeRates, Payout, PayoutError, RESALE_A_DEFAULT_FEES, RESALE_B_DEFAULT_FEES, payout,
+    payout_with,
+};
+pub use self::prices::{
+    Premium, PremiumBasis, Spread, price_premium, retail_price, spread, spread_of,
+};
+pub use self::sizes::{
+    ParsedSize, SizeAsk, SizePrice, SizeRun, lowest_size_ask, parse_size, prices_by_size, size_asks,
+};
+pub use self::table::{CsvError, ORDERS_CSV_HEADER, orders_csv, weeks_csv};
+pub use self::weekly::{
+    BestWeek, MOMENTUM_FALLING_RATIO, MOMENTUM_RISING_RATIO, MOMENTUM_WINDOW_WEEKS, Momentum,
+    Trend, VOLATILITY_MIN_WEEKS, Week, WeeklySummary, aov_volatility, momentum, relative_change,
+    weeks_from_records, weeks_in_range, weeks_since,
+};

@@ -1,0 +1,187 @@
+//! What the window keeps between runs ([`AppState`], in eframe storage; never the API key) and
+//! the small types it is made of. Views read and edit them; the app stores them. They live on the
+//! view side so that views need nothing from the app.
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::Country;
+
+/// The colour theme the user picked.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ThemeChoice {
+    /// Follow the operating system.
+    #[default]
+    System,
+    /// Always light.
+    Light,
+    /// Always dark.
+    Dark,
+}
+
+impl ThemeChoice {
+    /// The egui preference this choice stands for.
+    #[must_use]
+    pub fn preference(self) -> egui::ThemePreference {
+        match self {
+            ThemeChoice::System => egui::ThemePreference::System,
+            ThemeChoice::Light => egui::ThemePreference::Light,
+            ThemeChoice::Dark => egui::ThemePreference::Dark,
+        }
+    }
+}
+
+/// The view beside the search panel.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum View {
+    /// The open product's detail.
+    #[default]
+    Product,
+    /// The open product's weekly orders.
+    Orders,
+    /// Real-time marketplace lookups.
+    Realtime,
+    /// The starred products.
+    Watchlist,
+    /// Settings.
+    Settings,
+}
+
+impl View {
+    /// Every view, in tab order.
+    pub const ALL: [View; 5] = [
+        View::Product,
+        View::Orders,
+        View::Realtime,
+        View::Watchlist,
+        View::Settings,
+    ];
+
+    /// The tab label.
+    #[must_use]
+    pub fn label(self) -> &'static str {
+        match self {
+            View::Product => "Product",
+            View::Orders => "Weekly orders",
+            View::Realtime => "Real-time",
+            View::Watchlist => "Watchlist",
+            View::Settings => "Settings",
+        }
+    }
+
+    /// Parses a view name as the command line takes it (`product`, `orders`, `realtime`,
+    /// `watchlist`, `settings`, or the tab label).
+    #[must_use]
+    pub fn parse(name: &str) -> Option<View> {
+        let name = name
+            .trim()
+            .to_ascii_lowercase()
+            .replace(['-', ' ', '_'], "");
+        View::ALL.into_iter().find(|view| {
+            let label = view.label().to_ascii_lowercase().replace(['-', ' '], "");
+            name == label
+                || format!("{name}s") == label
+                || label.ends_with(&name) && name.len() >= 5
+        })
+    }
+}
+
+/// Where the data comes from.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DataSource {
+    /// The bundled demo catalogue through the in-process service.
+    #[default]
+    LocalDemo,
+    /// A remote server that speaks the same interface; its key is in the key store.
+    Remote {
+        /// The server's base URL.
+        base_url: String,
+    },
+}
+
+/// A starred product, with what is needed to show it before any fetch lands.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WatchedProduct {
+    /// Product UUID.
+    pub id: String,
+    /// Title when starred.
+    pub title: String,
+    /// Style code.
+    pub sku: String,
+    /// The dataset its prices come from.
+    pub country: Country,
+    /// Currency of the prices.
+    pub currency: String,
+    /// Lowest price when starred; `None` when it had none.
+    pub price_when_starred: Option<f64>,
+}
+
+/// A product added to the weekly-orders comparison.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ComparedProduct {
+    /// Product UUID.
+    pub id: String,
+    /// Title, for the legend.
+    pub title: String,
+}
+
+/// What is kept between runs, in eframe storage. Never the API key.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AppState {
+    /// The colour theme.
+    pub theme: ThemeChoice,
+    /// The last search text.
+    pub last_query: String,
+    /// The style-code filter; empty for none.
+    pub sku_filter: String,
+    /// The GTIN filter; empty for none.
+    pub gtin_filter: String,
+    /// The dataset searched.
+    pub country: Country,
+    /// The view beside the search panel.
+    pub view: View,
+    /// The product open in the detail view, reopened on start.
+    pub selected_product: Option<String>,
+    /// Where the data comes from.
+    pub source: DataSource,
+    /// The starred products.
+    pub watchlist: Vec<WatchedProduct>,
+    /// Products drawn beside the open one on the weekly-orders charts.
+    pub compare: Vec<ComparedProduct>,
+    /// How the variants table is sorted.
+    pub variant_sort: super::detail::VariantSort,
+    /// The weekly-orders range and charts.
+    pub orders_view: super::orders::OrdersView,
+    /// The real-time lookup form.
+    pub realtime: super::realtime::RealtimeForm,
+    /// The payout calculator's price and fee rates.
+    pub payout: super::market::PayoutState,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn state_round_trips_and_old_state_loads_with_defaults() {
+        let state = AppState {
+            theme: ThemeChoice::Dark,
+            last_query: "jordan".into(),
+            country: Country::Fr,
+            view: View::Orders,
+            selected_product: Some("p1".into()),
+            source: DataSource::Remote {
+                base_url: "https://api.example.com".into(),
+            },
+            ..AppState::default()
+        };
+        let json = serde_json::to_string(&state).unwrap();
+        assert!(!json.contains("demo-"), "{json}");
+        let back: AppState = serde_json::from_str(&json).unwrap();
+        assert_eq!(serde_json::to_string(&back).unwrap(), json);
+        assert_eq!(back.source, state.source);
+        let partial: AppState = serde_json::from_str(r#"{"last_query":"dunk"}"#).unwrap();
+        assert_eq!(partial.last_query, "dunk");
+        assert_eq!(partial.theme, ThemeChoice::System);
+    }
+}
