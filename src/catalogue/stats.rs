@@ -118,6 +118,15 @@ pub struct CatalogueStats {
     pub real_releases: usize,
 }
 
+/// What the figures need of one product.
+struct Row {
+    title: String,
+    size_system: String,
+    avg: f64,
+    retail: f64,
+    special: bool,
+}
+
 /// Computes the figures of the catalogue behind `conn`.
 pub fn compute(conn: &Connection) -> Result<CatalogueStats, CatalogueError> {
     let mut stats = CatalogueStats::default();
@@ -127,13 +136,6 @@ pub fn compute(conn: &Connection) -> Result<CatalogueStats, CatalogueError> {
         .collect();
     stats.real_releases = real.len();
 
-    struct Row {
-        title: String,
-        size_system: String,
-        avg: f64,
-        retail: f64,
-        special: bool,
-    }
     let mut brands: HashMap<String, usize> = HashMap::new();
     let mut ages: HashMap<String, usize> = HashMap::new();
     let mut titles: HashMap<String, usize> = HashMap::new();

@@ -194,9 +194,12 @@ impl Generator {
             &pricing,
         );
         product.brand = release.brand;
-        product.model = release.model().to_owned();
+        release.model().clone_into(&mut product.model);
         product.category = format!("Sneakers > {}", release.brand);
-        product.color = release.colourway.unwrap_or_default().to_owned();
+        release
+            .colourway
+            .unwrap_or_default()
+            .clone_into(&mut product.color);
         product.description = description;
         product.release_date = release.release_date;
         product.retail_usd_cents = retail_usd * 100;
@@ -319,8 +322,8 @@ impl Generator {
         release_date: NaiveDate,
     ) {
         product.brand = silhouette.brand;
-        product.model = silhouette.model.to_owned();
-        product.category = silhouette.category.to_owned();
+        silhouette.model.clone_into(&mut product.model);
+        silhouette.category.clone_into(&mut product.category);
         product.release_year_only = release_date.year() < 2018 && self.rng.random_bool(0.4);
         product.retail_usd_cents = retail_usd * 100;
         let retail_eur = (retail_usd as f64 * 1.05 / 5.0).round() as i64 * 5;
