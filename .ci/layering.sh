@@ -5,6 +5,7 @@
 #   model <- catalogue <- search <- service        (the service side)
 #   model <- client <- ui <- app                   (the window side)
 #   model <- figures <- ui                         (pure arithmetic the views draw)
+#   durable <- catalogue, search, service, app     (replacing a whole file, crash-safe)
 #
 # A module may use itself and the modules listed for it below, nothing else. Test modules
 # (from a `#[cfg(test)]` line to the end of the file) are left out: a test may assemble any
@@ -15,13 +16,14 @@ cd "$(dirname "$0")/.."
 
 declare -A allowed=(
     [model]=""
-    [catalogue]="model"
-    [search]="model catalogue"
-    [service]="model catalogue search"
+    [durable]=""
+    [catalogue]="model durable"
+    [search]="model catalogue durable"
+    [service]="model catalogue search durable"
     [client]="model"
     [figures]="model"
     [ui]="model client figures"
-    [app]="model client figures ui"
+    [app]="model client figures ui durable"
 )
 
 status=0

@@ -1,14 +1,22 @@
 //! Solescope: a desktop market dashboard for sneakers, with the Sneaker Market Data Service of
 //! `shared/spec/interface.md` built in.
 //!
-//! Modules, in layering order (each uses only those before it):
-//! - [`model`]: the wire types of the interface, plain serde structs.
+//! Modules, in layering order (each uses only those before it; `.ci/layering.sh` checks it):
+//! - [`model`]: the wire types of the interface and the tier rule, plain serde structs.
+//! - [`durable`]: replacing a whole file so that a crash never tears it.
 //! - [`catalogue`]: the SQLite catalogue: schema, migrations, generator, importer, demo file.
-//! - [`app`]: the eframe application.
+//! - [`search`]: the search index over the catalogue, kept in a file beside it.
+//! - [`service`]: the HTTP service over the catalogue and the index.
+//! - [`client`]: the typed HTTP client the window talks through (to the local or a remote
+//!   service).
+//! - [`figures`]: pure market arithmetic over the wire types.
+//! - [`ui`]: the views, `*_ui` functions drawing what they are given.
+//! - [`app`]: the eframe application: runtime, fetches, persisted state, window wiring.
 
 pub mod app;
 pub mod catalogue;
 pub mod client;
+pub mod durable;
 pub mod figures;
 pub mod model;
 pub mod search;

@@ -1,8 +1,7 @@
 //! Exports: the weekly figures as CSV and the chart as PNG, written to the downloads folder off
-//! the UI thread, each through [`write_atomically`] so that no crash, failure or second export
+//! the UI thread, each through [`crate::durable`] so that no crash, failure or second export
 //! leaves a torn or mixed file under the final name.
 
-use std::io::Write;
 use std::path::Path;
 
 use super::App;
@@ -40,7 +39,7 @@ impl App {
         let status = self.status.clone();
         self.runtime.spawn_blocking(move || {
             status.push_outcome(export_path(&name).and_then(|path| {
-                write_atomically(&path, text.as_bytes())
+                crate::durable::write_bytes(&path, text.as_bytes())
                     .map(|()| format!("Exported to {}", path.display()))
                     .map_err(|err| format!("Could not export: {err}: {}", path.display()))
             }));
@@ -78,7 +77,7 @@ fn file_safe(slug: &str) -> String {
     }
 }
 
-/// Writes `image` to `path` as a PNG, atomically ([`write_atomically`]).
+/// Writes `image` to `path` as a PNG, atomically ([`crate::durable::write_bytes`]).
 pub fn write_png(path: &Path, image: &egui::ColorImage) -> Result<(), String> {
     let [width, height] = image.size;
     let pixels: Vec<u8> = image
@@ -96,41 +95,8 @@ pub fn write_png(path: &Path, image: &egui::ColorImage) -> Result<(), String> {
         image::ImageFormat::Png,
     )
     .map_err(|err| format!("encoding the PNG: {err}"))?;
-    write_atomically(path, png.get_ref())
+    crate::durable::write_bytes(path, png.get_ref())
         .map_err(|err| format!("writing {}: {err}", path.display()))
-}
-
-/// Writes `bytes` to `path` so that `path` always holds either its old content or all of
-/// `bytes`: a uniquely named temporary file in the same folder (so two writers never share
-/// one), flushed to disk, renamed over `path`, then the folder flushed so the rename lasts.
-pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let folder = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
-    let file_name = path.file_name().unwrap_or(path.as_os_str());
-    let mut prefix = std::ffi::OsString::from(".");
-    prefix.push(file_name);
-    prefix.push(".");
-    // Dropped unpersisted (on any error below), the temporary file deletes itself.
-    let mut temporary = tempfile::Builder::new()
-        .prefix(&prefix)
-        .suffix(".partial")
-        .tempfile_in(folder)?;
-    temporary.write_all(bytes)?;
-    temporary.as_file().sync_all()?;
-    temporary.persist(path).map_err(|err| err.error)?;
-    sync_folder(folder)
-}
-
-/// Flushes a folder's entries (the rename) to disk. Windows cannot open a folder as a file and
-/// makes renames durable by itself.
-fn sync_folder(folder: &Path) -> std::io::Result<()> {
-    if cfg!(unix) {
-        std::fs::File::open(folder)?.sync_all()
-    } else {
-        Ok(())
-    }
 }
 
 #[cfg(test)]
@@ -160,39 +126,5 @@ mod tests {
         let missing = dir.path().join("no-such-dir").join("shot.png");
         let err = write_png(&missing, &image).unwrap_err();
         assert!(err.contains("no-such-dir"), "{err}");
-    }
-
-    #[test]
-    fn concurrent_writes_leave_one_whole_file_never_a_mix() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("weekly.csv");
-        // Large enough that interleaved writes to one shared name would mix.
-        let contents: Vec<Vec<u8>> = (b'a'..=b'h').map(|c| vec![c; 1 << 20]).collect();
-        for _ in 0..3 {
-            std::thread::scope(|scope| {
-                for bytes in &contents {
-                    let path = &path;
-                    scope.spawn(move || write_atomically(path, bytes).unwrap());
-                }
-            });
-            let written = std::fs::read(&path).unwrap();
-            assert!(contents.contains(&written), "a torn or mixed file");
-            assert_eq!(names_in(dir.path()), ["weekly.csv"]);
-        }
-    }
-
-    #[test]
-    fn a_failed_write_keeps_what_was_there_and_leaves_no_temporary_file() {
-        let dir = tempfile::tempdir().unwrap();
-        // A folder in the way of the rename: the new bytes are written but cannot replace it.
-        let blocked = dir.path().join("weekly.csv");
-        std::fs::create_dir(&blocked).unwrap();
-        std::fs::write(blocked.join("old"), b"old").unwrap();
-        assert!(write_atomically(&blocked, b"new").is_err());
-        assert_eq!(std::fs::read(blocked.join("old")).unwrap(), b"old");
-        assert_eq!(names_in(dir.path()), ["weekly.csv"]);
-        // A folder that does not exist: nothing is written anywhere.
-        assert!(write_atomically(&dir.path().join("gone").join("weekly.csv"), b"new").is_err());
-        assert_eq!(names_in(dir.path()), ["weekly.csv"]);
     }
 }

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::{App, ComparedProduct, Requested, SEARCH_DEBOUNCE_SECS, Severity, WatchedProduct};
 use crate::client::SearchQuery;
-use crate::model::{Product, SearchResponse, Tier};
+use crate::model::{Feature, Product, SearchResponse};
 use crate::ui;
 use crate::ui::orders::WeeklySeries;
 
@@ -125,7 +125,10 @@ impl App {
         let Some(client) = self.client.clone() else {
             return orders;
         };
-        if client.tier() == Some(Tier::Free) {
+        if client
+            .tier()
+            .is_some_and(|tier| !tier.allows(Feature::WeeklyOrders))
+        {
             return orders;
         }
         let id = id.to_owned();

@@ -61,41 +61,11 @@ pub fn write_atomically<T>(
         let path = path.to_path_buf();
         move |source| CatalogueError::Io { path, source }
     };
-    let folder = match out.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
-    let mut prefix = std::ffi::OsString::from(".");
-    prefix.push(out.file_name().unwrap_or_default());
-    prefix.push(".");
     // Deleted when dropped: on every early return below.
-    let partial = tempfile::Builder::new()
-        .prefix(&prefix)
-        .suffix(".partial")
-        .tempfile_in(folder)
-        .map_err(io(folder))?;
+    let partial = crate::durable::stage(out).map_err(io(out))?;
     let outcome = build(partial.path())?;
-    partial.as_file().sync_all().map_err(io(partial.path()))?;
-    partial.persist(out).map_err(|err| CatalogueError::Io {
-        path: out.to_path_buf(),
-        source: err.error,
-    })?;
-    sync_folder(folder).map_err(io(folder))?;
+    partial.commit().map_err(io(out))?;
     Ok(outcome)
-}
-
-/// Flushes a folder's entries (a rename in it) to disk. Only Unix can open a folder to do so;
-/// elsewhere the rename is as durable as the file system makes it.
-fn sync_folder(folder: &Path) -> std::io::Result<()> {
-    #[cfg(unix)]
-    {
-        std::fs::File::open(folder)?.sync_all()
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = folder;
-        Ok(())
-    }
 }
 
 fn import_into(

@@ -240,20 +240,3 @@ pub(crate) fn write_meta(
     }
     Ok(())
 }
-
-/// `catalogue.sqlite` -> `catalogue.sqlite.partial`: where a new file is built before the rename.
-pub(crate) fn partial_path(out: &Path) -> PathBuf {
-    let mut name = out.file_name().unwrap_or_default().to_os_string();
-    name.push(".partial");
-    out.with_file_name(name)
-}
-
-pub(crate) fn remove_if_exists(path: &Path) -> Result<(), CatalogueError> {
-    match std::fs::remove_file(path) {
-        Err(err) if err.kind() != std::io::ErrorKind::NotFound => Err(CatalogueError::Io {
-            path: path.to_path_buf(),
-            source: err,
-        }),
-        _ => Ok(()),
-    }
-}

@@ -154,28 +154,14 @@ fn catalogue_identity(catalogue: &Path) -> std::io::Result<[u8; 32]> {
     Ok(hasher.finalize().into())
 }
 
-/// Writes `index` to `path` atomically (temporary file, fsync, rename).
+/// Writes `index` to `path` atomically ([`crate::durable`]: temporary file, fsync, rename).
 pub(crate) fn save(index: &SearchIndex, path: &Path, identity: &[u8; 32]) -> std::io::Result<()> {
-    let directory = path.parent().unwrap_or(Path::new("."));
-    let mut temporary = path.file_name().unwrap_or_default().to_os_string();
-    temporary.push(format!(".{}.tmp", std::process::id()));
-    let temporary = directory.join(temporary);
-    let written = write_file(index, &temporary, identity).and_then(|()| {
-        std::fs::rename(&temporary, path)?;
-        // The rename is durable once the directory is synced; not every platform can open one.
-        if let Ok(dir) = File::open(directory) {
-            let _ = dir.sync_all();
-        }
-        Ok(())
-    });
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temporary);
-    }
-    written
+    let mut staged = crate::durable::stage(path)?;
+    write_file(index, staged.file(), identity)?;
+    staged.commit()
 }
 
-fn write_file(index: &SearchIndex, path: &Path, identity: &[u8; 32]) -> std::io::Result<()> {
-    let file = File::create(path)?;
+fn write_file(index: &SearchIndex, file: &mut File, identity: &[u8; 32]) -> std::io::Result<()> {
     let mut out = BufWriter::with_capacity(BUFFER_BYTES, file);
     out.write_all(MAGIC)?;
     out.write_all(&VERSION.to_le_bytes())?;
@@ -194,19 +180,16 @@ fn write_file(index: &SearchIndex, path: &Path, identity: &[u8; 32]) -> std::io:
     } = body;
     out.write_all(&length.to_le_bytes())?;
     out.write_all(&hasher.finalize())?;
-    let file = out
-        .into_inner()
-        .map_err(std::io::IntoInnerError::into_error)?;
-    file.sync_all()
+    out.flush()
 }
 
-struct BodyWriter {
-    out: BufWriter<File>,
+struct BodyWriter<'a> {
+    out: BufWriter<&'a mut File>,
     hasher: Sha256,
     length: u64,
 }
 
-impl BodyWriter {
+impl BodyWriter<'_> {
     fn bytes(&mut self, bytes: &[u8]) -> std::io::Result<()> {
         self.hasher.update(bytes);
         self.length += bytes.len() as u64;
@@ -235,7 +218,7 @@ impl BodyWriter {
     }
 }
 
-fn write_body(index: &SearchIndex, body: &mut BodyWriter) -> std::io::Result<()> {
+fn write_body(index: &SearchIndex, body: &mut BodyWriter<'_>) -> std::io::Result<()> {
     body.array(&index.pks)?;
     let dictionary = &index.dictionary;
     body.array(dictionary.words.as_fst().as_bytes())?;

@@ -3,7 +3,8 @@
 use super::format;
 use super::search::price_range;
 use super::widgets::lock_ui;
-use crate::model::{Product, Tier};
+use crate::client::links::openable_url;
+use crate::model::{Feature, Product, Tier};
 
 /// The column the variants table is sorted by.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -92,7 +93,12 @@ pub fn detail_ui(
             }
         }
         // The service leaves both out for keys below pro.
-        _ => lock_ui(ui, "Release dates and retail prices", Tier::Pro, tier),
+        _ => lock_ui(
+            ui,
+            "Release dates and retail prices",
+            Feature::ReleaseAndRetail.minimum_tier(),
+            tier,
+        ),
     }
     ui.add_space(8.0);
 
@@ -100,7 +106,15 @@ pub fn detail_ui(
         ui.strong("Links");
         for link in &product.links {
             ui.horizontal(|ui| {
-                ui.hyperlink_to(format!("{} ↗", link.target), &link.link);
+                // A remote server's link opens in the browser only if it is plain http(s).
+                match openable_url(&link.link) {
+                    Some(url) => {
+                        ui.hyperlink_to(format!("{} ↗", link.target), url.as_str());
+                    }
+                    None => {
+                        ui.label(&link.target);
+                    }
+                }
                 ui.weak(price_range(
                     link.min_price,
                     link.min_price,

@@ -4,7 +4,7 @@
 use super::fetched::Fetched;
 use super::format;
 use super::widgets::{error_ui, lock_ui};
-use crate::model::{Country, SearchHit, SearchResponse, Tier};
+use crate::model::{Country, Feature, SearchHit, SearchResponse, Tier};
 
 /// The id of the query box, so a shortcut can focus it.
 #[must_use]
@@ -105,7 +105,7 @@ pub fn search_ui(
                     }
                 });
         });
-    let fr_allowed = view.tier != Some(Tier::Free);
+    let fr_allowed = view.tier.is_none_or(|tier| tier.allows(Feature::SearchFr));
     ui.horizontal(|ui| {
         ui.label("Dataset");
         for country in Country::ALL {
@@ -122,7 +122,12 @@ pub fn search_ui(
         }
     });
     if !fr_allowed {
-        lock_ui(ui, "FR prices (in EUR)", Tier::Pro, view.tier);
+        lock_ui(
+            ui,
+            "FR prices (in EUR)",
+            Feature::SearchFr.minimum_tier(),
+            view.tier,
+        );
     }
     ui.separator();
     match view.results {

@@ -7,8 +7,9 @@
 //! (premiums, size curve, kids' pairs below adults, release spikes and a long tail); GTINs carry
 //! valid check digits and are unique, and `position` is a true weekly ranking.
 //!
-//! The file is written to `<out>.partial` and renamed over `out` only when complete, so a
-//! failed or interrupted run never leaves a half-written catalogue behind.
+//! The file is built under a unique temporary name beside `out`, flushed to disk and renamed over
+//! `out` only when complete ([`crate::durable`]), so a failed or interrupted run never leaves a
+//! half-written catalogue behind, and two runs never share a file.
 
 pub mod data;
 mod market;
@@ -97,24 +98,7 @@ pub fn generate(
     out: &Path,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<GenerateReport, CatalogueError> {
-    let partial = super::partial_path(out);
-    // A stale partial file is from an interrupted run: it is ours to replace.
-    super::remove_if_exists(&partial)?;
-    let result = generate_into(options, &partial, progress);
-    match result {
-        Ok(report) => {
-            std::fs::rename(&partial, out).map_err(|source| CatalogueError::Io {
-                path: out.to_path_buf(),
-                source,
-            })?;
-            Ok(report)
-        }
-        Err(err) => {
-            // Best effort: the error being returned is what matters.
-            let _ = std::fs::remove_file(&partial);
-            Err(err)
-        }
-    }
+    super::import::write_atomically(out, |partial| generate_into(options, partial, progress))
 }
 
 fn generate_into(
@@ -123,7 +107,8 @@ fn generate_into(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<GenerateReport, CatalogueError> {
     let mut conn = Connection::open(path)?;
-    // The file is private until renamed, so durability during the build buys nothing.
+    // The file is private until renamed, and flushed once before the rename, so durability
+    // during the build buys nothing.
     conn.execute_batch(
         "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -262144;",
     )?;

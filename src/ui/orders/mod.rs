@@ -19,7 +19,7 @@ use self::summary::summary_ui;
 use super::fetched::Fetched;
 use super::widgets::{error_ui, lock_ui, requested_ui};
 use crate::figures::{self, CsvError, Week};
-use crate::model::{Tier, WeeklyOrder};
+use crate::model::{Feature, Tier, WeeklyOrder};
 
 /// How many weeks back the view looks.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -233,8 +233,13 @@ pub fn orders_ui(
     tier: Option<Tier>,
 ) -> OrdersOutput {
     let mut output = OrdersOutput::default();
-    if tier == Some(Tier::Free) {
-        lock_ui(ui, "Weekly orders", Tier::Pro, tier);
+    if tier.is_some_and(|tier| !tier.allows(Feature::WeeklyOrders)) {
+        lock_ui(
+            ui,
+            "Weekly orders",
+            Feature::WeeklyOrders.minimum_tier(),
+            tier,
+        );
         return output;
     }
     let Some(&(_, open)) = series.first() else {

@@ -27,7 +27,7 @@ use super::fetched::Fetched;
 use super::format::NO_PRICE;
 use super::widgets::{lock_ui, requested_ui};
 use crate::client::{Budget, BudgetSource, RelatedQuery};
-use crate::model::{ResaleAEnvelope, ResaleBEnvelope, RetailerEnvelope, Tier};
+use crate::model::{Feature, ResaleAEnvelope, ResaleBEnvelope, RetailerEnvelope, Tier};
 
 /// `resale-a` quotes every `*Cents` field in US cents; only the localized price names its own
 /// currency.
@@ -82,8 +82,8 @@ impl RealtimeSource {
     #[must_use]
     pub fn tier_needed(self) -> Tier {
         match self {
-            RealtimeSource::ResaleA | RealtimeSource::ResaleB => Tier::Pro,
-            RealtimeSource::Retailer => Tier::Free,
+            RealtimeSource::ResaleA | RealtimeSource::ResaleB => Feature::Realtime.minimum_tier(),
+            RealtimeSource::Retailer => Feature::Retailer.minimum_tier(),
         }
     }
 
@@ -311,11 +311,11 @@ pub fn realtime_ui(
     ui.add_space(4.0);
 
     let source = form.source;
-    if source.tier_needed() == Tier::Pro && results.tier == Some(Tier::Free) {
+    if results.tier.is_some_and(|tier| tier < source.tier_needed()) {
         lock_ui(
             ui,
             &format!("Real-time {} lookups", source.name()),
-            Tier::Pro,
+            source.tier_needed(),
             results.tier,
         );
         return RealtimeOutput::default();
