@@ -147,7 +147,9 @@ impl Generator {
                 None => market::lone_kids_premium(&mut self.rng),
             }
         } else {
-            let premium = market::premium(release.kind, 1.1, &mut self.rng);
+            let drawn = market::premium(release.kind, 1.1, &mut self.rng);
+            // Published market figures win over the draw (drawn anyway: the stream stays put).
+            let premium = release.market_level.unwrap_or(drawn);
             if release.run == SizeRun::Men {
                 self.real_adults.insert(family, premium);
             }

@@ -56,6 +56,8 @@ pub struct Release {
     pub colourway: Option<&'static str>,
     /// How it was sold.
     pub kind: ReleaseKind,
+    /// Average resale over retail as public market figures give it, when they do.
+    pub market_level: Option<f64>,
 }
 
 impl Release {
@@ -67,6 +69,8 @@ impl Release {
     /// The model: the title before the nickname, without the brand's own name.
     pub fn model(&self) -> &'static str {
         let before = self.title.split(" '").next().unwrap_or(self.title).trim();
+        // A collaboration's model is the brand's (`Off-White x Air Jordan 1 ...`).
+        let before = before.rsplit(" x ").next().unwrap_or(before);
         let prefix = match self.brand {
             "Jordan" => "",
             brand => brand,
@@ -103,7 +107,11 @@ fn parse_row(line: &'static str) -> Option<Release> {
         return None;
     }
     let cells: Vec<&'static str> = line.split('\t').collect();
-    let [brand, run, code, title, usd, eur, date, colourway, kind] = cells.as_slice() else {
+    let (cells, level) = match cells.as_slice() {
+        [first @ .., level] if first.len() == 9 => (first, level.parse().ok()),
+        cells => (cells, None),
+    };
+    let [brand, run, code, title, usd, eur, date, colourway, kind] = cells else {
         return None;
     };
     let brand = match *brand {
@@ -139,6 +147,7 @@ fn parse_row(line: &'static str) -> Option<Release> {
         release_date: optional(date).and_then(|v| v.parse().ok()),
         colourway: optional(colourway),
         kind,
+        market_level: level,
     })
 }
 
@@ -170,5 +179,8 @@ mod tests {
         assert_eq!(men.model(), "Air Jordan 1 Retro High OG");
         assert_eq!(men.retail_usd, Some(180));
         assert_eq!(men.colourway, Some("Varsity Red/Black-Sail-Muslin"));
+        let off_white = by_code("AA3834-101");
+        assert_eq!(off_white.model(), "Air Jordan 1 Retro High OG");
+        assert_eq!(off_white.market_level, Some(14.0));
     }
 }
