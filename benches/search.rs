@@ -31,6 +31,8 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rusqlite::Connection;
+use solescope::catalogue::read::search_hits_by_pk;
+use solescope::model::Country;
 use solescope::search::{SearchIndex, SearchRequest, words};
 use solescope::service::{self, ServiceConfig, ServiceState};
 
@@ -511,6 +513,36 @@ fn main() {
             fts.mean,
         );
     }
+    // Where the time of a /search answer goes besides ranking: reading the page's products
+    // and all their variants from the catalogue, then serializing them (what the service does
+    // for hits not in its cache), timed on each query's own page.
+    println!();
+    println!(
+        "{:<9} | {:>26} | {:>26} | {:>9}",
+        "class", "rank p50 / p99 us", "page build+json p50 / p99 us", "json KB"
+    );
+    for (class, queries) in &classes {
+        let (rank, pages) = time_all(queries, |text| our_search(&index, text));
+        let mut build = Vec::with_capacity(pages.len());
+        let mut bytes = 0usize;
+        for pks in &pages {
+            let started = Instant::now();
+            let hits = search_hits_by_pk(&conn, pks, Country::Us).expect("hits read");
+            let json = serde_json::to_vec(&hits).expect("hits serialized");
+            build.push(started.elapsed());
+            bytes += json.len();
+        }
+        build.sort();
+        println!(
+            "{class:<9} | {:>12.1} {:>12.1} | {:>12.1} {:>12.1} | {:>9.1}",
+            rank.p50,
+            rank.p99,
+            ms(percentile(&build, 0.5)) * 1e3,
+            ms(percentile(&build, 0.99)) * 1e3,
+            bytes as f64 / pages.len().max(1) as f64 / 1e3
+        );
+    }
+
     let mixed: Vec<Query> = classes
         .iter()
         .flat_map(|(_, q)| q.iter().cloned())
@@ -696,7 +728,12 @@ fn http_leg(
                 .await
                 .expect("join")
                 .expect("service");
-            println!("service ready in {:.3} s ({start})", started.elapsed().as_secs_f64());
+            let file_mb = std::fs::metadata(SearchIndex::file_for(path))
+                .map_or(f64::NAN, |m| m.len() as f64 / 1e6);
+            println!(
+                "service ready in {:.3} s ({start}; index file {file_mb:.0} MB)",
+                started.elapsed().as_secs_f64()
+            );
             state = Some(opened);
         }
         let server = service::spawn("127.0.0.1:0", state.expect("opened"))

@@ -29,6 +29,12 @@
 //! out of process. In memory, with documents numbered so that ties need no sort, the rules cost
 //! one pass of bitset arithmetic plus a bounded, early-stopping look at one bucket.
 //!
+//! # Kept on disk
+//!
+//! [`SearchIndex::open`] reads the index back from `<catalogue>.search-index` when that file was
+//! written for the catalogue as it is now, and builds and saves it otherwise (module `persist`:
+//! identity, checksum, validation, atomic write).
+//!
 //! # Ranking
 //!
 //! Code hits first: a style code (with or without dash), GTIN, product id, slug or link typed in
