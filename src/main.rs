@@ -14,6 +14,7 @@ use solescope::catalogue::{Catalogue, demo, import, keys, stats};
 use solescope::client::{KeyStore, KeyringStore, MemoryKeyStore};
 use solescope::model::Tier;
 use solescope::service::marketplace::SimulatorConfig;
+use solescope::service::shared::RedisStore;
 use solescope::service::{self, ServiceConfig, ServiceState};
 
 /// Solescope: a desktop market dashboard for sneakers.
@@ -79,6 +80,10 @@ struct ServeArgs {
     /// address too; on loopback they are always accepted.
     #[arg(long)]
     demo_keys: bool,
+    /// Share the real-time budget and the API keys with other replicas through this Redis
+    /// (redis://HOST:PORT/DB); the keys are then managed with `keys ... --redis`.
+    #[arg(long, value_name = "URL")]
+    redis: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -92,22 +97,31 @@ enum KeysCommand {
         #[arg(long, default_value = "")]
         label: String,
         /// Catalogue file; default: the demo catalogue.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "redis")]
         catalogue: Option<PathBuf>,
+        /// The Redis of replicas started with `serve --redis` (instead of a catalogue).
+        #[arg(long, value_name = "URL")]
+        redis: Option<String>,
     },
     /// List keys (their ids, tiers and labels; never the keys).
     List {
         /// Catalogue file; default: the demo catalogue.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "redis")]
         catalogue: Option<PathBuf>,
+        /// The Redis of replicas started with `serve --redis` (instead of a catalogue).
+        #[arg(long, value_name = "URL")]
+        redis: Option<String>,
     },
     /// Revoke a key by the id `keys list` shows.
     Revoke {
         /// The key id (at least 8 hex digits).
         id: String,
         /// Catalogue file; default: the demo catalogue.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "redis")]
         catalogue: Option<PathBuf>,
+        /// The Redis of replicas started with `serve --redis` (instead of a catalogue).
+        #[arg(long, value_name = "URL")]
+        redis: Option<String>,
     },
 }
 
@@ -211,9 +225,17 @@ fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
             );
         }
     }
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    if let Some(url) = &args.redis {
+        // Connected on the serving runtime: the connection manager's tasks live there.
+        let store = runtime
+            .block_on(RedisStore::connect(url))
+            .context("connecting to Redis (--redis)")?;
+        tracing::info!("real-time budget and API keys shared through Redis");
+        config.shared = Some(Arc::new(store));
+    }
     let state =
         ServiceState::open(&config).with_context(|| format!("opening {}", catalogue.display()))?;
-    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     runtime.block_on(async {
         let handle = service::spawn(&args.addr, state).await?;
         println!("Serving {} on {}", catalogue.display(), handle.base_url());
@@ -235,13 +257,73 @@ fn is_loopback(addr: &str) -> bool {
     })
 }
 
+/// Connects to the Redis of `serve --redis` for one `keys` command.
+fn redis_keys(url: &str) -> anyhow::Result<(tokio::runtime::Runtime, RedisStore)> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
+    let store = runtime
+        .block_on(RedisStore::connect(url))
+        .context("connecting to Redis (--redis)")?;
+    Ok((runtime, store))
+}
+
+fn print_keys(records: &[keys::KeyRecord]) {
+    println!(
+        "{:<14} {:<6} {:<22} {:<22} label",
+        "id", "tier", "created", "revoked"
+    );
+    for key in records {
+        println!(
+            "{:<14} {:<6} {:<22} {:<22} {}",
+            key.id,
+            key.tier,
+            key.created_at,
+            key.revoked_at.as_deref().unwrap_or("-"),
+            key.label
+        );
+    }
+}
+
 fn run_keys(command: KeysCommand) -> anyhow::Result<()> {
     let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
     match command {
         KeysCommand::Add {
             tier,
             label,
+            redis: Some(url),
+            ..
+        } => {
+            let (runtime, store) = redis_keys(&url)?;
+            let key = keys::new_key();
+            runtime.block_on(store.add_key(&key, tier, &label, &now))?;
+            println!("{key}");
+            eprintln!("A new {tier} key. It is shown only now: keep it somewhere safe.");
+        }
+        KeysCommand::List {
+            redis: Some(url), ..
+        } => {
+            let (runtime, store) = redis_keys(&url)?;
+            print_keys(&runtime.block_on(store.list_keys())?);
+        }
+        KeysCommand::Revoke {
+            id,
+            redis: Some(url),
+            ..
+        } => {
+            let (runtime, store) = redis_keys(&url)?;
+            anyhow::ensure!(
+                runtime.block_on(store.revoke(&id, &now))?,
+                "no valid key with id {id}"
+            );
+            println!("revoked {id}");
+        }
+        KeysCommand::Add {
+            tier,
+            label,
             catalogue,
+            redis: None,
         } => {
             let path = catalogue_or_demo(catalogue)?;
             let catalogue = Catalogue::open(&path)?;
@@ -250,25 +332,19 @@ fn run_keys(command: KeysCommand) -> anyhow::Result<()> {
             println!("{key}");
             eprintln!("A new {tier} key. It is shown only now: keep it somewhere safe.");
         }
-        KeysCommand::List { catalogue } => {
+        KeysCommand::List {
+            catalogue,
+            redis: None,
+        } => {
             let path = catalogue_or_demo(catalogue)?;
             let catalogue = Catalogue::open(&path)?;
-            println!(
-                "{:<14} {:<6} {:<22} {:<22} label",
-                "id", "tier", "created", "revoked"
-            );
-            for key in keys::list(catalogue.connection())? {
-                println!(
-                    "{:<14} {:<6} {:<22} {:<22} {}",
-                    key.id,
-                    key.tier,
-                    key.created_at,
-                    key.revoked_at.as_deref().unwrap_or("-"),
-                    key.label
-                );
-            }
+            print_keys(&keys::list(catalogue.connection())?);
         }
-        KeysCommand::Revoke { id, catalogue } => {
+        KeysCommand::Revoke {
+            id,
+            catalogue,
+            redis: None,
+        } => {
             let path = catalogue_or_demo(catalogue)?;
             let catalogue = Catalogue::open(&path)?;
             anyhow::ensure!(

@@ -110,8 +110,11 @@ pub async fn authenticate(
     };
     let resolved = match key {
         None => Ok(None),
-        // The key table is SQLite: read off the async workers.
-        Some(key) => state.blocking(move |state| resolve(state, &key)).await,
+        Some(key) => match &state.shared {
+            Some(shared) => resolve_shared(&state, shared, &key).await,
+            // The key table is SQLite: read off the async workers.
+            None => state.blocking(move |state| resolve(state, &key)).await,
+        },
     };
     let caller = match resolved {
         Ok(caller) => caller,
@@ -136,17 +139,43 @@ pub async fn authenticate(
     response
 }
 
-fn resolve(state: &ServiceState, key: &str) -> Result<Option<Caller>, ApiError> {
-    if !state.demo_keys
-        && crate::catalogue::generate::DEMO_KEYS
-            .iter()
-            .any(|(demo, _)| *demo == key)
-    {
+/// The tier of `key` if it is one of the well-known demo keys; refused when they are off.
+fn demo_tier(state: &ServiceState, key: &str) -> Result<Option<Tier>, ApiError> {
+    let Some((_, tier)) = crate::catalogue::generate::DEMO_KEYS
+        .iter()
+        .find(|(demo, _)| *demo == key)
+    else {
+        return Ok(None);
+    };
+    if !state.demo_keys {
         return Err(ApiError::Unauthorized(
             "the demo keys are switched off on this server (start it with --demo-keys to allow them)"
                 .into(),
         ));
     }
+    Ok(Some(*tier))
+}
+
+/// With shared state (`serve --redis`): the demo keys are accepted by each replica from its own
+/// settings (they are public, so there is nothing to revoke); every other key is looked up in
+/// the shared store.
+async fn resolve_shared(
+    state: &ServiceState,
+    shared: &super::shared::Shared,
+    key: &str,
+) -> Result<Option<Caller>, ApiError> {
+    let key_id = keys::hash(key);
+    if let Some(tier) = demo_tier(state, key)? {
+        return Ok(Some(Caller { tier, key_id }));
+    }
+    match shared.tier_of_hash(&key_id).await? {
+        Some(tier) => Ok(Some(Caller { tier, key_id })),
+        None => Err(ApiError::Unauthorized("unknown or revoked API key".into())),
+    }
+}
+
+fn resolve(state: &ServiceState, key: &str) -> Result<Option<Caller>, ApiError> {
+    demo_tier(state, key)?;
     let conn = state.pool.get()?;
     // One digest per request: it finds the key and names it for the rate limiter.
     let key_id = keys::hash(key);

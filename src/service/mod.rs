@@ -16,6 +16,7 @@ pub mod marketplace;
 pub mod openapi;
 pub mod pool;
 mod routes;
+pub mod shared;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -70,6 +71,9 @@ pub struct ServiceConfig {
     /// On for the desktop's in-process service (loopback only); `serve` turns it off unless
     /// told otherwise or listening on loopback.
     pub demo_keys: bool,
+    /// Where the real-time budget and the API keys are shared with other replicas
+    /// (`serve --redis`); `None`: the in-process limiter and the catalogue's key table.
+    pub shared: Option<Arc<dyn shared::SharedStore>>,
 }
 
 impl ServiceConfig {
@@ -82,6 +86,7 @@ impl ServiceConfig {
             max_in_flight: MAX_IN_FLIGHT,
             request_timeout: REQUEST_TIMEOUT,
             demo_keys: true,
+            shared: None,
         }
     }
 }
@@ -114,6 +119,10 @@ pub struct ServiceState {
     search: SearchIndex,
     marketplaces: Arc<dyn Marketplaces>,
     realtime_budget: WindowLimiter,
+    /// See [`ServiceConfig::realtime_per_minute`].
+    realtime_per_minute: u32,
+    /// See [`ServiceConfig::shared`]; when set, it counts the budget and holds the keys.
+    shared: Option<shared::Shared>,
     /// See [`ServiceConfig::demo_keys`].
     demo_keys: bool,
     /// See [`ServiceConfig::max_in_flight`].
@@ -228,6 +237,8 @@ impl ServiceState {
             search,
             marketplaces,
             realtime_budget: WindowLimiter::new(config.realtime_per_minute, 60),
+            realtime_per_minute: config.realtime_per_minute,
+            shared: config.shared.clone().map(shared::Shared::new),
             demo_keys: config.demo_keys,
             max_in_flight: config.max_in_flight.max(1),
             request_timeout: config.request_timeout,

@@ -53,7 +53,19 @@ pub(crate) async fn budget(
     if let Err(err) = caller.require(Feature::Realtime) {
         return err.into_response();
     }
-    match state.realtime_budget.check(&caller.key_id) {
+    let counted = match &state.shared {
+        Some(shared) => {
+            shared
+                .count_realtime(&caller.key_id, state.realtime_per_minute, 60)
+                .await
+        }
+        None => Ok(state.realtime_budget.check(&caller.key_id)),
+    };
+    let counted = match counted {
+        Ok(counted) => counted,
+        Err(err) => return err.into_response(),
+    };
+    match counted {
         Ok(budget) => {
             let mut response = next.run(request).await;
             set_budget_headers(&mut response, budget);
