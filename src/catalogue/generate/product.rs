@@ -259,15 +259,20 @@ impl Generator {
                 release_date,
             });
         }
-        let sku = self.style_code(sil_index, silhouette, run, &color);
         let pricing = Pricing {
             premium,
             kind,
             reference_usd: retail_usd as f64,
             release_date,
         };
-        let mut product = self.assemble(title, sku, run, silhouette.code, &pricing);
-        self.dress(&mut product, silhouette, color, retail_usd, release_date);
+        let mut product = self.silhouette_product(
+            (sil_index, silhouette),
+            run,
+            title,
+            color,
+            retail_usd,
+            &pricing,
+        );
         if retro_year.is_some() {
             product.labels.push("retro");
         }
@@ -302,16 +307,43 @@ impl Generator {
         let premium = market::kids_premium(adult, kind, &mut self.rng);
         let retail_usd =
             (adult_retail as f64 * market::run_retail_factor(run) / 5.0).round() as i64 * 5;
-        let sku = self.style_code(sil_index, silhouette, run, &color);
         let pricing = Pricing {
             premium,
             kind,
             reference_usd: retail_usd as f64,
             release_date,
         };
-        let mut product = self.assemble(title, sku, run, silhouette.code, &pricing);
-        self.dress(&mut product, silhouette, color, retail_usd, release_date);
-        Some(product)
+        Some(self.silhouette_product(
+            (sil_index, silhouette),
+            run,
+            title,
+            color,
+            retail_usd,
+            &pricing,
+        ))
+    }
+
+    /// A generated product of a silhouette in `run`: its style code, its market, and what it
+    /// takes from the silhouette.
+    fn silhouette_product(
+        &mut self,
+        (sil_index, silhouette): (usize, &'static Silhouette),
+        run: SizeRun,
+        title: String,
+        color: String,
+        retail_usd: i64,
+        pricing: &Pricing,
+    ) -> GeneratedProduct {
+        let sku = self.style_code(sil_index, silhouette, run, &color);
+        let mut product = self.assemble(title, sku, run, silhouette.code, pricing);
+        self.dress(
+            &mut product,
+            silhouette,
+            color,
+            retail_usd,
+            pricing.release_date,
+        );
+        product
     }
 
     /// Fills in what generated products take from their silhouette.

@@ -6,8 +6,8 @@ use std::time::Instant;
 use axum::Json;
 use axum::extract::{Extension, Path, Query, State};
 
-use super::{Params, checked_id, truncate};
-use crate::catalogue::read::{self, ProductKey};
+use super::{Params, checked_id, product_not_found, product_pk, truncate};
+use crate::catalogue::read;
 use crate::model::tiers::country_feature;
 use crate::model::{Country, ErrorBody, SearchHit, SearchResponse, Stats};
 use crate::search::{SearchError, SearchRequest};
@@ -135,17 +135,11 @@ pub(crate) async fn product(
     let country = country(&params, &caller)?;
     let hit = state
         .blocking(move |state| {
-            let not_found = || {
-                ApiError::NotFound(format!(
-                    "no product with id or slug {:?}",
-                    truncate(&id, 80)
-                ))
-            };
             let conn = state.pool.get()?;
-            let pk = read::product_pk(&conn, ProductKey::parse(&id))?.ok_or_else(not_found)?;
+            let pk = product_pk(&conn, &id)?;
             read::search_hits(&conn, &[pk], country)?
                 .pop()
-                .ok_or_else(not_found)
+                .ok_or_else(|| product_not_found(&id))
         })
         .await?;
     let mut body = serde_json::to_value(hit).map_err(|err| {

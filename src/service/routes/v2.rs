@@ -5,7 +5,7 @@ use std::sync::Arc;
 use axum::Json;
 use axum::extract::{Extension, Path, State};
 
-use super::{checked_id, truncate};
+use super::{checked_id, product_not_found, product_pk, truncate};
 use crate::catalogue::read::{self, Detail, ProductKey};
 use crate::model::{Feature, Product, V2Envelope, WeeklyOrder};
 use crate::service::ServiceState;
@@ -32,15 +32,9 @@ pub(crate) async fn product(
     };
     let product = state
         .blocking(move |state| {
-            let not_found = || {
-                ApiError::NotFound(format!(
-                    "no product with id or slug {:?}",
-                    truncate(&id, 80)
-                ))
-            };
             let conn = state.pool.get()?;
-            let pk = read::product_pk(&conn, ProductKey::parse(&id))?.ok_or_else(not_found)?;
-            read::product(&conn, pk, detail)?.ok_or_else(not_found)
+            let pk = product_pk(&conn, &id)?;
+            read::product(&conn, pk, detail)?.ok_or_else(|| product_not_found(&id))
         })
         .await?;
     Ok(Json(V2Envelope::success(product)))
