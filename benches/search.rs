@@ -645,28 +645,11 @@ fn encode(text: &str) -> String {
     out
 }
 
-async fn get(client: &reqwest::Client, url: &str) -> Duration {
-    let started = Instant::now();
-    let response = client
-        .get(url)
-        .header("Authorization", "demo-pro")
-        .send()
-        .await
-        .expect("request");
-    assert!(
-        response.status().is_success(),
-        "{url}: {}",
-        response.status()
-    );
-    response.bytes().await.expect("body");
-    started.elapsed()
-}
-
 /// p50 and p99 in milliseconds of `urls` sent one after the other.
 async fn sequential(client: &reqwest::Client, urls: &[String]) -> (f64, f64, f64) {
     let mut latencies = Vec::with_capacity(urls.len());
     for url in urls {
-        latencies.push(get(client, url).await);
+        latencies.push(common::timed_get(client, url).await);
     }
     latencies.sort();
     (
@@ -689,7 +672,7 @@ async fn load(urls: &std::sync::Arc<Vec<String>>, seconds: f64) -> (f64, f64) {
                 let mut latencies = Vec::new();
                 let mut i = c;
                 while i < urls.len() && started.elapsed().as_secs_f64() < seconds {
-                    latencies.push(get(&client, &urls[i]).await);
+                    latencies.push(common::timed_get(&client, &urls[i]).await);
                     i += CONNECTIONS;
                 }
                 latencies

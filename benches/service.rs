@@ -93,16 +93,7 @@ fn main() {
                 } else {
                     format!("{base}{path}")
                 };
-                let started = Instant::now();
-                let response = client
-                    .get(url)
-                    .header("Authorization", "demo-pro")
-                    .send()
-                    .await
-                    .expect("request");
-                assert!(response.status().is_success(), "{name}: {}", response.status());
-                response.bytes().await.expect("body");
-                latencies.push(started.elapsed());
+                latencies.push(common::timed_get(&client, &url).await);
             }
             latencies.sort();
             let p50 = ms(percentile(&latencies, 0.5));

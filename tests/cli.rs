@@ -120,19 +120,8 @@ fn serve_answers_the_readme_curl() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("serve.sqlite");
     generate(&path, 50);
-    let mut child = solescope()
-        .args(["serve", "--addr", "127.0.0.1:0", "--catalogue"])
-        .arg(&path)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let base = line.trim().rsplit(' ').next().unwrap().to_owned();
-    assert!(base.starts_with("http://127.0.0.1:"), "{line}");
+    let (mut child, base) = serve(&path, &["--addr", "127.0.0.1:0"]);
+    assert!(base.starts_with("http://127.0.0.1:"), "{base}");
 
     let slug: String = {
         let catalogue = Catalogue::open(&path).unwrap();

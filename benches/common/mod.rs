@@ -54,3 +54,22 @@ pub fn generate_catalogue(path: &Path, products: u32, seed: u64) {
     };
     generate(&options, path, &mut |_| {}).expect("catalogue generated");
 }
+
+/// Time of one `GET url` with the pro demo key, body read; panics on a failed answer, so no
+/// error is ever timed as a result.
+pub async fn timed_get(client: &reqwest::Client, url: &str) -> Duration {
+    let started = std::time::Instant::now();
+    let response = client
+        .get(url)
+        .header("Authorization", "demo-pro")
+        .send()
+        .await
+        .expect("request");
+    assert!(
+        response.status().is_success(),
+        "{url}: {}",
+        response.status()
+    );
+    response.bytes().await.expect("body");
+    started.elapsed()
+}
