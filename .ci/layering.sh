@@ -6,6 +6,7 @@
 #   model <- client <- ui <- app                   (the window side)
 #   model <- figures <- ui                         (pure arithmetic the views draw)
 #   durable <- catalogue, search, service, app     (replacing a whole file, crash-safe)
+#   model, durable <- userdb <- app                (the user's own data, its own SQLite file)
 #
 # A module may use itself and the modules listed for it below, nothing else. Test modules
 # (from a `#[cfg(test)]` line to the end of the file) are left out: a test may assemble any
@@ -23,7 +24,8 @@ declare -A allowed=(
     [client]="model"
     [figures]="model"
     [ui]="model client figures"
-    [app]="model client figures ui durable"
+    [userdb]="model durable"
+    [app]="model client figures ui durable userdb"
 )
 
 status=0

@@ -11,6 +11,8 @@
 //!   service).
 //! - [`figures`]: pure market arithmetic over the wire types.
 //! - [`ui`]: the views, `*_ui` functions drawing what they are given.
+//! - [`userdb`]: the user's own SQLite file (watchlist, portfolio, alerts, history), migrated
+//!   step by step, served from its own thread.
 //! - [`app`]: the eframe application: runtime, fetches, persisted state, window wiring.
 
 pub mod app;
@@ -22,3 +24,4 @@ pub mod model;
 pub mod search;
 pub mod service;
 pub mod ui;
+pub mod userdb;

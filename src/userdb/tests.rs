@@ -1,0 +1,137 @@
+use super::*;
+
+#[test]
+fn a_new_file_is_created_at_the_newest_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("data").join(UserDb::FILE_NAME);
+    let db = UserDb::open(&path).unwrap();
+    assert_eq!(version(&db.conn).unwrap(), MIGRATIONS.len());
+    let mode: String = db
+        .conn
+        .pragma_query_value(None, "journal_mode", |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "wal");
+    let fk: i64 = db
+        .conn
+        .pragma_query_value(None, "foreign_keys", |r| r.get(0))
+        .unwrap();
+    assert_eq!(fk, 1);
+    // A new file has nothing to keep a copy of.
+    assert!(!backup_path(&path, 0).exists());
+}
+
+#[test]
+fn meta_values_survive_a_reopen() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(UserDb::FILE_NAME);
+    UserDb::open(&path).unwrap().set_meta("k", "v1").unwrap();
+    let db = UserDb::open(&path).unwrap();
+    assert_eq!(db.meta("k").unwrap().as_deref(), Some("v1"));
+    assert_eq!(db.meta("missing").unwrap(), None);
+}
+
+#[test]
+fn an_older_file_is_copied_before_it_is_migrated_and_a_failed_step_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(UserDb::FILE_NAME);
+    let v1: &[&str] = &[MIGRATIONS[0]];
+    let mut conn = Connection::open(&path).unwrap();
+    conn.pragma_update(None, "journal_mode", "WAL").unwrap();
+    migrate(&mut conn, &path, v1).unwrap();
+    // Left in the WAL, not yet in the main file: the copy must still hold it.
+    conn.execute("INSERT INTO meta VALUES ('held', 'yes')", [])
+        .unwrap();
+
+    let broken: &[&str] = &[
+        MIGRATIONS[0],
+        "CREATE TABLE t (a INTEGER); INSERT INTO nowhere VALUES (1);",
+    ];
+    assert!(migrate(&mut conn, &path, broken).is_err());
+    assert_eq!(
+        version(&conn).unwrap(),
+        1,
+        "a failed step is rolled back with its version bump"
+    );
+    let t: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM sqlite_schema WHERE name = 't'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(t, 0);
+
+    let v2: &[&str] = &[MIGRATIONS[0], "CREATE TABLE t (a INTEGER) STRICT;"];
+    migrate(&mut conn, &path, v2).unwrap();
+    assert_eq!(version(&conn).unwrap(), 2);
+    let copy = Connection::open(backup_path(&path, 1)).unwrap();
+    assert_eq!(version(&copy).unwrap(), 1);
+    let held: String = copy
+        .query_row("SELECT value FROM meta WHERE key = 'held'", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(held, "yes");
+}
+
+#[test]
+fn a_file_from_a_newer_release_is_left_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(UserDb::FILE_NAME);
+    {
+        let conn = Connection::open(&path).unwrap();
+        conn.pragma_update(None, "user_version", MIGRATIONS.len() as i64 + 1)
+            .unwrap();
+    }
+    let err = UserDb::open(&path).err().expect("a newer file is refused");
+    assert!(matches!(err, UserDbError::TooNew { .. }), "{err}");
+    let conn = Connection::open(&path).unwrap();
+    assert_eq!(version(&conn).unwrap(), MIGRATIONS.len() + 1);
+}
+
+#[test]
+fn a_damaged_file_is_an_error_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(UserDb::FILE_NAME);
+    std::fs::write(
+        &path,
+        b"this is not a database, and it is long enough to have a header",
+    )
+    .unwrap();
+    assert!(UserDb::open(&path).is_err());
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        b"this is not a database, and it is long enough to have a header"
+    );
+}
+
+#[test]
+fn the_handle_runs_jobs_off_the_calling_thread_and_reports_closed_when_unopened() {
+    let dir = tempfile::tempdir().unwrap();
+    let (handle, opened) = UserDbHandle::spawn(dir.path().join(UserDb::FILE_NAME));
+    assert!(opened.block_and_take().is_ok());
+    let caller = std::thread::current().id();
+    let ran_on = handle
+        .run(move |db| {
+            db.set_meta("a", "1")?;
+            Ok(std::thread::current().id())
+        })
+        .block_and_take()
+        .unwrap();
+    assert_ne!(ran_on, caller);
+    let panicked = handle.run(|_| -> Result<(), UserDbError> { panic!("boom") });
+    assert!(panicked.block_and_take().is_err());
+    let read = handle.run(|db| db.meta("a")).block_and_take().unwrap();
+    assert_eq!(
+        read.as_deref(),
+        Some("1"),
+        "the thread goes on after a panicking job"
+    );
+
+    let damaged = dir.path().join("damaged.sqlite");
+    std::fs::write(&damaged, vec![7u8; 4096]).unwrap();
+    let (handle, opened) = UserDbHandle::spawn(damaged);
+    assert!(opened.block_and_take().is_err());
+    let late = handle.run(|db| db.meta("a")).block_and_take();
+    assert!(matches!(late, Err(UserDbError::Closed)));
+}
