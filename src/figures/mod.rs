@@ -1,12 +1,13 @@
 //! Market figures computed from the wire model: weekly summaries, price premium over retail,
 //! bid/ask spread, AOV volatility, sales momentum, prices by size, seller payout after fees and
-//! the CSV export of weekly series. One file per concern: `weekly`, `prices`, `sizes`, `payout`,
-//! `table` (CSV).
+//! the CSV export of weekly series, per-size quotes and alert matching. One file per concern:
+//! `weekly`, `prices`, `sizes`, `payout`, `table` (CSV), `alerts`.
 //!
 //! Pure computation with no I/O and no UI, so every figure is unit-tested here and the panels
 //! only format what these functions return. A figure that cannot be computed honestly (no data,
 //! a zero to divide by, an input that is not a number) is `None` or an error, never 0 or NaN.
 
+mod alerts;
 mod payout;
 mod prices;
 mod sizes;
@@ -15,6 +16,10 @@ mod table;
 mod tests;
 mod weekly;
 
+pub use self::alerts::{
+    AlertHit, AlertStep, alert_hit, alert_step, quotes_from_resale_a, quotes_from_retailer,
+    size_key,
+};
 pub use self::payout::{
     FeeRates, Payout, PayoutError, RESALE_A_DEFAULT_FEES, RESALE_B_DEFAULT_FEES, payout,
     payout_with,

@@ -8,12 +8,14 @@
 //! Unknown JSON keys are tolerated on purpose (no `deny_unknown_fields`), so a
 //! client keeps working when a server adds fields.
 
+pub mod alerts;
 pub mod realtime;
 pub mod search;
 pub mod service;
 pub mod tiers;
 pub mod v2;
 
+pub use alerts::*;
 pub use realtime::*;
 pub use search::*;
 pub use service::*;

@@ -26,10 +26,15 @@ use rusqlite::Connection;
 
 use crate::durable;
 
+pub mod alerts;
+pub mod history;
+
 /// The migration steps, in order; step `i` takes the file from version `i` to `i + 1`.
 pub const MIGRATIONS: &[&str] = &[
     // 1: a key-value table for one-off facts (such as "the old watchlist was moved here").
     "CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) STRICT;",
+    // alerts: alerts, their firings and per-size price history (issue 13).
+    include_str!("alerts.sql"),
 ];
 
 /// What can go wrong with the user's database.
