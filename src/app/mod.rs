@@ -18,6 +18,8 @@ mod fetches;
 pub mod images;
 mod keyboard;
 mod layout;
+pub mod monitor;
+pub mod notify;
 mod requested;
 mod screenshot;
 mod startup;
