@@ -1,0 +1,315 @@
+//! The alert monitor against the real service over HTTP: it spends at most half of the
+//! real-time budget while a user lookup still succeeds, it records bounded per-size history,
+//! and a fired alert reaches a real D-Bus notification server as a `Notify` call.
+//!
+//! The notification test needs a session bus (`.ci/run` runs the tests inside
+//! `dbus-run-session`; locally: `dbus-run-session -- cargo test --test alerts`). Without one it
+//! prints a notice and passes; with `SOLESCOPE_REQUIRE_KEYRING=1` or `CI` set it fails.
+
+mod common;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use solescope::app::monitor::{self, MonitorConfig, MonitorHandle, SPEND_WINDOW, history_key};
+use solescope::app::notify::{DesktopNotifier, Notifier, NotifyError};
+use solescope::client::{Client, ClientConfig, SearchQuery};
+use solescope::figures::quotes_from_resale_a;
+use solescope::model::{AlertFiring, AlertKind, NewAlert, ProductRef, QuoteSource};
+use solescope::userdb::{UserDb, UserDbHandle};
+
+/// A notifier that shows nothing (the budget test is not about notifications).
+struct Silent;
+
+impl Notifier for Silent {
+    fn notify(&self, _: &AlertFiring) -> Result<(), NotifyError> {
+        Ok(())
+    }
+}
+
+struct Setup {
+    _dir: tempfile::TempDir,
+    _server: solescope::service::ServerHandle,
+    client: Client,
+    db_path: std::path::PathBuf,
+    db: UserDbHandle,
+    product: ProductRef,
+}
+
+async fn setup() -> Setup {
+    let dir = tempfile::tempdir().unwrap();
+    let catalogue = common::catalogue(dir.path(), "catalogue.sqlite", 30, 7);
+    let server = common::start(common::config(&catalogue)).await;
+    let client = Client::new(ClientConfig::new(
+        &server.base_url(),
+        Some("demo-pro".into()),
+    ))
+    .unwrap();
+    let hits = client.search(&SearchQuery::default()).await.unwrap();
+    let hit = hits
+        .hits
+        .first()
+        .expect("the catalogue has products")
+        .clone();
+    let db_path = dir.path().join(UserDb::FILE_NAME);
+    let (db, opened) = UserDbHandle::spawn(db_path.clone());
+    tokio::task::spawn_blocking(move || opened.block_and_take())
+        .await
+        .unwrap()
+        .unwrap();
+    Setup {
+        _dir: dir,
+        _server: server,
+        client,
+        db_path,
+        db,
+        product: ProductRef {
+            product_id: hit.id.clone(),
+            style_code: hit.sku.clone(),
+            title: hit.title.clone(),
+        },
+    }
+}
+
+async fn add_alert(db: &UserDbHandle, alert: NewAlert) {
+    let promise = db.run(move |db| db.add_alert(&alert, 0));
+    tokio::task::spawn_blocking(move || promise.block_and_take())
+        .await
+        .unwrap()
+        .unwrap();
+}
+
+/// Most calls in any window of [`SPEND_WINDOW`] among `times` (in order).
+fn most_in_any_window(times: &[Instant]) -> usize {
+    (0..times.len())
+        .map(|i| {
+            times[i..]
+                .iter()
+                .take_while(|t| t.saturating_duration_since(times[i]) < SPEND_WINDOW)
+                .count()
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// Waits (bounded) until `done` holds for the monitor's status.
+async fn wait_for(handle: &MonitorHandle, limit: Duration, done: impl Fn(&MonitorHandle) -> bool) {
+    let start = Instant::now();
+    while !done(handle) {
+        assert!(
+            start.elapsed() < limit,
+            "timed out; monitor status: {:?}",
+            handle.status()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_monitor_spends_at_most_half_the_budget_and_a_user_lookup_still_succeeds() {
+    let setup = setup().await;
+    // An alert that never fires, checked as often as the monitor is let: it wants far more than
+    // its half.
+    add_alert(
+        &setup.db,
+        NewAlert {
+            product: setup.product.clone(),
+            size: None,
+            kind: AlertKind::AskAtOrBelow,
+            price_cents: Some(1),
+            currency: "USD".into(),
+        },
+    )
+    .await;
+    let handle = monitor::spawn(
+        &tokio::runtime::Handle::current(),
+        setup.client.clone(),
+        setup.db.clone(),
+        Arc::new(Silent),
+        MonitorConfig {
+            check_every: Duration::ZERO,
+        },
+    );
+    wait_for(&handle, Duration::from_secs(30), |h| {
+        h.status().budgeted_calls >= 60
+    })
+    .await;
+    // Its half is spent: it waits, however long it is given.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let times = handle.call_times();
+    assert_eq!(times.len(), 60, "{:?}", handle.status());
+    assert_eq!(most_in_any_window(&times), 60);
+    assert!(
+        handle
+            .status()
+            .waiting
+            .is_some_and(|why| why.contains("share")),
+        "{:?}",
+        handle.status()
+    );
+    let budget = setup.client.realtime_budget();
+    assert_eq!((budget.limit, budget.remaining), (120, 60), "{budget:?}");
+
+    // The user's lookup, made while the monitor runs, goes through.
+    let guard = handle.user_lookup();
+    let answer = setup
+        .client
+        .resale_a_product(&setup.product.product_id)
+        .await;
+    drop(guard);
+    assert!(answer.is_ok(), "{answer:?}");
+    assert_eq!(handle.call_times().len(), 60);
+
+    // Every lookup was recorded, one row per size and source per 15 minutes: sixty lookups
+    // (a slot boundary may fall among them) left at most two rows per size and source.
+    handle.stop();
+    let key = history_key(&setup.product).to_owned();
+    let db = UserDb::open(&setup.db_path).unwrap();
+    let rows = db.price_history(&key, &[]).unwrap();
+    let mut per_pair: HashMap<(String, QuoteSource), usize> = HashMap::new();
+    for row in &rows {
+        *per_pair.entry((row.size.clone(), row.source)).or_default() += 1;
+    }
+    assert!(
+        per_pair.keys().any(|(_, s)| *s == QuoteSource::ResaleA),
+        "{rows:?}"
+    );
+    assert!(per_pair.values().all(|n| *n <= 2), "{per_pair:?}");
+    let status = handle.status();
+    assert!(status.checks >= 59, "{status:?}");
+    assert_eq!(status.unseen_firings, 0);
+}
+
+/// What the notification server received: (app name, summary, body).
+type Received = (String, String, String);
+
+struct NotificationServer {
+    received: std::sync::Mutex<mpsc::Sender<Received>>,
+}
+
+#[zbus::interface(name = "org.freedesktop.Notifications")]
+impl NotificationServer {
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the freedesktop Notify signature"
+    )]
+    fn notify(
+        &self,
+        app_name: String,
+        _replaces_id: u32,
+        _app_icon: String,
+        summary: String,
+        body: String,
+        _actions: Vec<String>,
+        _hints: HashMap<String, zbus::zvariant::OwnedValue>,
+        _expire_timeout: i32,
+    ) -> u32 {
+        let sender = self.received.lock().unwrap();
+        sender.send((app_name, summary, body)).unwrap();
+        1
+    }
+
+    fn get_capabilities(&self) -> Vec<String> {
+        vec!["body".into()]
+    }
+
+    fn get_server_information(&self) -> (String, String, String, String) {
+        (
+            "solescope-test".into(),
+            "solescope".into(),
+            "1".into(),
+            "1.2".into(),
+        )
+    }
+
+    fn close_notification(&self, _id: u32) {}
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fired_alert_reaches_the_desktop_notification_server() {
+    let (sender, received) = mpsc::channel();
+    let server = NotificationServer {
+        received: std::sync::Mutex::new(sender),
+    };
+    let bus = tokio::task::spawn_blocking(move || {
+        zbus::blocking::connection::Builder::session()?
+            .name("org.freedesktop.Notifications")?
+            .serve_at("/org/freedesktop/Notifications", server)?
+            .build()
+    })
+    .await
+    .unwrap();
+    let _bus = match bus {
+        Ok(bus) => bus,
+        Err(err) => {
+            let required = std::env::var("SOLESCOPE_REQUIRE_KEYRING").is_ok_and(|v| v == "1")
+                || std::env::var_os("CI").is_some();
+            assert!(!required, "a session bus is required here but: {err}");
+            eprintln!("notice: notification test skipped, no session bus: {err}");
+            return;
+        }
+    };
+
+    let setup = setup().await;
+    // An ask alert a little above the current lowest ask of one size: it fires on the first
+    // check (prices move by well under 10% in a minute).
+    let now = setup
+        .client
+        .resale_a_product(&setup.product.product_id)
+        .await
+        .unwrap();
+    let quote = quotes_from_resale_a(&now.data)
+        .into_iter()
+        .find(|q| q.lowest_ask_cents.is_some())
+        .expect("some size has an ask");
+    let limit = quote.lowest_ask_cents.unwrap() * 11 / 10;
+    add_alert(
+        &setup.db,
+        NewAlert {
+            product: setup.product.clone(),
+            size: Some(quote.size.clone()),
+            kind: AlertKind::AskAtOrBelow,
+            price_cents: Some(limit),
+            currency: "USD".into(),
+        },
+    )
+    .await;
+    let handle = monitor::spawn(
+        &tokio::runtime::Handle::current(),
+        setup.client.clone(),
+        setup.db.clone(),
+        Arc::new(DesktopNotifier),
+        MonitorConfig::default(),
+    );
+    let (app_name, summary, body) =
+        tokio::task::spawn_blocking(move || received.recv_timeout(Duration::from_secs(30)))
+            .await
+            .unwrap()
+            .expect("a Notify call within 30 s");
+    wait_for(&handle, Duration::from_secs(10), |h| {
+        h.status().unseen_firings == 1
+    })
+    .await;
+    let firings = handle.take_firings();
+    handle.stop();
+    assert_eq!(firings.len(), 1);
+    let firing = &firings[0];
+    let price = firing.price_cents.unwrap();
+    assert!(price <= limit, "{firing:?}");
+    assert_eq!(firing.size, quote.size);
+
+    assert_eq!(app_name, "Solescope");
+    assert!(summary.contains(&setup.product.title), "{summary}");
+    assert!(body.contains(&format!("Size {}", quote.size)), "{body}");
+    let dollars = format!("{}.{:02}", price / 100, price % 100);
+    let digits: String = body.chars().filter(|c| *c != ',').collect();
+    assert!(digits.contains(&dollars), "{body} should name {dollars}");
+    assert!(body.contains(firing.source.as_str()), "{body}");
+
+    // The firing is in the alert history and the alert is disarmed until the price moves back.
+    let db = UserDb::open(&setup.db_path).unwrap();
+    assert_eq!(db.alert_firings().unwrap(), firings);
+    assert!(db.alerts().unwrap().iter().all(|a| !a.armed));
+}
