@@ -6,6 +6,9 @@
 //! `dbus-run-session`; locally: `dbus-run-session -- cargo test --test alerts`). Without one it
 //! prints a notice and passes; with `SOLESCOPE_REQUIRE_KEYRING=1` or `CI` set it fails.
 
+// zbus's interface macro reads the `_`-named arguments of the Notify signature it is given.
+#![allow(clippy::used_underscore_binding)]
+
 mod common;
 
 use std::collections::HashMap;
@@ -43,7 +46,7 @@ async fn setup() -> Setup {
     let catalogue = common::catalogue(dir.path(), "catalogue.sqlite", 30, 7);
     let server = common::start(common::config(&catalogue)).await;
     let client = Client::new(ClientConfig::new(
-        &server.base_url(),
+        server.base_url(),
         Some("demo-pro".into()),
     ))
     .unwrap();
@@ -190,6 +193,10 @@ struct NotificationServer {
 }
 
 #[zbus::interface(name = "org.freedesktop.Notifications")]
+#[allow(
+    clippy::unused_self,
+    reason = "the D-Bus methods take every argument of the freedesktop signatures; the macro reads them"
+)]
 impl NotificationServer {
     #[allow(
         clippy::too_many_arguments,

@@ -499,8 +499,8 @@ impl Task {
         };
         let notifier = Arc::clone(&self.notifier);
         let shown = firing.clone();
-        let notified = tokio::task::spawn_blocking(move || notifier.notify(&shown)).await;
-        if let Ok(Err(err)) = notified {
+        let outcome = tokio::task::spawn_blocking(move || notifier.notify(&shown)).await;
+        if let Ok(Err(err)) = outcome {
             tracing::warn!("alert notification not shown: {err:#}");
         }
         let mut shared = self.handle.lock();
