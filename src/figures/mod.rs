@@ -1,7 +1,7 @@
 //! Market figures computed from the wire model: weekly summaries, price premium over retail,
 //! bid/ask spread, AOV volatility, sales momentum, prices by size, seller payout after fees and
 //! the CSV export of weekly series, per-size quotes and alert matching. One file per concern:
-//! `weekly`, `prices`, `sizes`, `payout`, `table` (CSV), `alerts`.
+//! `weekly`, `prices`, `sizes`, `payout`, `table` (CSV), `alerts`, `trade` (where to buy and sell).
 //!
 //! Pure computation with no I/O and no UI, so every figure is unit-tested here and the panels
 //! only format what these functions return. A figure that cannot be computed honestly (no data,
@@ -14,6 +14,7 @@ mod sizes;
 mod table;
 #[cfg(test)]
 mod tests;
+mod trade;
 mod weekly;
 
 pub use self::alerts::{
@@ -31,6 +32,7 @@ pub use self::sizes::{
     ParsedSize, SizeAsk, SizePrice, SizeRun, lowest_size_ask, parse_size, prices_by_size, size_asks,
 };
 pub use self::table::{CsvError, ORDERS_CSV_HEADER, orders_csv, weeks_csv};
+pub use self::trade::{SellOption, TradeRow, where_to_trade};
 pub use self::weekly::{
     BestWeek, MOMENTUM_FALLING_RATIO, MOMENTUM_RISING_RATIO, MOMENTUM_WINDOW_WEEKS, Momentum,
     Trend, VOLATILITY_MIN_WEEKS, Week, WeeklySummary, aov_volatility, momentum, relative_change,

@@ -1,0 +1,204 @@
+//! Where to buy and where to sell one size: the best ask across the sources looked up, the
+//! price a sale would fetch, what each resale marketplace pays out after its fees (the payout
+//! calculator's presets), and the margin of buying at the best ask and selling at the best
+//! payout, when that pays.
+//!
+//! A sale is priced at the size's highest bid when a source gives one, else at its lowest resale
+//! ask (what a new listing would have to match): the real-time sources of this interface give
+//! per-size asks (`resale-a`) and retail prices (`retailer-a`), but no per-size bids.
+
+use std::collections::BTreeMap;
+
+use super::payout::{FeeRates, RESALE_A_DEFAULT_FEES, RESALE_B_DEFAULT_FEES, payout_with};
+use super::sizes::parse_size;
+use crate::model::{QuoteSource, SizeQuote};
+
+/// What selling on one marketplace pays.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SellOption {
+    /// The marketplace.
+    pub source: QuoteSource,
+    /// What the seller is paid after fees, in cents (negative when the fees exceed the price).
+    pub payout_cents: i64,
+}
+
+/// One size of the where-to-buy, where-to-sell table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TradeRow {
+    /// The size key.
+    pub size: String,
+    /// Each source's ask for the size (`None`: looked up, nobody asks), in source order.
+    pub asks: Vec<(QuoteSource, Option<i64>)>,
+    /// The lowest ask and where, if any source asks.
+    pub best_buy: Option<(QuoteSource, i64)>,
+    /// The highest bid and where, if any source gives one.
+    pub best_bid: Option<(QuoteSource, i64)>,
+    /// The price a sale is reckoned at (see the module docs), in cents.
+    pub sale_price_cents: Option<i64>,
+    /// What each resale marketplace pays for a sale at that price.
+    pub sells: Vec<SellOption>,
+    /// The marketplace that pays most.
+    pub best_sell: Option<SellOption>,
+    /// Best payout minus best ask, only when positive (buying here and selling there pays).
+    pub margin_cents: Option<i64>,
+}
+
+/// The fee presets a marketplace is reckoned with.
+fn fees(source: QuoteSource) -> Option<FeeRates> {
+    match source {
+        QuoteSource::ResaleA => Some(RESALE_A_DEFAULT_FEES),
+        QuoteSource::ResaleB => Some(RESALE_B_DEFAULT_FEES),
+        QuoteSource::Retailer => None,
+    }
+}
+
+/// The table for `quotes` in `currency`, one row per size, sizes in size order. Quotes in
+/// another currency are left out (they cannot be compared).
+#[must_use]
+pub fn where_to_trade(quotes: &[SizeQuote], currency: &str) -> Vec<TradeRow> {
+    let mut by_size: BTreeMap<String, Vec<&SizeQuote>> = BTreeMap::new();
+    for quote in quotes
+        .iter()
+        .filter(|q| q.currency.eq_ignore_ascii_case(currency))
+    {
+        by_size.entry(quote.size.clone()).or_default().push(quote);
+    }
+    let mut rows: Vec<TradeRow> = by_size
+        .into_iter()
+        .map(|(size, quotes)| trade_row(size, &quotes))
+        .collect();
+    rows.sort_by(|a, b| {
+        let (pa, pb) = (parse_size(&a.size), parse_size(&b.size));
+        pa.run
+            .cmp(&pb.run)
+            .then_with(|| {
+                pa.number
+                    .unwrap_or(f64::INFINITY)
+                    .total_cmp(&pb.number.unwrap_or(f64::INFINITY))
+            })
+            .then_with(|| a.size.cmp(&b.size))
+    });
+    rows
+}
+
+fn trade_row(size: String, quotes: &[&SizeQuote]) -> TradeRow {
+    let mut asks: Vec<(QuoteSource, Option<i64>)> = quotes
+        .iter()
+        .map(|q| (q.source, q.lowest_ask_cents))
+        .collect();
+    asks.sort_by_key(|(source, _)| *source);
+    let best_buy = asks
+        .iter()
+        .filter_map(|(source, ask)| ask.map(|cents| (*source, cents)))
+        .min_by_key(|(_, cents)| *cents);
+    let best_bid = quotes
+        .iter()
+        .filter_map(|q| q.highest_bid_cents.map(|cents| (q.source, cents)))
+        .max_by_key(|(_, cents)| *cents);
+    let lowest_resale_ask = quotes
+        .iter()
+        .filter(|q| fees(q.source).is_some())
+        .filter_map(|q| q.lowest_ask_cents)
+        .min();
+    let sale_price_cents = best_bid.map(|(_, cents)| cents).or(lowest_resale_ask);
+    let sells: Vec<SellOption> = sale_price_cents
+        .map(|price| {
+            [QuoteSource::ResaleA, QuoteSource::ResaleB]
+                .into_iter()
+                .filter_map(|source| {
+                    let rates = fees(source)?;
+                    let payout = payout_with(price as f64 / 100.0, rates).ok()?;
+                    Some(SellOption {
+                        source,
+                        payout_cents: (payout.net * 100.0).round() as i64,
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let best_sell = sells.iter().max_by_key(|s| s.payout_cents).cloned();
+    let margin_cents = match (&best_buy, &best_sell) {
+        (Some((_, buy)), Some(sell)) => Some(sell.payout_cents - buy).filter(|m| *m > 0),
+        _ => None,
+    };
+    TradeRow {
+        size,
+        asks,
+        best_buy,
+        best_bid,
+        sale_price_cents,
+        sells,
+        best_sell,
+        margin_cents,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn quote(source: QuoteSource, size: &str, ask: Option<i64>) -> SizeQuote {
+        SizeQuote {
+            source,
+            size: size.into(),
+            label: size.into(),
+            lowest_ask_cents: ask,
+            highest_bid_cents: None,
+            last_sale_cents: None,
+            in_stock: None,
+            currency: "USD".into(),
+        }
+    }
+
+    #[test]
+    fn the_best_buy_the_best_sell_and_a_margin_only_when_it_pays() {
+        let quotes = vec![
+            quote(QuoteSource::ResaleA, "10", Some(30_000)),
+            quote(QuoteSource::Retailer, "10", Some(18_000)),
+            quote(QuoteSource::ResaleA, "9", Some(20_000)),
+            quote(QuoteSource::Retailer, "9", None),
+            SizeQuote {
+                currency: "EUR".into(),
+                ..quote(QuoteSource::Retailer, "9", Some(1))
+            },
+        ];
+        let rows = where_to_trade(&quotes, "USD");
+        assert_eq!(
+            rows.iter().map(|r| r.size.as_str()).collect::<Vec<_>>(),
+            ["9", "10"]
+        );
+        let ten = &rows[1];
+        assert_eq!(ten.best_buy, Some((QuoteSource::Retailer, 18_000)));
+        assert_eq!(ten.sale_price_cents, Some(30_000));
+        // resale-a: 300 - 9 % - 3 % - 5 = 259; resale-b: 300 - 8 % - 2.9 % = 267.30.
+        assert_eq!(
+            ten.sells,
+            vec![
+                SellOption {
+                    source: QuoteSource::ResaleA,
+                    payout_cents: 25_900
+                },
+                SellOption {
+                    source: QuoteSource::ResaleB,
+                    payout_cents: 26_730
+                },
+            ]
+        );
+        assert_eq!(
+            ten.best_sell.as_ref().map(|s| s.source),
+            Some(QuoteSource::ResaleB)
+        );
+        assert_eq!(ten.margin_cents, Some(26_730 - 18_000));
+        // Size 9: only resale-a asks; selling there again pays less than buying costs.
+        let nine = &rows[0];
+        assert_eq!(nine.best_buy, Some((QuoteSource::ResaleA, 20_000)));
+        assert_eq!(nine.margin_cents, None);
+        assert_eq!(
+            nine.asks,
+            vec![
+                (QuoteSource::ResaleA, Some(20_000)),
+                (QuoteSource::Retailer, None)
+            ]
+        );
+    }
+}
