@@ -1,6 +1,7 @@
 //! The panels of the window: one `*_ui(ui, ...)` function per panel, one file each. They draw
 //! what they are given and return what the user asked for; the app does the fetching.
 
+pub mod alerts;
 pub mod detail;
 pub mod fetched;
 pub mod format;
