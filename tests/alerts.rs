@@ -320,3 +320,76 @@ async fn a_fired_alert_reaches_the_desktop_notification_server() {
     assert_eq!(db.alert_firings().unwrap(), firings);
     assert!(db.alerts().unwrap().iter().all(|a| !a.armed));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_where_to_trade_table_marks_the_best_buy_and_sell_of_a_simulated_answer() {
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::Queryable;
+    use solescope::figures::{quotes_from_retailer, where_to_trade};
+    use solescope::ui::alerts::trade::{mark_text, where_to_trade_ui};
+
+    let setup = setup().await;
+    let id = &setup.product.product_id;
+    let resale_a = setup.client.resale_a_product(id).await.unwrap().data;
+    let retailer = setup.client.retailer_product(id).await.unwrap().data;
+    let mut quotes = quotes_from_resale_a(&resale_a);
+    quotes.extend(quotes_from_retailer(&retailer));
+    let rows = where_to_trade(&quotes, "USD");
+    assert!(!rows.is_empty());
+
+    // The expected marks, worked out from the raw answers: the cheapest of the size's
+    // resale-a ask and its retail price when in stock; the sale at the resale-a ask, paid out
+    // after resale-b's lower fees (8 % + 2.9 %, no flat fee) rather than resale-a's.
+    let row = rows
+        .iter()
+        .find(|row| row.best_buy.is_some() && row.sale_price_cents.is_some())
+        .expect("a size with an ask");
+    let resale_ask = resale_a
+        .available_sizes_new
+        .iter()
+        .find(|entry| {
+            solescope::figures::size_key(entry["presentation"].as_str().unwrap()) == row.size
+        })
+        .and_then(|entry| entry["lowestPriceCents"].as_i64())
+        .unwrap();
+    let retail = retailer
+        .variants
+        .iter()
+        .find(|v| v.available && v.price > 0.0 && solescope::figures::size_key(&v.size) == row.size)
+        .map(|v| (v.price * 100.0).round() as i64);
+    let expected_buy = match retail {
+        Some(retail) if retail < resale_ask => (QuoteSource::Retailer, retail),
+        _ => (QuoteSource::ResaleA, resale_ask),
+    };
+    assert_eq!(row.best_buy, Some(expected_buy));
+    let resale_b_payout = (resale_ask as f64 * (1.0 - 0.109)).round() as i64;
+    let best_sell = row.best_sell.clone().unwrap();
+    assert_eq!(
+        (best_sell.source, best_sell.payout_cents),
+        (QuoteSource::ResaleB, resale_b_payout)
+    );
+    let buy_text = mark_text(expected_buy.0, expected_buy.1, "USD");
+    let sell_text = mark_text(QuoteSource::ResaleB, resale_b_payout, "USD");
+    let margin = row.margin_cents;
+
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .build_ui(move |ui| {
+            egui::ScrollArea::both().show(ui, |ui| {
+                where_to_trade_ui(ui, &rows, "USD", "Real-time budget: 118 of 120 left");
+            });
+        });
+    harness.run();
+    assert!(
+        harness.query_all_by_label(&buy_text).next().is_some(),
+        "{buy_text}"
+    );
+    assert!(
+        harness.query_all_by_label(&sell_text).next().is_some(),
+        "{sell_text}"
+    );
+    assert!(harness.query_by_label_contains("118 of 120").is_some());
+    if margin.is_none() {
+        assert!(harness.query_all_by_label("does not pay").next().is_some());
+    }
+}
