@@ -16,6 +16,7 @@ use solescope::model::Tier;
 use solescope::service::marketplace::SimulatorConfig;
 use solescope::service::shared::RedisStore;
 use solescope::service::{self, ServiceConfig, ServiceState};
+use solescope::userdb::UserDb;
 
 /// Solescope: a desktop market dashboard for sneakers.
 #[derive(Debug, Parser)]
@@ -525,6 +526,15 @@ fn run_window(screenshot: &ScreenshotArgs) -> anyhow::Result<()> {
     };
     let request = plan.as_ref().map(|plan| plan.request.clone());
     let state_path = demo::data_dir().map(|dir| dir.join("app.ron"));
+    // A screenshot run gets a throwaway user database: it must not touch the user's alerts.
+    let screenshot_dir = match plan {
+        Some(_) => Some(tempfile::tempdir().context("a temporary folder for the screenshot")?),
+        None => None,
+    };
+    let user_db = match &screenshot_dir {
+        Some(dir) => Some(dir.path().join(UserDb::FILE_NAME)),
+        None => demo::data_dir().map(|dir| dir.join(UserDb::FILE_NAME)),
+    };
     let outcome = app::run(
         status,
         Box::new(prepare),
@@ -532,6 +542,7 @@ fn run_window(screenshot: &ScreenshotArgs) -> anyhow::Result<()> {
         key_store,
         plan,
         state_path,
+        user_db,
     )
     .map_err(|err| anyhow::anyhow!("window: {err}"));
     // Requests in flight are not waited for on exit.

@@ -168,7 +168,7 @@ async fn the_monitor_spends_at_most_half_the_budget_and_a_user_lookup_still_succ
     // Every lookup was recorded, one row per size and source per 15 minutes: sixty lookups
     // (a slot boundary may fall among them) left at most two rows per size and source.
     handle.stop();
-    let key = history_key(&setup.product).to_owned();
+    let key = history_key(&setup.product);
     let db = UserDb::open(&setup.db_path).unwrap();
     let rows = db.price_history(&key, &[]).unwrap();
     let mut per_pair: HashMap<(String, QuoteSource), usize> = HashMap::new();

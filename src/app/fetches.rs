@@ -211,15 +211,31 @@ impl App {
         let Some(client) = self.client.clone() else {
             return;
         };
+        // The user's lookup goes before the alert monitor's, and its answer joins the per-size
+        // price history.
+        let first = self.alerts.user_lookup();
+        let recorder = self.alerts.recorder();
         match lookup {
             Lookup::ResaleA { id } => self.resale_a.spawn(&self.runtime, ctx, async move {
-                client.resale_a_product(&id).await
+                let _first = first;
+                let answer = client.resale_a_product(&id).await;
+                if let (Ok(envelope), Some(db)) = (&answer, &recorder) {
+                    let (key, quotes) = super::alerts::resale_a_record(envelope);
+                    super::alerts::record_lookup(db, key, quotes);
+                }
+                answer
             }),
             Lookup::ResaleB { id, query } => self.resale_b.spawn(&self.runtime, ctx, async move {
+                let _first = first;
                 client.resale_b_related(&id, &query).await
             }),
             Lookup::Retailer { slug } => self.retailer.spawn(&self.runtime, ctx, async move {
-                client.retailer_product(&slug).await
+                let answer = client.retailer_product(&slug).await;
+                if let (Ok(envelope), Some(db)) = (&answer, &recorder) {
+                    let (key, quotes) = super::alerts::retailer_record(envelope);
+                    super::alerts::record_lookup(db, key, quotes);
+                }
+                answer
             }),
         }
     }

@@ -29,7 +29,13 @@ impl App {
                 }
                 ui.separator();
                 for view in View::ALL {
-                    ui.selectable_value(&mut self.state.view, view, view.label());
+                    let badge = self.alert_badge();
+                    let label = if view == View::Alerts && badge > 0 {
+                        format!("{} ({badge} new)", view.label())
+                    } else {
+                        view.label().to_owned()
+                    };
+                    ui.selectable_value(&mut self.state.view, view, label);
                 }
                 ui.separator();
                 ui.weak(tier.map_or_else(|| "tier: …".to_owned(), |tier| format!("tier: {tier}")));
@@ -100,6 +106,7 @@ impl App {
             View::Orders => self.orders_view_ui(ui, tier, ctx),
             View::Realtime => self.realtime_view_ui(ui, tier, ctx),
             View::Watchlist => self.watchlist_view_ui(ui, ctx),
+            View::Alerts => self.alerts_view_ui(ui),
             View::Settings => {
                 let connection = ui::settings::ConnectionInfo {
                     base_url: self.base_url.as_deref().unwrap_or_default(),
@@ -207,7 +214,11 @@ impl App {
                     },
                 );
                 self.state.variant_sort = sort;
+                if let Some(product) = self.product.value().cloned() {
+                    self.product_trade_ui(ui, &product);
+                }
             });
+        self.product_trade_actions(ctx);
         if retry && let Some(id) = self.state.selected_product.clone() {
             self.open_product(id, ctx);
         }

@@ -12,6 +12,7 @@
 //! comparison, real-time lookups), `keyboard`, `layout` (the panels and what their answers
 //! do), `export` (CSV and PNG), `screenshot`, `startup` and `window` (the eframe wiring).
 
+mod alerts;
 mod connection;
 mod export;
 mod fetches;
@@ -95,6 +96,8 @@ pub struct App {
     applied_theme: Option<ThemeChoice>,
     /// When the app was made, until the first results are shown (then `None`).
     started_at: Option<std::time::Instant>,
+    /// Alerts, per-size history and the monitor.
+    alerts: alerts::AlertsState,
 }
 
 impl App {
@@ -139,6 +142,7 @@ impl App {
             status: SharedStatus::default(),
             applied_theme: None,
             started_at: Some(std::time::Instant::now()),
+            alerts: alerts::AlertsState::default(),
         }
     }
 
@@ -309,6 +313,7 @@ impl App {
         }
         self.send_search_after_debounce(&ctx);
         self.keyboard(&ctx);
+        self.alerts_tick(&ctx);
         self.panels_ui(ui, &ctx);
         if self.screenshot.is_some() {
             self.screenshot_autopilot(&ctx);

@@ -17,7 +17,9 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use crate::client::{Budget, Client, ClientError, ErrorKind};
-use crate::figures::{AlertStep, alert_step, quotes_from_resale_a, quotes_from_retailer};
+use crate::figures::{
+    AlertStep, alert_step, product_key, quotes_from_resale_a, quotes_from_retailer,
+};
 use crate::model::{Alert, AlertFiring, AlertKind, ProductRef, SizeQuote};
 use crate::userdb::{UserDb, UserDbError, UserDbHandle};
 
@@ -252,12 +254,8 @@ where
 
 /// The key price history is kept under: the style code, or the catalogue id without one.
 #[must_use]
-pub fn history_key(product: &ProductRef) -> &str {
-    if product.style_code.trim().is_empty() {
-        &product.product_id
-    } else {
-        &product.style_code
-    }
+pub fn history_key(product: &ProductRef) -> String {
+    product_key(&product.style_code, &product.product_id)
 }
 
 /// Records `quotes` of `product_key` in the history, seen now. A failed write is returned.
@@ -455,9 +453,7 @@ impl Task {
             self.gate.succeeded();
             quotes.extend(quotes_from_retailer(&envelope.data));
         }
-        if let Err(err) =
-            record_history(&self.db, history_key(&product).to_owned(), quotes.clone()).await
-        {
+        if let Err(err) = record_history(&self.db, history_key(&product), quotes.clone()).await {
             self.handle.lock().status.last_error = Some(format!("{err:#}"));
         }
         for alert in alerts {

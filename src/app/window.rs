@@ -17,7 +17,7 @@ pub struct ScreenshotPlan {
 }
 
 /// Opens the window and runs until it is closed. `prepare` starts the local service and
-/// finishes `startup` with its base URL.
+/// finishes `startup` with its base URL. `user_db` is the user's database (alerts, history).
 pub fn run(
     startup: StartupStatus,
     prepare: Prepare,
@@ -25,6 +25,7 @@ pub fn run(
     key_store: Arc<dyn KeyStore>,
     screenshot: Option<ScreenshotPlan>,
     state_path: Option<std::path::PathBuf>,
+    user_db: Option<std::path::PathBuf>,
 ) -> eframe::Result {
     let mut viewport = egui::ViewportBuilder::default()
         .with_title("Solescope")
@@ -60,13 +61,17 @@ pub fn run(
                     None,
                 ),
             };
-            Ok(Box::new(WindowApp(App::new(AppInit {
+            let mut app = App::new(AppInit {
                 runtime,
                 key_store,
                 startup,
                 state,
                 screenshot,
-            }))))
+            });
+            if let Some(path) = user_db {
+                app.open_user_db(path);
+            }
+            Ok(Box::new(WindowApp(app)))
         }),
     )
 }

@@ -25,6 +25,21 @@ pub fn size_key(label: &str) -> String {
     }
 }
 
+/// The key a product's price history is kept under: its style code, upper-cased with spaces as
+/// dashes (`resale-a` writes `DZ5485 612` for the catalogue's `DZ5485-612`), or `fallback` (the
+/// catalogue id or slug) when it has none.
+#[must_use]
+pub fn product_key(style_code: &str, fallback: &str) -> String {
+    let code = style_code.trim();
+    if code.is_empty() {
+        return fallback.trim().to_owned();
+    }
+    code.split_whitespace()
+        .collect::<Vec<_>>()
+        .join("-")
+        .to_ascii_uppercase()
+}
+
 /// The per-size quotes of a `resale-a` answer: each size's lowest ask in US cents (sizes
 /// nobody asks for are listed with no price, so an alert on them can be armed again).
 #[must_use]

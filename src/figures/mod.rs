@@ -18,8 +18,8 @@ mod trade;
 mod weekly;
 
 pub use self::alerts::{
-    AlertHit, AlertStep, alert_hit, alert_step, quotes_from_resale_a, quotes_from_retailer,
-    size_key,
+    AlertHit, AlertStep, alert_hit, alert_step, product_key, quotes_from_resale_a,
+    quotes_from_retailer, size_key,
 };
 pub use self::payout::{
     FeeRates, Payout, PayoutError, RESALE_A_DEFAULT_FEES, RESALE_B_DEFAULT_FEES, payout,

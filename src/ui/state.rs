@@ -42,17 +42,20 @@ pub enum View {
     Realtime,
     /// The starred products.
     Watchlist,
+    /// Price alerts and their history.
+    Alerts,
     /// Settings.
     Settings,
 }
 
 impl View {
     /// Every view, in tab order.
-    pub const ALL: [View; 5] = [
+    pub const ALL: [View; 6] = [
         View::Product,
         View::Orders,
         View::Realtime,
         View::Watchlist,
+        View::Alerts,
         View::Settings,
     ];
 
@@ -64,6 +67,7 @@ impl View {
             View::Orders => "Weekly orders",
             View::Realtime => "Real-time",
             View::Watchlist => "Watchlist",
+            View::Alerts => "Alerts",
             View::Settings => "Settings",
         }
     }
@@ -156,6 +160,8 @@ pub struct AppState {
     pub realtime: super::realtime::RealtimeForm,
     /// The payout calculator's price and fee rates.
     pub payout: super::market::PayoutState,
+    /// The alert form.
+    pub alerts: super::alerts::AlertForm,
 }
 
 #[cfg(test)]
