@@ -314,6 +314,8 @@ impl App {
 
     /// The Alerts tab.
     pub(super) fn alerts_view_ui(&mut self, ui: &mut egui::Ui) {
+        // What fired is in view now.
+        self.alerts.badge = 0;
         let product = self.product.value().map(|p| (product_ref(p), size_keys(p)));
         let status_line = match (&self.alerts.db, &self.alerts.monitor) {
             (None, _) => "Alerts need the user database, which is not open.".to_owned(),
