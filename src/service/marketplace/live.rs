@@ -14,6 +14,12 @@ use super::store::{Listing, VariantRow};
 /// Minutes in a week, the unit of the catalogue's order counts.
 const MINUTES_PER_WEEK: f64 = 7.0 * 24.0 * 60.0;
 
+/// Steps summed in a size's random walk (see `Market::size_walk`).
+const WALK_MINUTES: i64 = 12;
+
+/// Largest single step of a size's random walk, as a fraction of the ask.
+const WALK_STEP: f64 = 0.006;
+
 /// Which simulated marketplace a figure is for; each has its own order book.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Venue {
@@ -116,6 +122,7 @@ mod tag {
     pub const SALE: u64 = 10;
     pub const STOCK: u64 = 11;
     pub const USED: u64 = 12;
+    pub const WALK: u64 = 13;
 }
 
 /// The order book summary of a product at one minute. Money in whole units of the quote's
@@ -252,8 +259,22 @@ impl Market {
                     .own
                     .child(tag::SIZE)
                     .child(size as u64)
-                    .smooth(minute, 120);
+                    .smooth(minute, 120)
+            + self.size_walk(size, minute);
         (base * drift * wobble).round().max(1.0) as i64
+    }
+
+    /// A bounded random walk per size: the sum of the last [`WALK_MINUTES`] per-minute steps,
+    /// each uniform in `±WALK_STEP` and seeded per product, marketplace, market and size. Each
+    /// minute one step comes in and the oldest leaves, so a size's ask keeps moving minute by
+    /// minute (an alert set just below it fires within minutes in the demo), never strays more
+    /// than `WALK_MINUTES × WALK_STEP` (7 %; about 1.2 % typically), and any minute can be recomputed.
+    fn size_walk(&self, size: usize, minute: i64) -> f64 {
+        let steps = self.own.child(tag::WALK).child(size as u64);
+        (0..WALK_MINUTES)
+            .map(|back| steps.signed(minute - back))
+            .sum::<f64>()
+            * WALK_STEP
     }
 
     /// Bid/ask spread as a fraction of the ask: a few percent, wider for slow sellers.
@@ -484,6 +505,25 @@ mod tests {
                 .collect(),
             weekly_orders,
         }
+    }
+
+    #[test]
+    fn each_size_walks_minute_by_minute_within_its_bound() {
+        let market = Market::new(7, &listing(30.0), Venue::ResaleA, &Quote::us());
+        let again = Market::new(7, &listing(30.0), Venue::ResaleA, &Quote::us());
+        let start = 29_000_000;
+        let mut moved = 0;
+        for minute in start..start + 120 {
+            let walk = market.size_walk(3, minute);
+            assert_eq!(walk, again.size_walk(3, minute), "seeded: reproducible");
+            assert!(walk.abs() <= WALK_MINUTES as f64 * WALK_STEP);
+            if (walk - market.size_walk(3, minute + 1)).abs() > 0.001 {
+                moved += 1;
+            }
+        }
+        // Nearly every minute moves the size by more than 0.1 %.
+        assert!(moved >= 90, "{moved} of 120 minutes moved");
+        assert_ne!(market.size_walk(3, start), market.size_walk(4, start));
     }
 
     #[test]
