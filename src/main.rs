@@ -34,7 +34,7 @@ struct ScreenshotArgs {
     /// Render the first settled frame of the demo to this PNG file and exit.
     #[arg(long, value_name = "FILE.png")]
     screenshot: Option<PathBuf>,
-    /// With --screenshot: the view to show (product, orders, realtime, watchlist, settings).
+    /// With --screenshot: the view to show (product, orders, realtime, watchlist, alerts, settings).
     #[arg(long, requires = "screenshot", value_parser = parse_view, default_value = "product")]
     view: app::View,
     /// With --screenshot: the search text.

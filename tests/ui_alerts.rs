@@ -62,15 +62,15 @@ fn lookups_fill_the_history_and_an_alert_set_in_the_tab_fires_with_a_badge() {
     let mut app = App::new(AppInit {
         runtime: runtime.handle().clone(),
         key_store,
-        startup: StartupStatus::ready(&server.base_url()),
+        startup: StartupStatus::ready(server.base_url()),
         state: AppState::default(),
         screenshot: None,
     });
     let db_path = dir.path().join(UserDb::FILE_NAME);
     app.open_user_db(db_path.clone());
-    let notifier = Arc::new(Counted::default());
+    let counted = Arc::new(Counted::default());
     app.set_alert_notifier(
-        notifier.clone(),
+        counted.clone(),
         MonitorConfig {
             check_every: Duration::from_millis(200),
         },
@@ -132,7 +132,7 @@ fn lookups_fill_the_history_and_an_alert_set_in_the_tab_fires_with_a_badge() {
     step_until(&mut harness, "the badge", |h| {
         has_label_containing(h, "Alerts (1 new)")
     });
-    let notified = notifier.0.lock().unwrap().clone();
+    let notified = counted.0.lock().unwrap().clone();
     assert_eq!(notified.len(), 1);
     assert_eq!(notified[0].product.title, hit.title);
     // It does not fire again while the price stays below the alert's.
@@ -140,7 +140,7 @@ fn lookups_fill_the_history_and_an_alert_set_in_the_tab_fires_with_a_badge() {
     step_until(&mut harness, "more checks", |h| {
         h.state().alert_monitor().unwrap().status().checks >= checks + 3
     });
-    assert_eq!(notifier.0.lock().unwrap().len(), 1);
+    assert_eq!(counted.0.lock().unwrap().len(), 1);
 
     harness.get_by_label_contains("Alerts (1 new)").click();
     step_until(&mut harness, "the alert history", |h| {

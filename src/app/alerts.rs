@@ -85,6 +85,8 @@ pub(super) struct AlertsState {
     /// Whether a lookup that records history was in flight last frame, and the monitor's
     /// check count then: when either changes, the history is read again.
     recording: (bool, u64),
+    /// A screenshot run has set its alert or asked for its comparison.
+    autopilot_done: bool,
 }
 
 impl Default for AlertsState {
@@ -107,6 +109,7 @@ impl Default for AlertsState {
             compare_retailer: Requested::NotYetRequested,
             actions: ProductActions::default(),
             recording: (false, 0),
+            autopilot_done: false,
         }
     }
 }
@@ -167,6 +170,28 @@ pub(super) fn retailer_record(envelope: &RetailerEnvelope) -> (String, Vec<SizeQ
         product_key(&product.sku, &product.slug),
         quotes_from_retailer(product),
     )
+}
+
+/// The per-size history chart of `product` (shown on the product view and the Alerts tab);
+/// reads the history again when the product or the picked sizes changed, or a lookup landed.
+fn history_section_ui(alerts: &mut AlertsState, ui: &mut egui::Ui, product: &Product) {
+    let sizes = size_keys(product);
+    let points = alerts.history.value.as_deref();
+    if let Some(size) =
+        ui::alerts::history::price_history_ui(ui, &sizes, &alerts.picked_sizes, points, 220.0)
+    {
+        alerts.actions.toggle_size = Some(size);
+    }
+    let key = product_key(&product.sku, &product.id);
+    let wanted = (key.clone(), alerts.picked_sizes.clone());
+    if alerts.history_for.as_ref() != Some(&wanted)
+        && alerts.history.pending.is_none()
+        && let Some(db) = &alerts.db
+    {
+        let sizes = alerts.picked_sizes.clone();
+        alerts.history.pending = Some(db.run(move |db| db.price_history(&key, &sizes)));
+        alerts.history_for = Some(wanted);
+    }
 }
 
 /// The identity an alert keeps of `product`.
@@ -338,18 +363,28 @@ impl App {
             }
         };
         let firings = self.alerts.firings.value.clone().unwrap_or_default();
+        let alert_list = self.alerts.alerts.value.clone();
+        let error = self.alerts.error.clone();
         let inputs = ui::alerts::AlertsInputs {
             product: product.as_ref().map(|(p, _)| p),
             sizes: product.as_ref().map_or(&[], |(_, sizes)| sizes.as_slice()),
-            alerts: self.alerts.alerts.value.as_deref(),
+            alerts: alert_list.as_deref(),
             firings: &firings,
             monitor: &status_line,
-            error: self.alerts.error.as_deref(),
+            error: error.as_deref(),
         };
+        let open = self.product.value();
+        let alerts = &mut self.alerts;
+        let form = &mut self.state.alerts;
         let output = egui::ScrollArea::vertical()
             .auto_shrink([false, false])
             .show(ui, |ui| {
-                ui::alerts::alerts_ui(ui, &mut self.state.alerts, &inputs)
+                let output = ui::alerts::alerts_ui(ui, form, &inputs);
+                if let Some(product) = open {
+                    ui.separator();
+                    history_section_ui(alerts, ui, product);
+                }
+                output
             })
             .inner;
         let Some(db) = &self.alerts.db else { return };
@@ -423,20 +458,7 @@ impl App {
         ui::alerts::trade::where_to_trade_ui(ui, &rows, "USD", &budget_line);
 
         ui.add_space(12.0);
-        let sizes = size_keys(product);
-        let points = alerts.history.value.as_deref();
-        alerts.actions.toggle_size =
-            ui::alerts::history::price_history_ui(ui, &sizes, &alerts.picked_sizes, points, 220.0);
-        let key = product_key(&product.sku, &product.id);
-        let wanted = (key.clone(), alerts.picked_sizes.clone());
-        if alerts.history_for.as_ref() != Some(&wanted)
-            && alerts.history.pending.is_none()
-            && let Some(db) = &alerts.db
-        {
-            let sizes = alerts.picked_sizes.clone();
-            alerts.history.pending = Some(db.run(move |db| db.price_history(&key, &sizes)));
-            alerts.history_for = Some(wanted);
-        }
+        history_section_ui(alerts, ui, product);
     }
 
     /// Acts on what [`Self::product_trade_ui`] was asked during the frame.
@@ -482,5 +504,77 @@ impl App {
             });
         // The next read of the history includes these answers.
         self.alerts.history_for = None;
+    }
+}
+
+impl App {
+    /// A screenshot run of the Alerts tab sets an alert on the open product that fires on the
+    /// first check (lowest ask at or below twice the catalogue's highest price); one of the
+    /// product view compares the marketplaces once, which also records history.
+    pub(super) fn alerts_autopilot(&mut self) {
+        if self.alerts.autopilot_done || !self.is_idle() {
+            return;
+        }
+        let Some(product) = self.product.value() else {
+            return;
+        };
+        match self.state.view {
+            View::Alerts => {
+                let (Some(db), Some(existing)) =
+                    (&self.alerts.db, self.alerts.alerts.value.as_deref())
+                else {
+                    return;
+                };
+                if !existing.is_empty() {
+                    self.alerts.autopilot_done = true;
+                    return;
+                }
+                let alert = crate::model::NewAlert {
+                    product: product_ref(product),
+                    size: None,
+                    kind: crate::model::AlertKind::AskAtOrBelow,
+                    price_cents: Some(((product.max_price * 200.0).round() as i64).max(100)),
+                    currency: "USD".into(),
+                };
+                let now = chrono::Utc::now().timestamp();
+                self.alerts
+                    .writes
+                    .push(db.run(move |db| db.add_alert(&alert, now).map(drop)));
+                self.alerts.autopilot_done = true;
+            }
+            View::Product if self.client.is_some() && self.alerts.db.is_some() => {
+                self.alerts.actions.compare = true;
+                self.alerts.autopilot_done = true;
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether the alerts side has what a screenshot should show: on the Alerts tab, the
+    /// monitor's first check (and its firing) with the history read after it; on the product
+    /// view, the comparison landed and the history read after it. A failure counts as settled
+    /// too (it is what there is to show), and so does having no user database.
+    pub(super) fn alerts_settled(&self) -> bool {
+        let alerts = &self.alerts;
+        if alerts.db.is_none() || alerts.error.is_some() {
+            return true;
+        }
+        if !matches!(self.state.view, View::Alerts | View::Product) {
+            return true;
+        }
+        if alerts.is_busy() || !alerts.autopilot_done || alerts.history_for.is_none() {
+            return false;
+        }
+        match self.state.view {
+            View::Alerts => alerts.monitor.as_ref().is_some_and(|(_, handle)| {
+                let status = handle.status();
+                status.last_error.is_some()
+                    || (status.checks > 0 && alerts.recording.1 == status.checks)
+            }),
+            View::Product => {
+                !alerts.compare_resale_a.is_pending() && !alerts.compare_retailer.is_pending()
+            }
+            _ => true,
+        }
     }
 }

@@ -106,7 +106,10 @@ impl App {
             View::Orders => self.orders_view_ui(ui, tier, ctx),
             View::Realtime => self.realtime_view_ui(ui, tier, ctx),
             View::Watchlist => self.watchlist_view_ui(ui, ctx),
-            View::Alerts => self.alerts_view_ui(ui),
+            View::Alerts => {
+                self.alerts_view_ui(ui);
+                self.product_trade_actions(ctx);
+            }
             View::Settings => {
                 let connection = ui::settings::ConnectionInfo {
                     base_url: self.base_url.as_deref().unwrap_or_default(),

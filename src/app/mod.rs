@@ -317,7 +317,7 @@ impl App {
         self.panels_ui(ui, &ctx);
         if self.screenshot.is_some() {
             self.screenshot_autopilot(&ctx);
-            let is_idle = self.is_idle();
+            let is_idle = self.is_idle() && self.alerts_settled();
             if let Some(run) = &mut self.screenshot {
                 run.after_frame(&ctx, is_idle);
             }

@@ -116,7 +116,7 @@ impl App {
     pub(super) fn screenshot_autopilot(&mut self, ctx: &egui::Context) {
         let wants_product = matches!(
             self.state.view,
-            View::Product | View::Orders | View::Realtime
+            View::Product | View::Orders | View::Realtime | View::Alerts
         );
         if wants_product && self.state.selected_product.is_none() && self.is_idle() {
             let first = self
@@ -139,5 +139,6 @@ impl App {
             self.state.realtime.record_lookup(&lookup);
             self.spawn_lookup(lookup, ctx);
         }
+        self.alerts_autopilot();
     }
 }

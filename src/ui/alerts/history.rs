@@ -1,7 +1,7 @@
 //! The per-size price history chart: the lowest ask of each picked size on each source over
 //! time, from the rows the user database kept (one per 15 minutes).
 
-use egui_plot::{HoverPosition, Legend, Line, Plot, PlotPoints};
+use egui_plot::{HoverPosition, Legend, Line, Plot, PlotPoints, Points};
 
 use crate::model::PricePoint;
 
@@ -89,7 +89,12 @@ pub fn price_history_ui(
         })
         .show(ui, |plot| {
             for line in lines {
-                plot.line(Line::new(line.name.clone(), PlotPoints::from(line.points)));
+                // Markers too: a size seen in one slot only is a point, not a line.
+                plot.points(
+                    Points::new(line.name.clone(), PlotPoints::from(line.points.clone()))
+                        .radius(2.5),
+                );
+                plot.line(Line::new(line.name, PlotPoints::from(line.points)));
             }
         });
     toggle
