@@ -114,6 +114,15 @@ impl Default for AlertsState {
     }
 }
 
+impl Drop for AlertsState {
+    /// The monitor ends with the app (it would otherwise run on until the runtime stops).
+    fn drop(&mut self) {
+        if let Some((_, handle)) = &self.monitor {
+            handle.stop();
+        }
+    }
+}
+
 impl AlertsState {
     fn reload_lists(&mut self) {
         let Some(db) = &self.db else { return };
