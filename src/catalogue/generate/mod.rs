@@ -30,6 +30,26 @@ use self::writer::Writer;
 use super::{CatalogueError, gtin, keys};
 use crate::model::Tier;
 
+/// The generator's revision, bumped by hand whenever the same options would give different
+/// data (a change to the market model, the silhouettes, the titles). Changes to the releases
+/// table need no bump: [`generator_version`] carries its digest.
+pub const GENERATOR_REVISION: u32 = 2;
+
+/// The `meta` key under which a catalogue records the [`generator_version`] that built it.
+pub const GENERATOR_VERSION_KEY: &str = "generator_version";
+
+/// The version of the generator's output: its revision and a digest of the releases table
+/// (`r2-1a2b3c4d5e6f7a8b`). A demo catalogue built by another version is rebuilt.
+pub fn generator_version() -> &'static str {
+    static VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+        use sha2::Digest;
+        let digest = sha2::Sha256::digest(releases::TABLE.as_bytes());
+        let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+        format!("r{GENERATOR_REVISION}-{hex}")
+    });
+    &VERSION
+}
+
 /// Weeks of order history per product.
 pub const WEEKS: usize = 52;
 
@@ -173,6 +193,7 @@ fn generate_into(
                 "generator",
                 concat!("solescope ", env!("CARGO_PKG_VERSION")),
             ),
+            (GENERATOR_VERSION_KEY, generator_version()),
             ("seed", &options.seed.to_string()),
             ("as_of", &options.as_of.to_string()),
             (
