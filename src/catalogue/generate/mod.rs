@@ -41,13 +41,17 @@ pub const GENERATOR_VERSION_KEY: &str = "generator_version";
 /// The version of the generator's output: its revision and a digest of the releases table
 /// (`r2-1a2b3c4d5e6f7a8b`). A demo catalogue built by another version is rebuilt.
 pub fn generator_version() -> &'static str {
-    static VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
-        use sha2::Digest;
-        let digest = sha2::Sha256::digest(releases::TABLE.as_bytes());
-        let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
-        format!("r{GENERATOR_REVISION}-{hex}")
-    });
+    static VERSION: std::sync::LazyLock<String> =
+        std::sync::LazyLock::new(|| version_for(releases::TABLE));
     &VERSION
+}
+
+/// The generator version with `table` as the releases table.
+fn version_for(table: &str) -> String {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(table.as_bytes());
+    let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+    format!("r{GENERATOR_REVISION}-{hex}")
 }
 
 /// Weeks of order history per product.
@@ -305,6 +309,15 @@ pub fn normalize_sku(sku: &str) -> String {
 mod tests {
     use super::*;
     use chrono::Weekday;
+
+    #[test]
+    fn the_generator_version_changes_with_the_releases_table() {
+        assert_eq!(generator_version(), version_for(releases::TABLE));
+        let edited = releases::TABLE.replacen("\t180\t", "\t185\t", 1);
+        assert_ne!(edited, releases::TABLE);
+        assert_ne!(version_for(&edited), generator_version());
+        assert!(generator_version().starts_with(&format!("r{GENERATOR_REVISION}-")));
+    }
 
     #[test]
     fn slugs_are_kebab_case_ascii() {
