@@ -90,9 +90,7 @@ fn every_complete_release_keeps_its_facts_in_the_catalogue() {
     let catalogue = Catalogue::open_read_only(catalogue_path()).unwrap();
     let mut statement = catalogue
         .connection()
-        .prepare(
-            "SELECT title, retail_usd_cents, release_date, color FROM products WHERE sku = ?1",
-        )
+        .prepare("SELECT title, retail_usd_cents, release_date, color FROM products WHERE sku = ?1")
         .unwrap();
     for release in complete {
         let rows: Vec<(String, i64, String, String)> = statement

@@ -189,11 +189,20 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(DEMO_FILE_NAME);
         let ensure = |told: &mut Vec<String>| {
-            ensure_with(&path, &small(), &mut |m| told.push(m.to_owned()), &mut |_| {}).unwrap()
+            ensure_with(
+                &path,
+                &small(),
+                &mut |m| told.push(m.to_owned()),
+                &mut |_| {},
+            )
+            .unwrap()
         };
         let mut told = Vec::new();
         assert_eq!(ensure(&mut told), DemoOutcome::Built);
-        assert_eq!(version_of(&path).as_deref(), Some(generate::generator_version()));
+        assert_eq!(
+            version_of(&path).as_deref(),
+            Some(generate::generator_version())
+        );
 
         // A current demo is reused without a word.
         told.clear();
@@ -210,8 +219,14 @@ mod tests {
             }
         );
         assert_eq!(told.len(), 1, "{told:?}");
-        assert_eq!(version_of(&path).as_deref(), Some(generate::generator_version()));
-        assert_eq!(Catalogue::open(&path).unwrap().product_count().unwrap(), 1_000);
+        assert_eq!(
+            version_of(&path).as_deref(),
+            Some(generate::generator_version())
+        );
+        assert_eq!(
+            Catalogue::open(&path).unwrap().product_count().unwrap(),
+            1_000
+        );
 
         // So is one from before versions were recorded.
         set_version(&path, None);

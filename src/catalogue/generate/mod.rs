@@ -50,8 +50,9 @@ pub fn generator_version() -> &'static str {
 fn version_for(table: &str) -> String {
     use sha2::Digest;
     let digest = sha2::Sha256::digest(table.as_bytes());
-    let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
-    format!("r{GENERATOR_REVISION}-{hex}")
+    let mut head = [0u8; 8];
+    head.copy_from_slice(&digest[..8]);
+    format!("r{GENERATOR_REVISION}-{:016x}", u64::from_be_bytes(head))
 }
 
 /// Weeks of order history per product.

@@ -202,7 +202,11 @@ mod tests {
                 release.style_code
             );
             let usd = release.retail_usd.unwrap();
-            assert!((20..=2_000).contains(&usd), "{}: ${usd}", release.style_code);
+            assert!(
+                (20..=2_000).contains(&usd),
+                "{}: ${usd}",
+                release.style_code
+            );
             assert!(!release.colourway.unwrap().trim().is_empty());
         }
     }
