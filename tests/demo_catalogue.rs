@@ -87,6 +87,7 @@ fn every_complete_release_keeps_its_facts_in_the_catalogue() {
         .collect();
     assert_eq!(complete.len(), releases::complete_count());
     assert!(!complete.is_empty());
+    assert_eq!(figures().real_complete, complete.len());
     let catalogue = Catalogue::open_read_only(catalogue_path()).unwrap();
     let mut statement = catalogue
         .connection()
