@@ -76,6 +76,41 @@ fn every_real_release_is_in_the_catalogue_with_its_own_code() {
     assert_eq!(famous, 2);
 }
 
+/// Every release with all its facts is in the catalogue once, with those facts as the table
+/// gives them (retail, release date, colourway). How many there must be is checked beside the
+/// table (`releases::tests`).
+#[test]
+fn every_complete_release_keeps_its_facts_in_the_catalogue() {
+    let complete: Vec<&Release> = releases::releases()
+        .iter()
+        .filter(|r| r.is_complete())
+        .collect();
+    assert_eq!(complete.len(), releases::complete_count());
+    assert!(!complete.is_empty());
+    assert_eq!(figures().real_complete, complete.len());
+    let catalogue = Catalogue::open_read_only(catalogue_path()).unwrap();
+    let mut statement = catalogue
+        .connection()
+        .prepare("SELECT title, retail_usd_cents, release_date, color FROM products WHERE sku = ?1")
+        .unwrap();
+    for release in complete {
+        let rows: Vec<(String, i64, String, String)> = statement
+            .query_map([release.style_code], |row| {
+                Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
+            })
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        let expected = (
+            release.title.to_owned(),
+            i64::from(release.retail_usd.unwrap()) * 100,
+            release.release_date.unwrap().to_string(),
+            release.colourway.unwrap().to_owned(),
+        );
+        assert_eq!(rows, [expected], "{}", release.style_code);
+    }
+}
+
 #[test]
 fn titles_are_unique() {
     let stats = figures();

@@ -1,5 +1,7 @@
 //! The demo catalogue: built on first run in the user's data directory, reused afterwards,
-//! migrated when an older Solescope wrote it, and rebuilt (after saying so) when damaged.
+//! migrated when an older Solescope wrote it, rebuilt (after saying so) when damaged, and
+//! rebuilt when another version of the generator built it: the demo is regenerable data (the
+//! user's own data lives elsewhere), so a new generator or releases table reaches every user.
 
 use std::path::{Path, PathBuf};
 
@@ -36,6 +38,12 @@ pub enum DemoOutcome {
     },
     /// There was none; one was built.
     Built,
+    /// Another version of the generator built it (or none recorded its version): it was
+    /// replaced by a fresh build.
+    Regenerated {
+        /// The generator version it recorded, if any.
+        from: Option<String>,
+    },
     /// The file was damaged: it was moved aside (not deleted) and a new one built.
     Rebuilt {
         /// Why the old file was unusable.
@@ -54,6 +62,21 @@ pub fn ensure(
     before_build: &mut dyn FnMut(&str),
     progress: &mut dyn FnMut(Progress),
 ) -> Result<DemoOutcome, CatalogueError> {
+    let options = GenerateOptions {
+        products: DEMO_PRODUCTS,
+        seed: DEMO_SEED,
+        as_of: chrono::Utc::now().date_naive(),
+        demo_keys: true,
+    };
+    ensure_with(path, &options, before_build, progress)
+}
+
+fn ensure_with(
+    path: &Path,
+    options: &GenerateOptions,
+    before_build: &mut dyn FnMut(&str),
+    progress: &mut dyn FnMut(Progress),
+) -> Result<DemoOutcome, CatalogueError> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|source| CatalogueError::Io {
             path: dir.to_path_buf(),
@@ -64,9 +87,20 @@ pub fn ensure(
         let version_before = peek_version(path);
         match Catalogue::open(path).and_then(|catalogue| {
             catalogue.integrity_check()?;
-            catalogue.product_count()
+            Ok((
+                catalogue.product_count()?,
+                catalogue.meta(generate::GENERATOR_VERSION_KEY)?,
+            ))
         }) {
-            Ok(count) if count > 0 => {
+            Ok((count, built_by)) if count > 0 => {
+                if built_by.as_deref() != Some(generate::generator_version()) {
+                    before_build(
+                        "The demo catalogue was built by another version of the generator; rebuilding it.",
+                    );
+                    // Replaced only once the new file is complete (see `generate`).
+                    generate::generate(options, path, progress)?;
+                    return Ok(DemoOutcome::Regenerated { from: built_by });
+                }
                 return Ok(match version_before {
                     Some(from) if from < super::SCHEMA_VERSION => DemoOutcome::Migrated { from },
                     _ => DemoOutcome::Reused,
@@ -94,13 +128,7 @@ pub fn ensure(
         before_build("Building the demo catalogue (first run).");
         DemoOutcome::Built
     };
-    let options = GenerateOptions {
-        products: DEMO_PRODUCTS,
-        seed: DEMO_SEED,
-        as_of: chrono::Utc::now().date_naive(),
-        demo_keys: true,
-    };
-    generate::generate(&options, path, progress)?;
+    generate::generate(options, path, progress)?;
     Ok(outcome)
 }
 
@@ -118,4 +146,94 @@ fn aside_path(path: &Path) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(format!(".damaged-{stamp}"));
     path.with_file_name(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn small() -> GenerateOptions {
+        GenerateOptions {
+            products: 1_000,
+            seed: DEMO_SEED,
+            as_of: chrono::NaiveDate::from_ymd_opt(2026, 11, 23).unwrap(),
+            demo_keys: true,
+        }
+    }
+
+    fn set_version(path: &Path, version: Option<&str>) {
+        let conn = rusqlite::Connection::open(path).unwrap();
+        conn.execute(
+            "DELETE FROM meta WHERE key = ?1",
+            [generate::GENERATOR_VERSION_KEY],
+        )
+        .unwrap();
+        if let Some(version) = version {
+            conn.execute(
+                "INSERT INTO meta (key, value) VALUES (?1, ?2)",
+                [generate::GENERATOR_VERSION_KEY, version],
+            )
+            .unwrap();
+        }
+    }
+
+    fn version_of(path: &Path) -> Option<String> {
+        Catalogue::open(path)
+            .unwrap()
+            .meta(generate::GENERATOR_VERSION_KEY)
+            .unwrap()
+    }
+
+    #[test]
+    fn a_demo_built_by_another_generator_is_rebuilt_and_a_current_one_reused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(DEMO_FILE_NAME);
+        let ensure = |told: &mut Vec<String>| {
+            ensure_with(
+                &path,
+                &small(),
+                &mut |m| told.push(m.to_owned()),
+                &mut |_| {},
+            )
+            .unwrap()
+        };
+        let mut told = Vec::new();
+        assert_eq!(ensure(&mut told), DemoOutcome::Built);
+        assert_eq!(
+            version_of(&path).as_deref(),
+            Some(generate::generator_version())
+        );
+
+        // A current demo is reused without a word.
+        told.clear();
+        assert_eq!(ensure(&mut told), DemoOutcome::Reused);
+        assert!(told.is_empty(), "{told:?}");
+
+        // An older generator's demo (say, before new rows in the releases table) is rebuilt.
+        set_version(&path, Some("r1-0000000000000000"));
+        told.clear();
+        assert_eq!(
+            ensure(&mut told),
+            DemoOutcome::Regenerated {
+                from: Some("r1-0000000000000000".to_owned())
+            }
+        );
+        assert_eq!(told.len(), 1, "{told:?}");
+        assert_eq!(
+            version_of(&path).as_deref(),
+            Some(generate::generator_version())
+        );
+        assert_eq!(
+            Catalogue::open(&path).unwrap().product_count().unwrap(),
+            1_000
+        );
+
+        // So is one from before versions were recorded.
+        set_version(&path, None);
+        assert_eq!(
+            ensure(&mut Vec::new()),
+            DemoOutcome::Regenerated { from: None }
+        );
+        assert_eq!(ensure(&mut Vec::new()), DemoOutcome::Reused);
+    }
 }

@@ -116,6 +116,9 @@ pub struct CatalogueStats {
     pub real_products: usize,
     /// Releases in the table.
     pub real_releases: usize,
+    /// Real products that carry every fact a collector checks: USD retail, release date and
+    /// colourway (issue 11 asks for at least 400).
+    pub real_complete: usize,
 }
 
 /// What the figures need of one product.
@@ -141,7 +144,8 @@ pub fn compute(conn: &Connection) -> Result<CatalogueStats, CatalogueError> {
     let mut titles: HashMap<String, usize> = HashMap::new();
     let mut rows = Vec::new();
     let mut statement = conn.prepare(
-        "SELECT title, brand, age_group, size_system, sku, retail_usd_cents, avg_usd_cents, labels
+        "SELECT title, brand, age_group, size_system, sku, retail_usd_cents, avg_usd_cents, labels,
+                release_date != '' AND color != ''
          FROM products",
     )?;
     let mut query = statement.query([])?;
@@ -156,6 +160,10 @@ pub fn compute(conn: &Connection) -> Result<CatalogueStats, CatalogueError> {
         *titles.entry(title.clone()).or_default() += 1;
         if real.contains(&(sku.as_str(), title.as_str())) {
             stats.real_products += 1;
+            let dated_and_coloured: bool = row.get(8)?;
+            if dated_and_coloured && row.get::<_, i64>(5)? > 0 {
+                stats.real_complete += 1;
+            }
         }
         rows.push(Row {
             title,
@@ -299,8 +307,8 @@ impl fmt::Display for CatalogueStats {
         writeln!(f, "by age group: {}", list(&self.by_age_group))?;
         writeln!(
             f,
-            "real products: {} of the {} real releases known",
-            self.real_products, self.real_releases
+            "real products: {} of the {} real releases known; {} with USD retail, release date and colourway",
+            self.real_products, self.real_releases, self.real_complete
         )?;
         writeln!(
             f,

@@ -30,6 +30,31 @@ use self::writer::Writer;
 use super::{CatalogueError, gtin, keys};
 use crate::model::Tier;
 
+/// The generator's revision, bumped by hand whenever the same options would give different
+/// data (a change to the market model, the silhouettes, the titles). Changes to the releases
+/// table need no bump: [`generator_version`] carries its digest.
+pub const GENERATOR_REVISION: u32 = 2;
+
+/// The `meta` key under which a catalogue records the [`generator_version`] that built it.
+pub const GENERATOR_VERSION_KEY: &str = "generator_version";
+
+/// The version of the generator's output: its revision and a digest of the releases table
+/// (`r2-1a2b3c4d5e6f7a8b`). A demo catalogue built by another version is rebuilt.
+pub fn generator_version() -> &'static str {
+    static VERSION: std::sync::LazyLock<String> =
+        std::sync::LazyLock::new(|| version_for(releases::TABLE));
+    &VERSION
+}
+
+/// The generator version with `table` as the releases table.
+fn version_for(table: &str) -> String {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(table.as_bytes());
+    let mut head = [0u8; 8];
+    head.copy_from_slice(&digest[..8]);
+    format!("r{GENERATOR_REVISION}-{:016x}", u64::from_be_bytes(head))
+}
+
 /// Weeks of order history per product.
 pub const WEEKS: usize = 52;
 
@@ -173,6 +198,7 @@ fn generate_into(
                 "generator",
                 concat!("solescope ", env!("CARGO_PKG_VERSION")),
             ),
+            (GENERATOR_VERSION_KEY, generator_version()),
             ("seed", &options.seed.to_string()),
             ("as_of", &options.as_of.to_string()),
             (
@@ -284,6 +310,15 @@ pub fn normalize_sku(sku: &str) -> String {
 mod tests {
     use super::*;
     use chrono::Weekday;
+
+    #[test]
+    fn the_generator_version_changes_with_the_releases_table() {
+        assert_eq!(generator_version(), version_for(releases::TABLE));
+        let edited = releases::TABLE.replacen("\t180\t", "\t185\t", 1);
+        assert_ne!(edited, releases::TABLE);
+        assert_ne!(version_for(&edited), generator_version());
+        assert!(generator_version().starts_with(&format!("r{GENERATOR_REVISION}-")));
+    }
 
     #[test]
     fn slugs_are_kebab_case_ascii() {

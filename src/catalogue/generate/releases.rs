@@ -11,7 +11,7 @@ use chrono::NaiveDate;
 use super::data::SizeRun;
 
 /// The table, tab-separated, one row per release.
-const TABLE: &str = include_str!("releases.tsv");
+pub(super) const TABLE: &str = include_str!("releases.tsv");
 
 /// How a release was sold: it decides how far above retail the market may take it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,6 +61,14 @@ pub struct Release {
 }
 
 impl Release {
+    /// Whether the row carries every fact a collector checks: USD retail, release date and
+    /// colourway (title and style code every row has). EUR retail is not required.
+    pub fn is_complete(&self) -> bool {
+        self.retail_usd.is_some_and(|usd| usd > 0)
+            && self.release_date.is_some()
+            && self.colourway.is_some()
+    }
+
     /// The title without the run suffix: what the adult pair and its kids' versions share.
     pub fn family_title(&self) -> &'static str {
         family_title(self.title)
@@ -92,6 +100,11 @@ pub fn releases() -> &'static [Release] {
     static RELEASES: LazyLock<Vec<Release>> =
         LazyLock::new(|| TABLE.lines().filter_map(parse_row).collect());
     &RELEASES
+}
+
+/// How many releases carry every fact ([`Release::is_complete`]).
+pub fn complete_count() -> usize {
+    releases().iter().filter(|r| r.is_complete()).count()
 }
 
 /// The table's data rows (not comments), for checking that every row parsed.
@@ -166,6 +179,36 @@ mod tests {
         let titles: HashSet<_> = releases.iter().map(|r| r.title).collect();
         assert_eq!(codes.len(), releases.len());
         assert_eq!(titles.len(), releases.len());
+    }
+
+    /// Issue 11 asks for at least 400 real releases with title, code, USD retail, release date
+    /// and colourway; rows missing one of them do not count. Not met yet: the table holds only
+    /// the releases whose every fact is known for certain (run with `--ignored` to see the count).
+    #[test]
+    #[ignore = "issue 11 open: fewer than 400 releases are known for certain in every fact"]
+    fn at_least_400_releases_carry_every_fact() {
+        let complete = complete_count();
+        assert!(complete >= 400, "{complete} complete releases");
+    }
+
+    #[test]
+    fn complete_releases_have_plausible_facts() {
+        assert!(complete_count() > 0);
+        for release in releases().iter().filter(|r| r.is_complete()) {
+            let date = release.release_date.unwrap();
+            assert!(
+                (1980..=2026).contains(&chrono::Datelike::year(&date)),
+                "{}: {date}",
+                release.style_code
+            );
+            let usd = release.retail_usd.unwrap();
+            assert!(
+                (20..=2_000).contains(&usd),
+                "{}: ${usd}",
+                release.style_code
+            );
+            assert!(!release.colourway.unwrap().trim().is_empty());
+        }
     }
 
     #[test]
