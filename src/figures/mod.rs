@@ -8,6 +8,10 @@
 //! a zero to divide by, an input that is not a number) is `None` or an error, never 0 or NaN.
 
 mod payout;
+mod portfolio;
+mod portfolio_csv;
+#[cfg(test)]
+mod portfolio_tests;
 mod prices;
 mod sizes;
 mod table;
@@ -18,6 +22,13 @@ mod weekly;
 pub use self::payout::{
     FeeRates, Payout, PayoutError, RESALE_A_DEFAULT_FEES, RESALE_B_DEFAULT_FEES, payout,
     payout_with,
+};
+pub use self::portfolio::{
+    Realized, Totals, Unrealized, amount_from_cents, cents_from_amount, fees_cents, parse_date,
+    parse_money, parse_size_label, parse_style_code, realized, roi, totals_by_currency, unrealized,
+};
+pub use self::portfolio_csv::{
+    Field, ImportError, ImportPreview, MAX_IMPORT_LINES, parse_portfolio_csv, portfolio_csv,
 };
 pub use self::prices::{
     Premium, PremiumBasis, Spread, price_premium, retail_price, spread, spread_of,

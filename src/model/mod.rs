@@ -8,6 +8,7 @@
 //! Unknown JSON keys are tolerated on purpose (no `deny_unknown_fields`), so a
 //! client keeps working when a server adds fields.
 
+pub mod portfolio;
 pub mod realtime;
 pub mod search;
 pub mod service;
