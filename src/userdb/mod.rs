@@ -26,10 +26,17 @@ use rusqlite::Connection;
 
 use crate::durable;
 
+pub mod portfolio;
+pub mod watchlist;
+
 /// The migration steps, in order; step `i` takes the file from version `i` to `i + 1`.
 pub const MIGRATIONS: &[&str] = &[
     // 1: a key-value table for one-off facts (such as "the old watchlist was moved here").
     "CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) STRICT;",
+    // portfolio: the pairs held and their sales.
+    include_str!("portfolio.sql"),
+    // watchlist: moved here from the window's eframe storage.
+    include_str!("watchlist.sql"),
 ];
 
 /// What can go wrong with the user's database.
