@@ -525,6 +525,7 @@ fn run_window(screenshot: &ScreenshotArgs) -> anyhow::Result<()> {
     };
     let request = plan.as_ref().map(|plan| plan.request.clone());
     let state_path = demo::data_dir().map(|dir| dir.join("app.ron"));
+    let user_db = demo::data_dir().map(|dir| dir.join(solescope::userdb::UserDb::FILE_NAME));
     let outcome = app::run(
         status,
         Box::new(prepare),
@@ -532,6 +533,7 @@ fn run_window(screenshot: &ScreenshotArgs) -> anyhow::Result<()> {
         key_store,
         plan,
         state_path,
+        user_db,
     )
     .map_err(|err| anyhow::anyhow!("window: {err}"));
     // Requests in flight are not waited for on exit.

@@ -18,6 +18,7 @@ mod fetches;
 pub mod images;
 mod keyboard;
 mod layout;
+mod portfolio;
 mod requested;
 mod screenshot;
 mod startup;
@@ -62,6 +63,9 @@ pub struct AppInit {
     pub state: AppState,
     /// Take a screenshot of the first settled frame and close.
     pub screenshot: Option<ScreenshotRequest>,
+    /// The user database (portfolio, watchlist): `user.sqlite` in the data directory in `main`,
+    /// a temporary file in tests; `None` runs without one (nothing of the portfolio is kept).
+    pub user_db: Option<std::path::PathBuf>,
 }
 
 /// The application.
@@ -93,6 +97,7 @@ pub struct App {
     applied_theme: Option<ThemeChoice>,
     /// When the app was made, until the first results are shown (then `None`).
     started_at: Option<std::time::Instant>,
+    portfolio: portfolio::Portfolio,
 }
 
 impl App {
@@ -137,6 +142,7 @@ impl App {
             status: SharedStatus::default(),
             applied_theme: None,
             started_at: Some(std::time::Instant::now()),
+            portfolio: portfolio::Portfolio::new(init.user_db),
         }
     }
 
@@ -222,6 +228,13 @@ impl App {
             && !self.resale_a.is_pending()
             && !self.resale_b.is_pending()
             && !self.retailer.is_pending()
+            && self.portfolio.is_idle()
+    }
+
+    /// Every pair of the portfolio as read from the user database (held and sold), once read.
+    #[must_use]
+    pub fn portfolio_holdings(&self) -> Option<&[crate::model::portfolio::Holding]> {
+        self.portfolio.holdings()
     }
 
     /// The last `resale-a` lookup, once landed.
@@ -283,6 +296,7 @@ impl App {
             self.applied_theme = Some(self.state.theme);
         }
         self.poll();
+        self.portfolio_frame(&ctx);
 
         if self.base_url.is_none() {
             if let DataSource::Remote { base_url } = &self.state.source {

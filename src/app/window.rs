@@ -17,7 +17,11 @@ pub struct ScreenshotPlan {
 }
 
 /// Opens the window and runs until it is closed. `prepare` starts the local service and
-/// finishes `startup` with its base URL.
+/// finishes `startup` with its base URL; `user_db` is the user database's file.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the pieces main assembles, each named"
+)]
 pub fn run(
     startup: StartupStatus,
     prepare: Prepare,
@@ -25,6 +29,7 @@ pub fn run(
     key_store: Arc<dyn KeyStore>,
     screenshot: Option<ScreenshotPlan>,
     state_path: Option<std::path::PathBuf>,
+    user_db: Option<std::path::PathBuf>,
 ) -> eframe::Result {
     let mut viewport = egui::ViewportBuilder::default()
         .with_title("Solescope")
@@ -66,6 +71,7 @@ pub fn run(
                 startup,
                 state,
                 screenshot,
+                user_db,
             }))))
         }),
     )

@@ -240,7 +240,7 @@ pub fn parse_size_label(text: &str) -> Result<String, String> {
     for token in text.split_whitespace() {
         let upper = token.to_ascii_uppercase();
         match upper.as_str() {
-            "US" | "M" | "MEN" | "MENS" | "MEN'S" => continue,
+            "US" | "M" | "MEN" | "MENS" | "MEN'S" => {}
             "W" | "WMNS" | "WOMEN" | "WOMENS" | "WOMEN'S" => suffix = "W",
             "Y" | "GS" => suffix = "Y",
             "C" | "TD" | "PS" => suffix = "C",
@@ -259,11 +259,10 @@ pub fn parse_size_label(text: &str) -> Result<String, String> {
                     return Err(format!("{text:?} is not a size"));
                 }
                 match &upper[end..] {
-                    "" => {}
+                    "" | "M" => {}
                     "Y" | "GS" => suffix = "Y",
                     "C" | "K" => suffix = "C",
                     "W" => suffix = "W",
-                    "M" => {}
                     _ => return Err(format!("{text:?} is not a size")),
                 }
                 number = Some(if parsed.fract() == 0.0 {

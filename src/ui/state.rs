@@ -42,17 +42,20 @@ pub enum View {
     Realtime,
     /// The starred products.
     Watchlist,
+    /// The pairs held and sold.
+    Portfolio,
     /// Settings.
     Settings,
 }
 
 impl View {
     /// Every view, in tab order.
-    pub const ALL: [View; 5] = [
+    pub const ALL: [View; 6] = [
         View::Product,
         View::Orders,
         View::Realtime,
         View::Watchlist,
+        View::Portfolio,
         View::Settings,
     ];
 
@@ -64,6 +67,7 @@ impl View {
             View::Orders => "Weekly orders",
             View::Realtime => "Real-time",
             View::Watchlist => "Watchlist",
+            View::Portfolio => "Portfolio",
             View::Settings => "Settings",
         }
     }
