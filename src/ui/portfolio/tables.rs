@@ -211,9 +211,11 @@ pub(super) fn holdings_table_ui(
                     HoldingSort::Title,
                     &mut sort,
                     &mut descending,
-                )
+                );
             });
-            header.col(|ui| sort_header(ui, "Size", HoldingSort::Size, &mut sort, &mut descending));
+            header.col(|ui| {
+                sort_header(ui, "Size", HoldingSort::Size, &mut sort, &mut descending);
+            });
             header.col(|ui| {
                 ui.strong("Condition");
             });
@@ -224,9 +226,11 @@ pub(super) fn holdings_table_ui(
                     HoldingSort::Purchased,
                     &mut sort,
                     &mut descending,
-                )
+                );
             });
-            header.col(|ui| sort_header(ui, "Cost", HoldingSort::Cost, &mut sort, &mut descending));
+            header.col(|ui| {
+                sort_header(ui, "Cost", HoldingSort::Cost, &mut sort, &mut descending);
+            });
             header.col(|ui| {
                 sort_header(
                     ui,
@@ -234,7 +238,7 @@ pub(super) fn holdings_table_ui(
                     HoldingSort::Market,
                     &mut sort,
                     &mut descending,
-                )
+                );
             });
             header.col(|ui| {
                 sort_header(
@@ -243,9 +247,11 @@ pub(super) fn holdings_table_ui(
                     HoldingSort::Pnl,
                     &mut sort,
                     &mut descending,
-                )
+                );
             });
-            header.col(|ui| sort_header(ui, "ROI", HoldingSort::Roi, &mut sort, &mut descending));
+            header.col(|ui| {
+                sort_header(ui, "ROI", HoldingSort::Roi, &mut sort, &mut descending);
+            });
             header.col(|ui| {
                 ui.strong("");
             });
@@ -372,11 +378,15 @@ pub(super) fn sales_table_ui(
             header.col(|ui| {
                 ui.strong("Size");
             });
-            header.col(|ui| sort_header(ui, "Sold", SaleSort::Sold, &mut sort, &mut descending));
+            header.col(|ui| {
+                sort_header(ui, "Sold", SaleSort::Sold, &mut sort, &mut descending);
+            });
             header.col(|ui| {
                 ui.strong("Marketplace");
             });
-            header.col(|ui| sort_header(ui, "Price", SaleSort::Price, &mut sort, &mut descending));
+            header.col(|ui| {
+                sort_header(ui, "Price", SaleSort::Price, &mut sort, &mut descending);
+            });
             header.col(|ui| {
                 ui.strong("Cost");
             });
@@ -387,9 +397,11 @@ pub(super) fn sales_table_ui(
                     SaleSort::Pnl,
                     &mut sort,
                     &mut descending,
-                )
+                );
             });
-            header.col(|ui| sort_header(ui, "ROI", SaleSort::Roi, &mut sort, &mut descending));
+            header.col(|ui| {
+                sort_header(ui, "ROI", SaleSort::Roi, &mut sort, &mut descending);
+            });
             header
                 .col(|ui| sort_header(ui, "Days held", SaleSort::Days, &mut sort, &mut descending));
             header.col(|ui| {
