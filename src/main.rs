@@ -525,7 +525,16 @@ fn run_window(screenshot: &ScreenshotArgs) -> anyhow::Result<()> {
     };
     let request = plan.as_ref().map(|plan| plan.request.clone());
     let state_path = demo::data_dir().map(|dir| dir.join("app.ron"));
-    let user_db = demo::data_dir().map(|dir| dir.join(solescope::userdb::UserDb::FILE_NAME));
+    // A screenshot must not touch the user's own data: it gets a portfolio of its own, in a
+    // temporary folder, which the autopilot fills with a few demo pairs.
+    let screenshot_dir = match &request {
+        Some(_) => Some(tempfile::tempdir().context("a folder for the screenshot's user data")?),
+        None => None,
+    };
+    let user_db = match &screenshot_dir {
+        Some(dir) => Some(dir.path().join(solescope::userdb::UserDb::FILE_NAME)),
+        None => demo::data_dir().map(|dir| dir.join(solescope::userdb::UserDb::FILE_NAME)),
+    };
     let outcome = app::run(
         status,
         Box::new(prepare),

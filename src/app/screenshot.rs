@@ -139,5 +139,8 @@ impl App {
             self.state.realtime.record_lookup(&lookup);
             self.spawn_lookup(lookup, ctx);
         }
+        if self.state.view == View::Portfolio {
+            self.seed_portfolio_for_screenshot(ctx);
+        }
     }
 }
