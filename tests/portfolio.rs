@@ -238,6 +238,20 @@ fn an_import_with_one_bad_line_names_it_and_imports_nothing_then_a_good_one_impo
     assert_eq!(all[0].pair.sku, "DD1391-100");
     assert_eq!(all[0].pair.cost_cents, 118_000);
     assert_eq!(all[1].pair.size, "10.5Y");
+
+    // Removing asks first, then removes one pair.
+    click(&mut harness, "Holdings (3)");
+    harness.query_all_by_label("Remove").next().unwrap().click();
+    harness.step();
+    harness.step();
+    assert_eq!(harness.state().portfolio_holdings().unwrap().len(), 3);
+    click(&mut harness, "Remove pair");
+    step_until(&mut harness, "the removal", |h| {
+        h.state().is_idle()
+            && h.state()
+                .portfolio_holdings()
+                .is_some_and(|all| all.len() == 2)
+    });
 }
 
 fn watched(id: &str) -> WatchedProduct {

@@ -73,6 +73,8 @@ pub struct PortfolioForm {
     pub sale_sort: SaleSort,
     /// The sale being entered, if any.
     pub selling: Option<SaleDraft>,
+    /// The pair whose removal waits for a confirmation.
+    pub confirm_remove: Option<i64>,
     /// The file to import.
     pub import_path: String,
     /// The file to export to; empty for the downloads folder.
@@ -180,6 +182,26 @@ pub fn portfolio_ui(
         }
         ui.separator();
     }
+    if let Some(id) = form.confirm_remove {
+        match rows.iter().find(|r| r.holding.id == id) {
+            Some(row) => {
+                ui.horizontal(|ui| {
+                    ui.label(format!(
+                        "Remove {} (size {}) and its sale, if any, from the portfolio?",
+                        row.holding.pair.title, row.holding.pair.size
+                    ));
+                    if ui.button("Remove pair").clicked() {
+                        output.remove = Some(id);
+                        form.confirm_remove = None;
+                    }
+                    if ui.button("Keep").clicked() {
+                        form.confirm_remove = None;
+                    }
+                });
+            }
+            None => form.confirm_remove = None,
+        }
+    }
     match form.section {
         Section::Holdings => {
             if rows.is_empty() {
@@ -191,13 +213,13 @@ pub fn portfolio_ui(
             if let Some(id) = action.sell {
                 form.selling = Some(SaleDraft::new(id, form.fee_preset));
             }
-            output.remove = action.remove;
+            form.confirm_remove = action.remove.or(form.confirm_remove);
             output.open = action.open;
         }
         Section::Sales => {
             let action = tables::sales_table_ui(ui, form, rows, view.generation);
             output.open = action.open;
-            output.remove = action.remove;
+            form.confirm_remove = action.remove.or(form.confirm_remove);
         }
         Section::Transfer => transfer::transfer_ui(ui, form, &view.import, &mut output),
     }

@@ -194,7 +194,12 @@ pub(super) fn holdings_table_ui(
         .striped(true)
         .auto_shrink([false, true])
         .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
-        .column(Column::remainder().at_least(200.0).clip(true))
+        .column(
+            Column::initial(240.0)
+                .at_least(120.0)
+                .clip(true)
+                .resizable(true),
+        )
         .column(Column::auto().at_least(50.0))
         .column(Column::auto().at_least(80.0))
         .column(Column::auto().at_least(90.0))
@@ -362,7 +367,12 @@ pub(super) fn sales_table_ui(
         .striped(true)
         .auto_shrink([false, true])
         .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
-        .column(Column::remainder().at_least(200.0).clip(true))
+        .column(
+            Column::initial(240.0)
+                .at_least(120.0)
+                .clip(true)
+                .resizable(true),
+        )
         .column(Column::auto().at_least(50.0))
         .column(Column::auto().at_least(90.0))
         .column(Column::auto().at_least(90.0))
