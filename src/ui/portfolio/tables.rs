@@ -195,19 +195,19 @@ pub(super) fn holdings_table_ui(
         .auto_shrink([false, true])
         .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
         .column(
-            Column::initial(240.0)
-                .at_least(120.0)
+            Column::initial(190.0)
+                .at_least(100.0)
                 .clip(true)
                 .resizable(true),
         )
+        .column(Column::auto().at_least(36.0))
         .column(Column::auto().at_least(50.0))
+        .column(Column::auto().at_least(76.0))
+        .column(Column::auto().at_least(80.0))
         .column(Column::auto().at_least(80.0))
         .column(Column::auto().at_least(90.0))
-        .column(Column::auto().at_least(100.0))
-        .column(Column::auto().at_least(110.0))
-        .column(Column::auto().at_least(100.0))
-        .column(Column::auto().at_least(60.0))
-        .column(Column::auto().at_least(110.0))
+        .column(Column::auto().at_least(50.0))
+        .column(Column::remainder().at_least(96.0))
         .header(height, |mut header| {
             header.col(|ui| {
                 sort_header(
@@ -368,20 +368,20 @@ pub(super) fn sales_table_ui(
         .auto_shrink([false, true])
         .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
         .column(
-            Column::initial(240.0)
-                .at_least(120.0)
+            Column::initial(190.0)
+                .at_least(100.0)
                 .clip(true)
                 .resizable(true),
         )
+        .column(Column::auto().at_least(36.0))
+        .column(Column::auto().at_least(76.0))
+        .column(Column::auto().at_least(70.0))
+        .column(Column::auto().at_least(80.0))
+        .column(Column::auto().at_least(80.0))
+        .column(Column::auto().at_least(90.0))
         .column(Column::auto().at_least(50.0))
-        .column(Column::auto().at_least(90.0))
-        .column(Column::auto().at_least(90.0))
-        .column(Column::auto().at_least(100.0))
-        .column(Column::auto().at_least(100.0))
-        .column(Column::auto().at_least(110.0))
-        .column(Column::auto().at_least(60.0))
-        .column(Column::auto().at_least(60.0))
-        .column(Column::auto().at_least(60.0))
+        .column(Column::auto().at_least(40.0))
+        .column(Column::remainder().at_least(60.0))
         .header(height, |mut header| {
             header
                 .col(|ui| sort_header(ui, "Product", SaleSort::Title, &mut sort, &mut descending));
