@@ -24,8 +24,9 @@ pub use self::payout::{
     payout_with,
 };
 pub use self::portfolio::{
-    Realized, Totals, Unrealized, amount_from_cents, cents_from_amount, fees_cents, parse_date,
-    parse_money, parse_size_label, parse_style_code, realized, roi, totals_by_currency, unrealized,
+    Realized, Totals, Unrealized, WeekValue, amount_from_cents, cents_from_amount, fees_cents,
+    parse_date, parse_money, parse_size_label, parse_style_code, realized, realized_by_month, roi,
+    totals_by_currency, unrealized, value_by_week,
 };
 pub use self::portfolio_csv::{
     Field, ImportError, ImportPreview, MAX_IMPORT_LINES, parse_portfolio_csv, portfolio_csv,

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use chrono::NaiveDate;
+use chrono::{Datelike as _, NaiveDate};
 
 use super::payout::FeeRates;
 use crate::model::portfolio::{Holding, Pair, Sale};
@@ -307,4 +307,73 @@ pub fn parse_date(text: &str) -> Result<NaiveDate, String> {
         .iter()
         .find_map(|format| NaiveDate::parse_from_str(text, format).ok())
         .ok_or_else(|| format!("{text:?} is not a date (write 2024-03-09)"))
+}
+
+/// The portfolio's value in one week.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WeekValue {
+    /// First day of the week.
+    pub start: NaiveDate,
+    /// Sum of the week's AOV of every pair held that week that has one, in cents.
+    pub value_cents: i64,
+    /// Pairs held that week.
+    pub held: usize,
+    /// Of those, the pairs whose product had an AOV that week.
+    pub priced: usize,
+}
+
+/// The value of the pairs in `currency` week by week: a pair counts in the week starting on
+/// `start` when it was bought before the week ended and not sold before it began; its price that
+/// week is `aov(pair, start)` (its product's average order value, in currency units), and a pair
+/// without one is counted as held but not priced. `week_starts` ascending.
+#[must_use]
+pub fn value_by_week(
+    holdings: &[Holding],
+    currency: &str,
+    week_starts: &[NaiveDate],
+    aov: impl Fn(&Pair, NaiveDate) -> Option<f64>,
+) -> Vec<WeekValue> {
+    week_starts
+        .iter()
+        .map(|&start| {
+            let end = start + chrono::Days::new(6);
+            let mut week = WeekValue {
+                start,
+                value_cents: 0,
+                held: 0,
+                priced: 0,
+            };
+            for holding in holdings.iter().filter(|h| h.pair.currency == currency) {
+                let bought_in_time = holding.pair.purchased_on <= end;
+                let still_held = holding.sale.as_ref().is_none_or(|s| s.sold_on >= start);
+                if !(bought_in_time && still_held) {
+                    continue;
+                }
+                week.held += 1;
+                if let Some(cents) = aov(&holding.pair, start)
+                    .and_then(cents_from_amount)
+                    .filter(|c| *c > 0)
+                {
+                    week.priced += 1;
+                    week.value_cents += cents;
+                }
+            }
+            week
+        })
+        .collect()
+}
+
+/// Realized P&L month by month (first day of the month, cents) of the sales in `currency`,
+/// oldest first; months without a sale are left out.
+#[must_use]
+pub fn realized_by_month(holdings: &[Holding], currency: &str) -> Vec<(NaiveDate, i64)> {
+    let mut months: BTreeMap<NaiveDate, i64> = BTreeMap::new();
+    for holding in holdings.iter().filter(|h| h.pair.currency == currency) {
+        if let Some(sale) = &holding.sale
+            && let Some(month) = sale.sold_on.with_day(1)
+        {
+            *months.entry(month).or_default() += realized(&holding.pair, sale).pnl_cents;
+        }
+    }
+    months.into_iter().collect()
 }

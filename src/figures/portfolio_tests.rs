@@ -258,3 +258,54 @@ fn an_export_is_read_back_the_same() {
     let again = parse_portfolio_csv(&text, "GBP").unwrap();
     assert_eq!(again.rows, preview.rows);
 }
+
+#[test]
+fn the_weekly_value_counts_pairs_held_that_week_at_its_aov() {
+    let mut sold = pair(10_000);
+    sold.purchased_on = day("2024-01-01");
+    let sale = Sale {
+        sold_on: day("2024-01-10"),
+        price_cents: 15_000,
+        marketplace: String::new(),
+        fees_cents: 0,
+        shipping_cents: 500,
+    };
+    let mut late = pair(10_000);
+    late.purchased_on = day("2024-01-16");
+    late.sku = "OTHER-1".into();
+    let holdings = [
+        Holding {
+            id: 1,
+            pair: sold,
+            sale: Some(sale),
+        },
+        Holding {
+            id: 2,
+            pair: late,
+            sale: None,
+        },
+    ];
+    let weeks = [day("2024-01-01"), day("2024-01-08"), day("2024-01-15")];
+    let aov = |p: &Pair, _week: NaiveDate| (p.sku == "DD1391-100").then_some(120.5);
+    let values = value_by_week(&holdings, "USD", &weeks, aov);
+    assert_eq!(
+        values.iter().map(|w| w.value_cents).collect::<Vec<_>>(),
+        [12_050, 12_050, 0]
+    );
+    assert_eq!(
+        values
+            .iter()
+            .map(|w| (w.held, w.priced))
+            .collect::<Vec<_>>(),
+        [(1, 1), (1, 1), (1, 0)]
+    );
+    assert!(
+        value_by_week(&holdings, "EUR", &weeks, aov)
+            .iter()
+            .all(|w| w.held == 0)
+    );
+    assert_eq!(
+        realized_by_month(&holdings, "USD"),
+        [(day("2024-01-01"), 4_500)]
+    );
+}

@@ -4,14 +4,17 @@
 //! The "Add to portfolio" form of the product view is here too ([`add_pair_ui`]).
 //!
 //! One file per concern: `tables` (the two tables and their sorted order), `forms` (adding a
-//! pair, selling one), `transfer` (CSV import and export).
+//! pair, selling one), `transfer` (CSV import and export), `charts` (value by week, realized P&L
+//! by month).
 
+mod charts;
 mod forms;
 mod tables;
 mod transfer;
 
 use std::collections::BTreeMap;
 
+pub use self::charts::PortfolioCharts;
 pub use self::forms::{AddPairForm, AddPairOutput, SaleDraft, add_pair_ui};
 pub use self::tables::{HoldingSort, SaleSort};
 pub use self::transfer::ImportView;
@@ -96,6 +99,8 @@ pub struct PortfolioView<'a> {
     pub is_saving: bool,
     /// The CSV import in progress.
     pub import: ImportView<'a>,
+    /// The charts, once there is something to draw.
+    pub charts: Option<&'a PortfolioCharts>,
 }
 
 /// What the user asked for.
@@ -149,6 +154,11 @@ pub fn portfolio_ui(
         return output;
     };
     totals_ui(ui, view.totals, form);
+    if let Some(charts) = view.charts {
+        egui::CollapsingHeader::new("Charts")
+            .default_open(true)
+            .show(ui, |ui| charts::charts_ui(ui, charts));
+    }
     ui.separator();
     ui.horizontal(|ui| {
         let held = rows.iter().filter(|r| r.holding.sale.is_none()).count();

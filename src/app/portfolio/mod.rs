@@ -6,29 +6,33 @@
 //!
 //! Every read and write is a job on the database thread; the frame polls its promise. A write
 //! that fails is shown in the panel and leaves what was saved as it was.
+//!
+//! Beside this file: `values` (market values, weekly orders, the rows, totals and charts) and
+//! `seed` (the screenshot's demo pairs).
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
 use poll_promise::Promise;
 
+mod seed;
+mod values;
+
+use self::values::country_of;
 use super::{App, Requested, Severity, View, WatchedProduct};
-use crate::client::SearchQuery;
-use crate::figures::{
-    FeeRates, ImportPreview, Totals, parse_portfolio_csv, parse_size_label, portfolio_csv,
-    realized, size_asks, totals_by_currency, unrealized,
-};
+use crate::figures::Week;
+use crate::figures::{ImportPreview, Totals, parse_portfolio_csv, portfolio_csv};
 use crate::model::portfolio::{Holding, Pair, Sale, sku_key};
 use crate::model::{Country, Product};
 use crate::ui;
 use crate::ui::market::FeePreset;
-use crate::ui::portfolio::{HoldingRow, ImportView, MarketValue};
+use crate::ui::portfolio::{HoldingRow, ImportView, PortfolioCharts};
 use crate::userdb::watchlist::WatchRow;
 use crate::userdb::{self, UserDb, UserDbError, UserDbHandle};
 
 /// Product lookups in flight at once for market values, so a large portfolio does not flood the
 /// server (or spend a remote key's budget in one burst).
-const MAX_LOOKUPS_IN_FLIGHT: usize = 8;
+pub(super) const MAX_LOOKUPS_IN_FLIGHT: usize = 8;
 
 /// The largest CSV file an import reads.
 const MAX_IMPORT_BYTES: u64 = 64 * 1024 * 1024;
@@ -37,7 +41,7 @@ type Job<T> = Promise<Result<T, UserDbError>>;
 
 /// What the rows were last computed from: the holdings read, the lookups landed, the fees, the
 /// live answer.
-type RowsKey = (u64, usize, FeePreset, [u64; 3], Option<String>);
+pub(super) type RowsKey = (u64, usize, FeePreset, [u64; 3], Option<String>);
 
 /// A CSV import, from reading the file to writing its pairs.
 #[derive(Default)]
@@ -68,6 +72,9 @@ pub(super) struct Portfolio {
     generation: u64,
     rows_key: Option<RowsKey>,
     products: HashMap<(String, Country), Requested<Option<Product>>>,
+    /// Weekly orders of the products found, by product id, for the value-by-week chart.
+    weekly: HashMap<String, Requested<Vec<Week>>>,
+    charts: Option<PortfolioCharts>,
     realtime_seen: Option<(String, String)>,
     /// The panel's own state.
     pub(super) form: ui::portfolio::PortfolioForm,
@@ -106,6 +113,8 @@ impl Portfolio {
             generation: 0,
             rows_key: None,
             products: HashMap::new(),
+            weekly: HashMap::new(),
+            charts: None,
             realtime_seen: None,
             form: ui::portfolio::PortfolioForm::default(),
             add_form: ui::portfolio::AddPairForm::default(),
@@ -130,6 +139,7 @@ impl Portfolio {
             && self.watch_load.is_none()
             && self.watch_save.is_none()
             && !self.products.values().any(Requested::is_pending)
+            && !self.weekly.values().any(Requested::is_pending)
     }
 
     /// Every pair read from the database, once read.
@@ -207,19 +217,6 @@ fn watched_from(row: WatchRow) -> WatchedProduct {
         currency: row.currency,
         price_when_starred: row.price_when_starred,
     }
-}
-
-/// The dataset a pair's currency is priced in (US for any other).
-fn country_of(currency: &str) -> Country {
-    Country::ALL
-        .into_iter()
-        .find(|c| c.currency() == currency)
-        .unwrap_or_default()
-}
-
-/// Whether two size labels name the same size (`US 10` and `10`).
-fn same_size(a: &str, b: &str) -> bool {
-    a == b || matches!((parse_size_label(a), parse_size_label(b)), (Ok(a), Ok(b)) if a == b)
 }
 
 impl App {
@@ -337,174 +334,6 @@ impl App {
         self.portfolio.add_form.cost.clear();
     }
 
-    /// Looks up the products of held pairs not looked up yet, a few at a time.
-    fn fetch_market_values(&mut self, ctx: &egui::Context) {
-        let Some(client) = self.client.clone() else {
-            return;
-        };
-        let Some(holdings) = &self.portfolio.holdings else {
-            return;
-        };
-        let products = &mut self.portfolio.products;
-        let mut in_flight = products.values().filter(|r| r.is_pending()).count();
-        for holding in holdings.iter().filter(|h| h.sale.is_none()) {
-            if in_flight >= MAX_LOOKUPS_IN_FLIGHT {
-                break;
-            }
-            let pair = &holding.pair;
-            let key = (sku_key(&pair.sku), country_of(&pair.currency));
-            if products.contains_key(&key) {
-                continue;
-            }
-            let (client, id, sku, country) = (
-                client.clone(),
-                pair.product_id.clone(),
-                pair.sku.clone(),
-                key.1,
-            );
-            let wanted = key.0.clone();
-            products
-                .entry(key)
-                .or_default()
-                .spawn(&self.runtime, ctx, async move {
-                    // The id first (one request while the catalogue is the same), then the style code.
-                    if !id.is_empty()
-                        && let Ok(envelope) = client.product_v2(&id).await
-                        && sku_key(&envelope.data.sku) == wanted
-                        && envelope.data.currency == country.currency()
-                    {
-                        return Ok(Some(envelope.data));
-                    }
-                    let query = SearchQuery {
-                        sku: Some(sku),
-                        country,
-                        ..SearchQuery::default()
-                    };
-                    let hits = client.search(&query).await?;
-                    let Some(hit) = hits.hits.iter().find(|hit| sku_key(&hit.sku) == wanted) else {
-                        return Ok(None);
-                    };
-                    client.product_v2(&hit.id).await.map(|e| Some(e.data))
-                });
-            in_flight += 1;
-        }
-    }
-
-    /// The rows and totals the panel draws, computed again only when something they depend on
-    /// changed.
-    fn update_rows(&mut self) {
-        for product in self.portfolio.products.values_mut() {
-            product.poll();
-        }
-        let Some(holdings) = &self.portfolio.holdings else {
-            return;
-        };
-        let preset = self.portfolio.form.fee_preset;
-        let rates: FeeRates = preset.rates().unwrap_or(self.state.payout.rates);
-        let live = self.resale_a.value().map(|envelope| &envelope.data);
-        let live_key = live.map(|p| format!("{}:{}", p.sku, p.id));
-        if live_key.is_some()
-            && self.portfolio.realtime_seen.as_ref().map(|(k, _)| k) != live_key.as_ref()
-        {
-            let time = chrono::Local::now().format("%H:%M").to_string();
-            self.portfolio.realtime_seen = live_key.clone().map(|k| (k, time));
-        }
-        let landed = self
-            .portfolio
-            .products
-            .values()
-            .filter(|r| !r.is_pending())
-            .count();
-        let key = (
-            self.portfolio.holdings_version,
-            landed,
-            preset,
-            [
-                rates.commission_percent.to_bits(),
-                rates.processing_percent.to_bits(),
-                rates.fixed_fee.to_bits(),
-            ],
-            live_key,
-        );
-        if self.portfolio.rows_key.as_ref() == Some(&key) {
-            return;
-        }
-        let live_asks = live.map(|product| (sku_key(&product.sku), size_asks(product)));
-        let live_time = self
-            .portfolio
-            .realtime_seen
-            .as_ref()
-            .map_or_else(String::new, |(_, time)| time.clone());
-        let products = &self.portfolio.products;
-        let market_of = |pair: &Pair| -> Option<MarketValue> {
-            let key = sku_key(&pair.sku);
-            if pair.currency == "USD"
-                && let Some((live_key, asks)) = &live_asks
-                && *live_key == key
-                && let Some(cents) = asks
-                    .iter()
-                    .find(|ask| same_size(&ask.size, &pair.size))
-                    .and_then(|ask| ask.lowest_ask_cents)
-            {
-                return Some(MarketValue {
-                    cents,
-                    currency: "USD".into(),
-                    source: format!("resale-a lowest ask, live at {live_time}"),
-                });
-            }
-            let product = products
-                .get(&(key, country_of(&pair.currency)))?
-                .value()?
-                .as_ref()?;
-            let variant = product
-                .variants
-                .iter()
-                .find(|v| same_size(&v.size, &pair.size))?;
-            let cents = crate::figures::cents_from_amount(variant.price).filter(|c| *c > 0)?;
-            (variant.currency == pair.currency).then(|| MarketValue {
-                cents,
-                currency: variant.currency.clone(),
-                source: format!("catalogue price of size {}", variant.size),
-            })
-        };
-        let rows: Vec<HoldingRow> = holdings
-            .iter()
-            .map(|holding| {
-                let pair = &holding.pair;
-                let market = holding.sale.is_none().then(|| market_of(pair)).flatten();
-                let unrealized = market
-                    .as_ref()
-                    .map(|m| unrealized(pair.cost_cents, m.cents, rates));
-                let realized = holding.sale.as_ref().map(|sale| realized(pair, sale));
-                let search_text = format!(
-                    "{} {} {} {} {} {}",
-                    pair.title,
-                    pair.sku,
-                    pair.size,
-                    pair.tags.join(" "),
-                    pair.bought_from,
-                    pair.notes
-                )
-                .to_lowercase();
-                HoldingRow {
-                    holding: holding.clone(),
-                    market,
-                    unrealized,
-                    realized,
-                    search_text,
-                }
-            })
-            .collect();
-        let values: HashMap<i64, i64> = rows
-            .iter()
-            .filter_map(|r| r.market.as_ref().map(|m| (r.holding.id, m.cents)))
-            .collect();
-        self.portfolio.totals = totals_by_currency(holdings, |h| values.get(&h.id).copied(), rates);
-        self.portfolio.rows = rows;
-        self.portfolio.generation += 1;
-        self.portfolio.rows_key = Some(key);
-    }
-
     /// The rows the portfolio panel draws (computed on the last frame it was shown).
     #[must_use]
     pub fn portfolio_rows(&self) -> &[HoldingRow] {
@@ -538,6 +367,7 @@ impl App {
             is_saving: !portfolio.writes.is_empty()
                 || matches!(portfolio.import, Import::Writing(_)),
             import,
+            charts: portfolio.charts.as_ref(),
         };
         let output = egui::ScrollArea::vertical()
             .auto_shrink([false, false])
@@ -643,98 +473,6 @@ impl App {
                     .map(|()| format!("Exported {} pairs to {}", holdings.len(), target.display()))
                     .map_err(|err| format!("Could not export: {err}: {}", target.display()))
             }));
-        });
-    }
-}
-
-impl App {
-    /// For a screenshot of the portfolio (whose user database is a temporary one): once the
-    /// first search has landed and the portfolio is read and empty, adds pairs of the first
-    /// hits, a few of them sold, so the panel has something to show.
-    pub(super) fn seed_portfolio_for_screenshot(&mut self, ctx: &egui::Context) {
-        let seeding = &mut self.portfolio;
-        if seeding.seeded
-            || !seeding.holdings.as_ref().is_some_and(Vec::is_empty)
-            || !seeding.writes.is_empty()
-        {
-            return;
-        }
-        let (Some(client), Some(db), Some(results)) = (
-            self.client.clone(),
-            seeding.db.clone(),
-            self.search.results.value(),
-        ) else {
-            return;
-        };
-        let ids: Vec<String> = results.hits.iter().take(8).map(|h| h.id.clone()).collect();
-        if ids.is_empty() {
-            return;
-        }
-        seeding.seeded = true;
-        let (sender, promise) = Promise::new();
-        seeding.writes.push(promise);
-        let ctx = ctx.clone();
-        self.runtime.spawn(async move {
-            let mut rows = Vec::new();
-            let today = chrono::Local::now().date_naive();
-            for (index, id) in ids.iter().enumerate() {
-                let Ok(envelope) = client.product_v2(id).await else {
-                    continue;
-                };
-                let product = envelope.data;
-                for (pick, variant) in product
-                    .variants
-                    .iter()
-                    .enumerate()
-                    .skip(index % 3)
-                    .step_by(4)
-                    .take(2)
-                {
-                    let price = crate::figures::cents_from_amount(variant.price).unwrap_or(0);
-                    let shift = (index * 7 + pick * 3) as i64;
-                    let purchased_on = today - chrono::Days::new(30 + (shift as u64 * 11) % 300);
-                    let cost_cents = price * (80 + shift % 30) / 100;
-                    let sale = (pick % 3 == 1).then(|| Sale {
-                        sold_on: purchased_on + chrono::Days::new(14 + (shift as u64 % 40)),
-                        price_cents: price * (95 + shift % 25) / 100,
-                        marketplace: "resale-b".to_owned(),
-                        fees_cents: crate::figures::fees_cents(
-                            price,
-                            crate::figures::RESALE_B_DEFAULT_FEES,
-                        ),
-                        shipping_cents: 1_200,
-                    });
-                    rows.push((
-                        Pair {
-                            product_id: product.id.clone(),
-                            slug: product.slug.clone(),
-                            sku: product.sku.clone(),
-                            title: product.title.clone(),
-                            size: variant.size.clone(),
-                            condition: crate::model::portfolio::Condition::New,
-                            purchased_on,
-                            cost_cents,
-                            currency: product.currency.clone(),
-                            bought_from: "demo".to_owned(),
-                            notes: String::new(),
-                            tags: vec!["demo".to_owned()],
-                        },
-                        sale,
-                    ));
-                }
-            }
-            let written = db.run(move |db| userdb::portfolio::add_holdings(db, &rows).map(drop));
-            let outcome = loop {
-                if let Some(outcome) = written.ready() {
-                    break match outcome {
-                        Ok(()) => Ok(()),
-                        Err(err) => Err(UserDbError::Invalid(format!("{err:#}"))),
-                    };
-                }
-                tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-            };
-            sender.send(outcome);
-            ctx.request_repaint();
         });
     }
 }
