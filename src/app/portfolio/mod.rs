@@ -67,6 +67,8 @@ pub(super) struct Portfolio {
     writes: Vec<Job<()>>,
     write_error: Option<String>,
     holdings_version: u64,
+    /// The holdings version whose pairs were all looked up (products and weekly orders).
+    lookups_complete_for: Option<u64>,
     rows: Vec<HoldingRow>,
     totals: BTreeMap<String, Totals>,
     generation: u64,
@@ -108,6 +110,7 @@ impl Portfolio {
             writes: Vec::new(),
             write_error: None,
             holdings_version: 0,
+            lookups_complete_for: None,
             rows: Vec::new(),
             totals: BTreeMap::new(),
             generation: 0,
@@ -369,12 +372,9 @@ impl App {
             import,
             charts: portfolio.charts.as_ref(),
         };
-        let output = egui::ScrollArea::vertical()
-            .auto_shrink([false, false])
-            .show(ui, |ui| {
-                ui::portfolio::portfolio_ui(ui, &mut portfolio.form, &view)
-            })
-            .inner;
+        // No scroll area around the panel: the tables scroll on their own, so they know the
+        // height they are given and draw only the rows in it.
+        let output = ui::portfolio::portfolio_ui(ui, &mut portfolio.form, &view);
         self.portfolio_output(output, ctx);
     }
 

@@ -75,10 +75,17 @@ impl App {
         let Some(holdings) = &self.portfolio.holdings else {
             return;
         };
+        // Every pair was looked up already: nothing to scan until the holdings change (a scan
+        // of 10,000 pairs each frame would cost more than drawing them).
+        if self.portfolio.lookups_complete_for == Some(self.portfolio.holdings_version) {
+            return;
+        }
         let products = &mut self.portfolio.products;
         let mut in_flight = products.values().filter(|r| r.is_pending()).count();
+        let mut complete = true;
         for holding in holdings.iter().filter(|h| h.sale.is_none()) {
             if in_flight >= MAX_LOOKUPS_IN_FLIGHT {
+                complete = false;
                 break;
             }
             let pair = &holding.pair;
@@ -118,10 +125,14 @@ impl App {
                 });
             in_flight += 1;
         }
+        complete &= in_flight == 0;
         if client
             .tier()
             .is_some_and(|tier| !tier.allows(Feature::WeeklyOrders))
         {
+            if complete {
+                self.portfolio.lookups_complete_for = Some(self.portfolio.holdings_version);
+            }
             return;
         }
         let weekly = &mut self.portfolio.weekly;
@@ -131,6 +142,7 @@ impl App {
             .filter_map(|r| r.value().and_then(Option::as_ref))
         {
             if in_flight >= MAX_LOOKUPS_IN_FLIGHT {
+                complete = false;
                 break;
             }
             if weekly.contains_key(&product.id) {
@@ -147,6 +159,9 @@ impl App {
                         .map(|envelope| weeks_from_records(&envelope.data))
                 });
             in_flight += 1;
+        }
+        if complete && in_flight == 0 {
+            self.portfolio.lookups_complete_for = Some(self.portfolio.holdings_version);
         }
     }
 
