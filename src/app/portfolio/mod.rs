@@ -73,6 +73,7 @@ pub(super) struct Portfolio {
     totals: BTreeMap<String, Totals>,
     generation: u64,
     rows_key: Option<RowsKey>,
+    rows_built_at: Option<std::time::Instant>,
     products: HashMap<(String, Country), Requested<Option<Product>>>,
     /// Weekly orders of the products found, by product id, for the value-by-week chart.
     weekly: HashMap<String, Requested<Vec<Week>>>,
@@ -115,6 +116,7 @@ impl Portfolio {
             totals: BTreeMap::new(),
             generation: 0,
             rows_key: None,
+            rows_built_at: None,
             products: HashMap::new(),
             weekly: HashMap::new(),
             charts: None,

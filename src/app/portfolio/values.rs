@@ -6,6 +6,9 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::MAX_LOOKUPS_IN_FLIGHT;
+
+/// How often the rows are built again while market values are still landing.
+const REBUILD_WHILE_LOADING: std::time::Duration = std::time::Duration::from_millis(300);
 use crate::app::{App, Requested};
 use crate::client::SearchQuery;
 use crate::figures::{
@@ -213,6 +216,24 @@ impl App {
         if self.portfolio.rows_key.as_ref() == Some(&key) {
             return;
         }
+        // While lookups are still landing one by one, the rows of a large portfolio are built
+        // again at most a few times a second, not once per landed lookup.
+        let only_lookups_landed =
+            self.portfolio.rows_key.as_ref().is_some_and(|old| {
+                (old.0, &old.2, &old.3, &old.4) == (key.0, &key.2, &key.3, &key.4)
+            });
+        let lookups_pending = self.portfolio.products.values().any(Requested::is_pending)
+            || self.portfolio.weekly.values().any(Requested::is_pending);
+        if only_lookups_landed
+            && lookups_pending
+            && self
+                .portfolio
+                .rows_built_at
+                .is_some_and(|at| at.elapsed() < REBUILD_WHILE_LOADING)
+        {
+            return;
+        }
+        self.portfolio.rows_built_at = Some(std::time::Instant::now());
         let live_asks = live.map(|product| (sku_key(&product.sku), size_asks(product)));
         let live_time = self
             .portfolio
