@@ -219,6 +219,26 @@ mod portfolio_tables {
     }
 
     #[test]
+    fn a_locked_file_is_a_clear_error_and_keeps_what_was_saved() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(UserDb::FILE_NAME);
+        let mut db = UserDb::open(&path).unwrap();
+        add_holdings(&mut db, &[(pair("DD1391-100", 11_000), None)]).unwrap();
+        db.conn()
+            .busy_timeout(std::time::Duration::from_millis(50))
+            .unwrap();
+        let other = Connection::open(&path).unwrap();
+        other.execute_batch("BEGIN EXCLUSIVE").unwrap();
+        let err = add_holdings(&mut db, &[(pair("GY0982", 9_000), None)]).unwrap_err();
+        assert!(err.to_string().contains("locked"), "{err}");
+        assert!(err.to_string().contains(UserDb::FILE_NAME), "{err}");
+        other.execute_batch("ROLLBACK").unwrap();
+        let all = holdings(&mut db).unwrap();
+        assert_eq!(all.len(), 1);
+        assert_eq!(all[0].pair.sku, "DD1391-100");
+    }
+
+    #[test]
     fn the_old_watchlist_is_moved_once() {
         let dir = tempfile::tempdir().unwrap();
         let mut db = UserDb::open(&dir.path().join(UserDb::FILE_NAME)).unwrap();
