@@ -241,6 +241,9 @@ fn an_import_with_one_bad_line_names_it_and_imports_nothing_then_a_good_one_impo
 
     // Removing asks first, then removes one pair.
     click(&mut harness, "Holdings (3)");
+    step_until(&mut harness, "the holdings table", |h| {
+        h.query_all_by_label("Remove").count() == 3
+    });
     harness.query_all_by_label("Remove").next().unwrap().click();
     harness.step();
     harness.step();

@@ -139,7 +139,6 @@ fn money_is_read_with_symbols_codes_and_thousands_separators() {
     assert_eq!(parse_money("0.5"), Ok((50, None)));
     assert!(parse_money("abc").is_err());
     assert!(parse_money("").is_err());
-    assert!(parse_money("12.345.6").is_err() || parse_money("12.345.6").is_ok());
     assert!(parse_money("1.2345").is_err());
     assert!(parse_money("99999999999999999999").is_err());
     assert_eq!(amount_from_cents(-305), "-3.05");
