@@ -14,9 +14,14 @@ use crate::ui::market::FeePreset;
 /// A text field with its label, reachable by that label (tests and screen readers).
 fn labelled_field(ui: &mut egui::Ui, label: &str, text: &mut String, width: f32) {
     ui.horizontal(|ui| {
+        let salt = ("portfolio_field", label);
         let label = ui.label(label);
-        ui.add(egui::TextEdit::singleline(text).desired_width(width))
-            .labelled_by(label.id);
+        ui.add(
+            egui::TextEdit::singleline(text)
+                .id_salt(salt)
+                .desired_width(width),
+        )
+        .labelled_by(label.id);
     });
 }
 

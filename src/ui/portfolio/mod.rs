@@ -160,20 +160,28 @@ pub fn portfolio_ui(
             .show(ui, |ui| charts::charts_ui(ui, charts));
     }
     ui.separator();
-    ui.horizontal(|ui| {
-        let held = rows.iter().filter(|r| r.holding.sale.is_none()).count();
-        let sold = rows.len() - held;
-        ui.selectable_value(
-            &mut form.section,
-            Section::Holdings,
-            format!("Holdings ({held})"),
-        );
-        ui.selectable_value(&mut form.section, Section::Sales, format!("Sales ({sold})"));
-        ui.selectable_value(&mut form.section, Section::Transfer, "Import / export CSV");
-        ui.separator();
-        ui.label("Filter");
-        ui.add(egui::TextEdit::singleline(&mut form.filter).desired_width(160.0))
+    // Ids of their own: the charts and messages above come and go, and must not shift the ids
+    // of these controls (a click or the focus would land on nothing).
+    ui.push_id("portfolio_sections", |ui| {
+        ui.horizontal(|ui| {
+            let held = rows.iter().filter(|r| r.holding.sale.is_none()).count();
+            let sold = rows.len() - held;
+            ui.selectable_value(
+                &mut form.section,
+                Section::Holdings,
+                format!("Holdings ({held})"),
+            );
+            ui.selectable_value(&mut form.section, Section::Sales, format!("Sales ({sold})"));
+            ui.selectable_value(&mut form.section, Section::Transfer, "Import / export CSV");
+            ui.separator();
+            ui.label("Filter");
+            ui.add(
+                egui::TextEdit::singleline(&mut form.filter)
+                    .id_salt("portfolio_filter")
+                    .desired_width(160.0),
+            )
             .on_hover_text("Title, style code, size, tag, where bought or notes");
+        })
     });
     if let Some(draft) = &mut form.selling {
         let mut close = false;

@@ -39,8 +39,12 @@ pub(super) fn transfer_ui(
     );
     ui.horizontal(|ui| {
         let label = ui.label("CSV file");
-        ui.add(egui::TextEdit::singleline(&mut form.import_path).desired_width(360.0))
-            .labelled_by(label.id);
+        ui.add(
+            egui::TextEdit::singleline(&mut form.import_path)
+                .id_salt("portfolio_import_path")
+                .desired_width(360.0),
+        )
+        .labelled_by(label.id);
         let working = matches!(import, ImportView::Working);
         if ui
             .add_enabled(
@@ -72,6 +76,7 @@ pub(super) fn transfer_ui(
         let label = ui.label("Export to");
         ui.add(
             egui::TextEdit::singleline(&mut form.export_path)
+                .id_salt("portfolio_export_path")
                 .desired_width(360.0)
                 .hint_text("the downloads folder"),
         )
