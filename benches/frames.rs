@@ -266,6 +266,7 @@ fn app_scenario(
         startup: StartupStatus::ready(base_url),
         state: scenario.state,
         screenshot: None,
+        user_db: None,
     });
     let mut driver = Driver::new(scenario.hover_area);
     app::images::install(&driver.ctx, runtime.handle().clone());

@@ -526,9 +526,10 @@ fn run_window(screenshot: &ScreenshotArgs) -> anyhow::Result<()> {
     };
     let request = plan.as_ref().map(|plan| plan.request.clone());
     let state_path = demo::data_dir().map(|dir| dir.join("app.ron"));
-    // A screenshot run gets a throwaway user database: it must not touch the user's alerts.
-    let screenshot_dir = match plan {
-        Some(_) => Some(tempfile::tempdir().context("a temporary folder for the screenshot")?),
+    // A screenshot must not touch the user's own data: it gets a user database of its own (portfolio, alerts), in a
+    // temporary folder, which the autopilot fills with a few demo pairs.
+    let screenshot_dir = match &request {
+        Some(_) => Some(tempfile::tempdir().context("a folder for the screenshot's user data")?),
         None => None,
     };
     let user_db = match &screenshot_dir {

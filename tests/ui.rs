@@ -84,6 +84,7 @@ fn harness_with(
         startup: StartupStatus::ready(base_url),
         state,
         screenshot: None,
+        user_db: None,
     });
     let harness = Harness::builder()
         .with_size(egui::vec2(1400.0, 2000.0))

@@ -65,6 +65,7 @@ fn lookups_fill_the_history_and_an_alert_set_in_the_tab_fires_with_a_badge() {
         startup: StartupStatus::ready(server.base_url()),
         state: AppState::default(),
         screenshot: None,
+        user_db: None,
     });
     let db_path = dir.path().join(UserDb::FILE_NAME);
     app.open_user_db(db_path.clone());

@@ -13,7 +13,7 @@ use poll_promise::Promise;
 
 use super::monitor::{self, MonitorConfig, MonitorHandle, UserLookupGuard};
 use super::notify::{DesktopNotifier, Notifier};
-use super::{App, Requested, View};
+use super::{App, Requested, View, portfolio};
 use crate::figures::{product_key, quotes_from_resale_a, quotes_from_retailer, size_key};
 use crate::model::{
     Alert, AlertFiring, PricePoint, Product, ProductRef, ResaleAEnvelope, RetailerEnvelope,
@@ -225,12 +225,16 @@ fn size_keys(product: &Product) -> Vec<String> {
 }
 
 impl App {
-    /// Opens the user's database at `path` (on its own thread); alerts, history and the monitor
-    /// start once it is open and a client is connected.
+    /// Opens the user's database at `path` on its own thread, one connection shared by the
+    /// portfolio, the watchlist, the alerts and the history; alerts, history and the monitor start
+    /// once it is open and a client is connected.
     pub fn open_user_db(&mut self, path: PathBuf) {
         let (db, opened) = UserDbHandle::spawn(path);
-        self.alerts.db = Some(db);
-        self.alerts.opened = Some(opened);
+        // The alerts side learns the outcome from a job queued behind the open: it settles as
+        // `Closed` when opening failed.
+        self.alerts.opened = Some(db.run(|_| Ok(())));
+        self.alerts.db = Some(db.clone());
+        self.portfolio = portfolio::Portfolio::new(Some((db, opened)));
     }
 
     /// Replaces the desktop notifier (tests, screenshots) and how often the monitor checks.

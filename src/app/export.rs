@@ -49,7 +49,7 @@ impl App {
 
 /// Where an export named `name` goes: the downloads folder, else home. Reads the user-dirs
 /// configuration, so it runs with the export, off the UI thread.
-fn export_path(name: &str) -> Result<std::path::PathBuf, String> {
+pub(super) fn export_path(name: &str) -> Result<std::path::PathBuf, String> {
     directories::UserDirs::new()
         .and_then(|dirs| dirs.download_dir().map(std::path::Path::to_path_buf))
         .or_else(|| directories::BaseDirs::new().map(|dirs| dirs.home_dir().to_path_buf()))

@@ -95,7 +95,10 @@ impl App {
             self.load_more(ctx);
         }
         if let Some(id) = search_output.open {
-            if matches!(self.state.view, View::Settings | View::Watchlist) {
+            if matches!(
+                self.state.view,
+                View::Settings | View::Watchlist | View::Portfolio
+            ) {
                 self.state.view = View::Product;
             }
             self.open_product(id, ctx);
@@ -110,6 +113,7 @@ impl App {
                 self.alerts_view_ui(ui);
                 self.product_trade_actions(ctx);
             }
+            View::Portfolio => self.portfolio_view_ui(ui, ctx),
             View::Settings => {
                 let connection = ui::settings::ConnectionInfo {
                     base_url: self.base_url.as_deref().unwrap_or_default(),
@@ -167,6 +171,7 @@ impl App {
             return;
         }
         let mut output = ui::detail::DetailOutput::default();
+        let mut add_pair = None;
         let mut retry = false;
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
@@ -185,6 +190,8 @@ impl App {
                 let payout = &mut self.state.payout;
                 let weekly = self.orders.value();
                 let live_nodes = self.resale_b.value();
+                let is_saving = self.portfolio.is_saving();
+                let add_form = &mut self.portfolio.add_form;
                 retry = ui::widgets::requested_ui(
                     ui,
                     "Product",
@@ -214,6 +221,9 @@ impl App {
                         let lowest_ask = (product.min_price > 0.0)
                             .then_some((product.min_price, product.currency.as_str()));
                         ui::market::payout_ui(ui, payout, lowest_ask);
+                        ui.add_space(12.0);
+                        ui.separator();
+                        add_pair = ui::portfolio::add_pair_ui(ui, add_form, product, is_saving).add;
                     },
                 );
                 self.state.variant_sort = sort;
@@ -232,6 +242,9 @@ impl App {
             }
             if output.compare {
                 self.add_to_compare(&product, ctx);
+            }
+            if let Some(pair) = add_pair {
+                self.add_pair(pair, &product, ctx);
             }
         }
     }

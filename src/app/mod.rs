@@ -21,6 +21,7 @@ mod keyboard;
 mod layout;
 pub mod monitor;
 pub mod notify;
+mod portfolio;
 mod requested;
 mod screenshot;
 mod startup;
@@ -65,6 +66,9 @@ pub struct AppInit {
     pub state: AppState,
     /// Take a screenshot of the first settled frame and close.
     pub screenshot: Option<ScreenshotRequest>,
+    /// The user database (portfolio, watchlist): `user.sqlite` in the data directory in `main`,
+    /// a temporary file in tests; `None` runs without one (nothing of the portfolio is kept).
+    pub user_db: Option<std::path::PathBuf>,
 }
 
 /// The application.
@@ -98,6 +102,7 @@ pub struct App {
     started_at: Option<std::time::Instant>,
     /// Alerts, per-size history and the monitor.
     alerts: alerts::AlertsState,
+    portfolio: portfolio::Portfolio,
 }
 
 impl App {
@@ -111,7 +116,7 @@ impl App {
             },
             api_key: String::new(),
         };
-        Self {
+        let mut app = Self {
             state: init.state,
             runtime: init.runtime,
             key_store: init.key_store,
@@ -143,7 +148,12 @@ impl App {
             applied_theme: None,
             started_at: Some(std::time::Instant::now()),
             alerts: alerts::AlertsState::default(),
+            portfolio: portfolio::Portfolio::new(None),
+        };
+        if let Some(path) = init.user_db {
+            app.open_user_db(path);
         }
+        app
     }
 
     /// The current search results (every page loaded), if any arrived.
@@ -228,6 +238,13 @@ impl App {
             && !self.resale_a.is_pending()
             && !self.resale_b.is_pending()
             && !self.retailer.is_pending()
+            && self.portfolio.is_idle()
+    }
+
+    /// Every pair of the portfolio as read from the user database (held and sold), once read.
+    #[must_use]
+    pub fn portfolio_holdings(&self) -> Option<&[crate::model::portfolio::Holding]> {
+        self.portfolio.holdings()
     }
 
     /// The last `resale-a` lookup, once landed.
@@ -289,6 +306,7 @@ impl App {
             self.applied_theme = Some(self.state.theme);
         }
         self.poll();
+        self.portfolio_frame(&ctx);
 
         if self.base_url.is_none() {
             if let DataSource::Remote { base_url } = &self.state.source {

@@ -140,5 +140,8 @@ impl App {
             self.spawn_lookup(lookup, ctx);
         }
         self.alerts_autopilot();
+        if self.state.view == View::Portfolio {
+            self.seed_portfolio_for_screenshot(ctx);
+        }
     }
 }

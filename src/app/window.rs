@@ -17,7 +17,8 @@ pub struct ScreenshotPlan {
 }
 
 /// Opens the window and runs until it is closed. `prepare` starts the local service and
-/// finishes `startup` with its base URL. `user_db` is the user's database (alerts, history).
+/// finishes `startup` with its base URL. `user_db` is the user's database (watchlist, portfolio,
+/// alerts, history), opened once and shared by them.
 pub fn run(
     startup: StartupStatus,
     prepare: Prepare,
@@ -61,16 +62,14 @@ pub fn run(
                     None,
                 ),
             };
-            let mut app = App::new(AppInit {
+            let app = App::new(AppInit {
                 runtime,
                 key_store,
                 startup,
                 state,
                 screenshot,
+                user_db,
             });
-            if let Some(path) = user_db {
-                app.open_user_db(path);
-            }
             Ok(Box::new(WindowApp(app)))
         }),
     )

@@ -9,6 +9,10 @@
 
 mod alerts;
 mod payout;
+mod portfolio;
+mod portfolio_csv;
+#[cfg(test)]
+mod portfolio_tests;
 mod prices;
 mod sizes;
 mod table;
@@ -24,6 +28,14 @@ pub use self::alerts::{
 pub use self::payout::{
     FeeRates, Payout, PayoutError, RESALE_A_DEFAULT_FEES, RESALE_B_DEFAULT_FEES, payout,
     payout_with,
+};
+pub use self::portfolio::{
+    Realized, Totals, Unrealized, WeekValue, amount_from_cents, cents_from_amount, fees_cents,
+    parse_date, parse_money, parse_size_label, parse_style_code, realized, realized_by_month, roi,
+    totals_by_currency, unrealized, value_by_week,
+};
+pub use self::portfolio_csv::{
+    Field, ImportError, ImportPreview, MAX_IMPORT_LINES, parse_portfolio_csv, portfolio_csv,
 };
 pub use self::prices::{
     Premium, PremiumBasis, Spread, price_premium, retail_price, spread, spread_of,

@@ -8,6 +8,7 @@ pub mod format;
 pub mod images;
 pub mod market;
 pub mod orders;
+pub mod portfolio;
 pub mod realtime;
 pub mod search;
 pub mod settings;

@@ -44,18 +44,21 @@ pub enum View {
     Watchlist,
     /// Price alerts and their history.
     Alerts,
+    /// The pairs held and sold.
+    Portfolio,
     /// Settings.
     Settings,
 }
 
 impl View {
     /// Every view, in tab order.
-    pub const ALL: [View; 6] = [
+    pub const ALL: [View; 7] = [
         View::Product,
         View::Orders,
         View::Realtime,
         View::Watchlist,
         View::Alerts,
+        View::Portfolio,
         View::Settings,
     ];
 
@@ -68,6 +71,7 @@ impl View {
             View::Realtime => "Real-time",
             View::Watchlist => "Watchlist",
             View::Alerts => "Alerts",
+            View::Portfolio => "Portfolio",
             View::Settings => "Settings",
         }
     }

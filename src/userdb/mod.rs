@@ -28,6 +28,8 @@ use crate::durable;
 
 pub mod alerts;
 pub mod history;
+pub mod portfolio;
+pub mod watchlist;
 
 /// The migration steps, in order; step `i` takes the file from version `i` to `i + 1`.
 pub const MIGRATIONS: &[&str] = &[
@@ -35,6 +37,10 @@ pub const MIGRATIONS: &[&str] = &[
     "CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) STRICT;",
     // alerts: alerts, their firings and per-size price history (issue 13).
     include_str!("alerts.sql"),
+    // portfolio: the pairs held and their sales.
+    include_str!("portfolio.sql"),
+    // watchlist: moved here from the window's eframe storage.
+    include_str!("watchlist.sql"),
 ];
 
 /// What can go wrong with the user's database.

@@ -135,3 +135,125 @@ fn the_handle_runs_jobs_off_the_calling_thread_and_reports_closed_when_unopened(
     let late = handle.run(|db| db.meta("a")).block_and_take();
     assert!(matches!(late, Err(UserDbError::Closed)));
 }
+
+mod portfolio_tables {
+    use chrono::NaiveDate;
+
+    use super::super::portfolio::{add_holdings, holdings, record_sale, remove_holding};
+    use super::super::watchlist::{WatchRow, load_watchlist_migrating, save_watchlist};
+    use super::*;
+    use crate::model::Country;
+    use crate::model::portfolio::{Condition, Pair, Sale};
+
+    fn pair(sku: &str, cost_cents: i64) -> Pair {
+        Pair {
+            product_id: "p1".into(),
+            slug: "dunk".into(),
+            sku: sku.into(),
+            title: "Dunk".into(),
+            size: "10".into(),
+            condition: Condition::NewWithDefects,
+            purchased_on: NaiveDate::from_ymd_opt(2024, 1, 10).unwrap(),
+            cost_cents,
+            currency: "USD".into(),
+            bought_from: "Nike".into(),
+            notes: "box damaged".into(),
+            tags: vec!["grail".into(), "keep".into()],
+        }
+    }
+
+    fn sale(day: u32) -> Sale {
+        Sale {
+            sold_on: NaiveDate::from_ymd_opt(2024, 2, day).unwrap(),
+            price_cents: 25_000,
+            marketplace: "resale-b".into(),
+            fees_cents: 2_700,
+            shipping_cents: 1_200,
+        }
+    }
+
+    #[test]
+    fn pairs_and_sales_survive_a_reopen_and_a_sold_pair_stays() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(UserDb::FILE_NAME);
+        let mut db = UserDb::open(&path).unwrap();
+        let ids = add_holdings(
+            &mut db,
+            &[
+                (pair("DD1391-100", 11_000), None),
+                (pair("GY0982", 9_000), Some(sale(2))),
+            ],
+        )
+        .unwrap();
+        record_sale(&mut db, ids[0], &sale(3)).unwrap();
+        assert!(matches!(
+            record_sale(&mut db, ids[0], &sale(4)),
+            Err(UserDbError::Invalid(_))
+        ));
+        drop(db);
+        let mut db = UserDb::open(&path).unwrap();
+        let all = holdings(&mut db).unwrap();
+        assert_eq!(all.len(), 2);
+        assert_eq!(all[0].pair, pair("DD1391-100", 11_000));
+        assert_eq!(all[0].sale, Some(sale(3)));
+        assert_eq!(all[1].sale, Some(sale(2)));
+        remove_holding(&mut db, ids[1]).unwrap();
+        assert_eq!(holdings(&mut db).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_batch_with_one_bad_pair_writes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut db = UserDb::open(&dir.path().join(UserDb::FILE_NAME)).unwrap();
+        let mut bad = pair("DD1391-100", 1);
+        bad.currency = "DOLLARS".into();
+        let err = add_holdings(&mut db, &[(pair("A1B2C3", 5), None), (bad, None)]).unwrap_err();
+        assert!(matches!(err, UserDbError::Sqlite { .. }), "{err}");
+        assert!(holdings(&mut db).unwrap().is_empty());
+        let early = Sale {
+            sold_on: NaiveDate::from_ymd_opt(2023, 1, 1).unwrap(),
+            ..sale(1)
+        };
+        assert!(add_holdings(&mut db, &[(pair("A1B2C3", 5), Some(early))]).is_err());
+        assert!(holdings(&mut db).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_locked_file_is_a_clear_error_and_keeps_what_was_saved() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(UserDb::FILE_NAME);
+        let mut db = UserDb::open(&path).unwrap();
+        add_holdings(&mut db, &[(pair("DD1391-100", 11_000), None)]).unwrap();
+        db.conn()
+            .busy_timeout(std::time::Duration::from_millis(50))
+            .unwrap();
+        let other = Connection::open(&path).unwrap();
+        other.execute_batch("BEGIN EXCLUSIVE").unwrap();
+        let err = add_holdings(&mut db, &[(pair("GY0982", 9_000), None)]).unwrap_err();
+        assert!(err.to_string().contains("locked"), "{err}");
+        assert!(err.to_string().contains(UserDb::FILE_NAME), "{err}");
+        other.execute_batch("ROLLBACK").unwrap();
+        let all = holdings(&mut db).unwrap();
+        assert_eq!(all.len(), 1);
+        assert_eq!(all[0].pair.sku, "DD1391-100");
+    }
+
+    #[test]
+    fn the_old_watchlist_is_moved_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut db = UserDb::open(&dir.path().join(UserDb::FILE_NAME)).unwrap();
+        let row = |id: &str| WatchRow {
+            product_id: id.into(),
+            title: format!("T {id}"),
+            sku: "S".into(),
+            country: Country::Fr,
+            currency: "EUR".into(),
+            price_when_starred: Some(120.5),
+        };
+        let old = [row("a"), row("b")];
+        assert_eq!(load_watchlist_migrating(&mut db, &old).unwrap(), old);
+        save_watchlist(&mut db, &[row("b")]).unwrap();
+        // The old storage still holds both: the removed star does not come back.
+        assert_eq!(load_watchlist_migrating(&mut db, &old).unwrap(), [row("b")]);
+    }
+}

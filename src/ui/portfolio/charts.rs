@@ -1,0 +1,119 @@
+//! The portfolio's charts: its value week by week over the last 52 weeks (each product's weekly
+//! AOV as the price of its week, which the chart says) and realized P&L by month.
+
+use chrono::NaiveDate;
+use egui_plot::{Bar, BarChart, GridMark, HoverPosition, Line, Plot, PlotPoints};
+
+use crate::figures::WeekValue;
+use crate::ui::format;
+
+/// What the charts draw, computed by the app when the portfolio changes.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PortfolioCharts {
+    /// The currency drawn (the one most pairs are in).
+    pub currency: String,
+    /// The value of each of the last 52 weeks, oldest first.
+    pub weeks: Vec<WeekValue>,
+    /// Realized P&L by month (first day, cents), oldest first.
+    pub months: Vec<(NaiveDate, i64)>,
+}
+
+fn date_of_day(day: f64) -> String {
+    i32::try_from(day.round() as i64)
+        .ok()
+        .and_then(NaiveDate::from_epoch_days)
+        .map_or_else(String::new, |date| date.format("%Y-%m-%d").to_string())
+}
+
+/// The two charts side by side.
+pub(super) fn charts_ui(ui: &mut egui::Ui, charts: &PortfolioCharts) {
+    let currency = charts.currency.clone();
+    ui.columns(2, |columns| {
+        let ui = &mut columns[0];
+        ui.strong(format!("Value by week, last 52 weeks ({currency})"));
+        ui.weak("Each pair priced at its product's average order value (AOV) of that week.");
+        if charts.weeks.iter().all(|w| w.priced == 0) {
+            ui.weak("No weekly AOV yet (weekly orders need a pro key).");
+        } else {
+            let points: PlotPoints = charts
+                .weeks
+                .iter()
+                .map(|w| {
+                    [
+                        f64::from(w.start.to_epoch_days()),
+                        w.value_cents as f64 / 100.0,
+                    ]
+                })
+                .collect();
+            let hover_currency = currency.clone();
+            Plot::new("portfolio_value_by_week")
+                .height(160.0)
+                .include_y(0.0)
+                .x_axis_formatter(|mark: GridMark, _range| date_of_day(mark.value))
+                .label_formatter(move |hover| match hover {
+                    HoverPosition::NearDataPoint { position, .. } => Some(format!(
+                        "week of {}\n{}",
+                        date_of_day(position.x),
+                        format::money(position.y, &hover_currency)
+                    )),
+                    HoverPosition::Elsewhere { .. } => None,
+                })
+                .allow_scroll(false)
+                .allow_zoom(false)
+                .allow_drag(false)
+                .show(ui, |plot_ui| {
+                    plot_ui.line(Line::new("value (weekly AOV)", points).width(1.5));
+                });
+        }
+        let ui = &mut columns[1];
+        ui.strong(format!("Realized P&L by month ({currency})"));
+        ui.weak("Sale price minus fees, shipping and cost, by month of sale.");
+        if charts.months.is_empty() {
+            ui.weak("No sale yet.");
+        } else {
+            let positive = egui::Color32::from_rgb(70, 150, 95);
+            let negative = ui.visuals().error_fg_color;
+            let labels: Vec<String> = charts
+                .months
+                .iter()
+                .map(|(month, _)| month.format("%Y-%m").to_string())
+                .collect();
+            let bars: Vec<Bar> = charts
+                .months
+                .iter()
+                .enumerate()
+                .map(|(place, (month, cents))| {
+                    Bar::new(place as f64, *cents as f64 / 100.0)
+                        .name(month.format("%Y-%m").to_string())
+                        .fill(if *cents >= 0 { positive } else { negative })
+                        .width(0.7)
+                })
+                .collect();
+            let hover_currency = currency.clone();
+            let chart = BarChart::new("realized P&L", bars).element_formatter(Box::new(
+                move |bar: &Bar, _chart: &BarChart| {
+                    format!(
+                        "{}\n{}",
+                        bar.name,
+                        format::signed_amount(bar.value, &hover_currency)
+                    )
+                },
+            ));
+            Plot::new("portfolio_realized_by_month")
+                .height(160.0)
+                .include_y(0.0)
+                .x_grid_spacer(egui_plot::uniform_grid_spacer(|_input| [1.0, 3.0, 12.0]))
+                .x_axis_formatter(move |mark: GridMark, _range| {
+                    let place = mark.value.round();
+                    if (mark.value - place).abs() > 1e-6 || place < 0.0 {
+                        return String::new();
+                    }
+                    labels.get(place as usize).cloned().unwrap_or_default()
+                })
+                .allow_scroll(false)
+                .allow_zoom(false)
+                .allow_drag(false)
+                .show(ui, |plot_ui| plot_ui.bar_chart(chart));
+        }
+    });
+}

@@ -1,0 +1,485 @@
+//! The holdings and sales tables. Their order (filter, then sort) is computed once when the
+//! rows, the filter or the sort change, and only the visible rows are drawn.
+
+use std::cmp::Ordering;
+
+use egui_extras::{Column, TableBuilder};
+
+use super::{HoldingRow, PortfolioForm, pnl_label};
+use crate::ui::format;
+
+/// A column the holdings can be sorted by.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum HoldingSort {
+    /// Title.
+    Title,
+    /// Size.
+    Size,
+    /// Purchase date, newest first.
+    #[default]
+    Purchased,
+    /// Cost.
+    Cost,
+    /// Market value.
+    Market,
+    /// Unrealized P&L.
+    Pnl,
+    /// Unrealized ROI.
+    Roi,
+}
+
+/// A column the sales can be sorted by.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum SaleSort {
+    /// Title.
+    Title,
+    /// Sale date, newest first.
+    #[default]
+    Sold,
+    /// Sale price.
+    Price,
+    /// Realized P&L.
+    Pnl,
+    /// Realized ROI.
+    Roi,
+    /// Days held.
+    Days,
+}
+
+/// The visible order of each table, and what it was computed from.
+#[derive(Debug, Default)]
+pub(super) struct OrderCache {
+    holdings_key: Option<(u64, String, HoldingSort, bool)>,
+    holdings: Vec<usize>,
+    sales_key: Option<(u64, String, SaleSort, bool)>,
+    sales: Vec<usize>,
+    /// Sort descending (a click on the sorted column's header flips it).
+    pub(super) holdings_descending: bool,
+    pub(super) sales_descending: bool,
+}
+
+/// What a click in a table asked for.
+#[derive(Debug, Default)]
+pub(super) struct TableAction {
+    pub(super) sell: Option<i64>,
+    pub(super) remove: Option<i64>,
+    pub(super) open: Option<String>,
+}
+
+fn matches_filter(row: &HoldingRow, filter: &str) -> bool {
+    filter.is_empty() || row.search_text.contains(filter)
+}
+
+fn option_cmp<T: PartialOrd>(a: Option<T>, b: Option<T>) -> Ordering {
+    match (a, b) {
+        (Some(a), Some(b)) => a.partial_cmp(&b).unwrap_or(Ordering::Equal),
+        (Some(_), None) => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        (None, None) => Ordering::Equal,
+    }
+}
+
+fn holding_cmp(a: &HoldingRow, b: &HoldingRow, sort: HoldingSort) -> Ordering {
+    let (pa, pb) = (&a.holding.pair, &b.holding.pair);
+    match sort {
+        HoldingSort::Title => pa.title.cmp(&pb.title),
+        HoldingSort::Size => crate::figures::parse_size(&pa.size)
+            .number
+            .partial_cmp(&crate::figures::parse_size(&pb.size).number)
+            .unwrap_or(Ordering::Equal),
+        HoldingSort::Purchased => pa.purchased_on.cmp(&pb.purchased_on),
+        HoldingSort::Cost => pa.cost_cents.cmp(&pb.cost_cents),
+        HoldingSort::Market => option_cmp(
+            a.market.as_ref().map(|m| m.cents),
+            b.market.as_ref().map(|m| m.cents),
+        ),
+        HoldingSort::Pnl => option_cmp(
+            a.unrealized.map(|u| u.pnl_cents),
+            b.unrealized.map(|u| u.pnl_cents),
+        ),
+        HoldingSort::Roi => option_cmp(
+            a.unrealized.and_then(|u| u.roi),
+            b.unrealized.and_then(|u| u.roi),
+        ),
+    }
+}
+
+fn sale_cmp(a: &HoldingRow, b: &HoldingRow, sort: SaleSort) -> Ordering {
+    let (sa, sb) = (a.holding.sale.as_ref(), b.holding.sale.as_ref());
+    match sort {
+        SaleSort::Title => a.holding.pair.title.cmp(&b.holding.pair.title),
+        SaleSort::Sold => option_cmp(sa.map(|s| s.sold_on), sb.map(|s| s.sold_on)),
+        SaleSort::Price => option_cmp(sa.map(|s| s.price_cents), sb.map(|s| s.price_cents)),
+        SaleSort::Pnl => option_cmp(
+            a.realized.map(|r| r.pnl_cents),
+            b.realized.map(|r| r.pnl_cents),
+        ),
+        SaleSort::Roi => option_cmp(
+            a.realized.and_then(|r| r.roi),
+            b.realized.and_then(|r| r.roi),
+        ),
+        SaleSort::Days => option_cmp(
+            a.realized.map(|r| r.days_held),
+            b.realized.map(|r| r.days_held),
+        ),
+    }
+}
+
+/// A header cell that sorts by `column` when clicked (again: the other way round).
+fn sort_header<S: Copy + PartialEq>(
+    ui: &mut egui::Ui,
+    name: &str,
+    column: S,
+    sort: &mut S,
+    descending: &mut bool,
+) {
+    let arrow = if *sort == column {
+        if *descending { " ⏷" } else { " ⏶" }
+    } else {
+        ""
+    };
+    if ui
+        .selectable_label(*sort == column, format!("{name}{arrow}"))
+        .clicked()
+    {
+        if *sort == column {
+            *descending = !*descending;
+        } else {
+            *sort = column;
+        }
+    }
+}
+
+fn row_height(ui: &egui::Ui) -> f32 {
+    ui.text_style_height(&egui::TextStyle::Body) + 6.0
+}
+
+/// The pairs held.
+pub(super) fn holdings_table_ui(
+    ui: &mut egui::Ui,
+    form: &mut PortfolioForm,
+    rows: &[HoldingRow],
+    generation: u64,
+) -> TableAction {
+    let filter = form.filter.trim().to_lowercase();
+    let cache = &mut form.order;
+    let key = (
+        generation,
+        filter.clone(),
+        form.holding_sort,
+        cache.holdings_descending,
+    );
+    if cache.holdings_key.as_ref() != Some(&key) {
+        let mut order: Vec<usize> = (0..rows.len())
+            .filter(|&i| rows[i].holding.sale.is_none() && matches_filter(&rows[i], &filter))
+            .collect();
+        let sort = form.holding_sort;
+        order.sort_by(|&a, &b| {
+            let ordering = holding_cmp(&rows[a], &rows[b], sort);
+            if cache.holdings_descending {
+                ordering.reverse()
+            } else {
+                ordering
+            }
+        });
+        cache.holdings = order;
+        cache.holdings_key = Some(key);
+    }
+    let mut action = TableAction::default();
+    let height = row_height(ui);
+    let mut sort = form.holding_sort;
+    let mut descending = form.order.holdings_descending;
+    TableBuilder::new(ui)
+        .id_salt("portfolio_holdings")
+        .striped(true)
+        .auto_shrink([false, true])
+        .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
+        .column(
+            Column::initial(190.0)
+                .at_least(100.0)
+                .clip(true)
+                .resizable(true),
+        )
+        .column(Column::auto().at_least(36.0))
+        .column(Column::auto().at_least(50.0))
+        .column(Column::auto().at_least(76.0))
+        .column(Column::auto().at_least(80.0))
+        .column(Column::auto().at_least(80.0))
+        .column(Column::auto().at_least(90.0))
+        .column(Column::auto().at_least(50.0))
+        .column(Column::remainder().at_least(96.0))
+        .header(height, |mut header| {
+            header.col(|ui| {
+                sort_header(
+                    ui,
+                    "Product",
+                    HoldingSort::Title,
+                    &mut sort,
+                    &mut descending,
+                );
+            });
+            header.col(|ui| {
+                sort_header(ui, "Size", HoldingSort::Size, &mut sort, &mut descending);
+            });
+            header.col(|ui| {
+                ui.strong("Condition");
+            });
+            header.col(|ui| {
+                sort_header(
+                    ui,
+                    "Bought",
+                    HoldingSort::Purchased,
+                    &mut sort,
+                    &mut descending,
+                );
+            });
+            header.col(|ui| {
+                sort_header(ui, "Cost", HoldingSort::Cost, &mut sort, &mut descending);
+            });
+            header.col(|ui| {
+                sort_header(
+                    ui,
+                    "Market value",
+                    HoldingSort::Market,
+                    &mut sort,
+                    &mut descending,
+                );
+            });
+            header.col(|ui| {
+                sort_header(
+                    ui,
+                    "Unrealized P&L",
+                    HoldingSort::Pnl,
+                    &mut sort,
+                    &mut descending,
+                );
+            });
+            header.col(|ui| {
+                sort_header(ui, "ROI", HoldingSort::Roi, &mut sort, &mut descending);
+            });
+            header.col(|ui| {
+                ui.strong("");
+            });
+        })
+        .body(|body| {
+            let order = &form.order.holdings;
+            body.rows(height, order.len(), |mut cells| {
+                let row = &rows[order[cells.index()]];
+                let pair = &row.holding.pair;
+                cells.col(|ui| {
+                    if ui
+                        .link(&pair.title)
+                        .on_hover_text(format!("{} · open", pair.sku))
+                        .clicked()
+                    {
+                        action.open = Some(pair.product_id.clone());
+                    }
+                });
+                cells.col(|ui| {
+                    ui.label(&pair.size);
+                });
+                cells.col(|ui| {
+                    ui.label(pair.condition.label());
+                });
+                cells.col(|ui| {
+                    ui.label(pair.purchased_on.to_string());
+                });
+                cells.col(|ui| {
+                    ui.label(format::money_from_cents(pair.cost_cents, &pair.currency));
+                });
+                cells.col(|ui| match &row.market {
+                    Some(market) => {
+                        ui.label(format::money_from_cents(market.cents, &market.currency))
+                            .on_hover_text(&market.source);
+                    }
+                    None => {
+                        ui.weak("—")
+                            .on_hover_text("No market price for this size yet");
+                    }
+                });
+                cells.col(|ui| {
+                    pnl_label(ui, row.unrealized.map(|u| u.pnl_cents), &pair.currency);
+                });
+                cells.col(|ui| match row.unrealized.and_then(|u| u.roi) {
+                    Some(roi) => {
+                        ui.label(format::percent(roi));
+                    }
+                    None => {
+                        ui.weak("—");
+                    }
+                });
+                cells.col(|ui| {
+                    if ui.small_button("Sell").clicked() {
+                        action.sell = Some(row.holding.id);
+                    }
+                    if ui
+                        .small_button("Remove")
+                        .on_hover_text("Remove this pair from the portfolio")
+                        .clicked()
+                    {
+                        action.remove = Some(row.holding.id);
+                    }
+                });
+            });
+        });
+    form.holding_sort = sort;
+    form.order.holdings_descending = descending;
+    action
+}
+
+/// The pairs sold.
+pub(super) fn sales_table_ui(
+    ui: &mut egui::Ui,
+    form: &mut PortfolioForm,
+    rows: &[HoldingRow],
+    generation: u64,
+) -> TableAction {
+    let filter = form.filter.trim().to_lowercase();
+    let cache = &mut form.order;
+    let key = (
+        generation,
+        filter.clone(),
+        form.sale_sort,
+        cache.sales_descending,
+    );
+    if cache.sales_key.as_ref() != Some(&key) {
+        let mut order: Vec<usize> = (0..rows.len())
+            .filter(|&i| rows[i].holding.sale.is_some() && matches_filter(&rows[i], &filter))
+            .collect();
+        let sort = form.sale_sort;
+        order.sort_by(|&a, &b| {
+            let ordering = sale_cmp(&rows[a], &rows[b], sort);
+            if cache.sales_descending {
+                ordering.reverse()
+            } else {
+                ordering
+            }
+        });
+        cache.sales = order;
+        cache.sales_key = Some(key);
+    }
+    let mut action = TableAction::default();
+    let height = row_height(ui);
+    let mut sort = form.sale_sort;
+    let mut descending = form.order.sales_descending;
+    TableBuilder::new(ui)
+        .id_salt("portfolio_sales")
+        .striped(true)
+        .auto_shrink([false, true])
+        .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
+        .column(
+            Column::initial(190.0)
+                .at_least(100.0)
+                .clip(true)
+                .resizable(true),
+        )
+        .column(Column::auto().at_least(36.0))
+        .column(Column::auto().at_least(76.0))
+        .column(Column::auto().at_least(70.0))
+        .column(Column::auto().at_least(80.0))
+        .column(Column::auto().at_least(80.0))
+        .column(Column::auto().at_least(90.0))
+        .column(Column::auto().at_least(50.0))
+        .column(Column::auto().at_least(40.0))
+        .column(Column::remainder().at_least(60.0))
+        .header(height, |mut header| {
+            header
+                .col(|ui| sort_header(ui, "Product", SaleSort::Title, &mut sort, &mut descending));
+            header.col(|ui| {
+                ui.strong("Size");
+            });
+            header.col(|ui| {
+                sort_header(ui, "Sold", SaleSort::Sold, &mut sort, &mut descending);
+            });
+            header.col(|ui| {
+                ui.strong("Marketplace");
+            });
+            header.col(|ui| {
+                sort_header(ui, "Price", SaleSort::Price, &mut sort, &mut descending);
+            });
+            header.col(|ui| {
+                ui.strong("Cost");
+            });
+            header.col(|ui| {
+                sort_header(
+                    ui,
+                    "Realized P&L",
+                    SaleSort::Pnl,
+                    &mut sort,
+                    &mut descending,
+                );
+            });
+            header.col(|ui| {
+                sort_header(ui, "ROI", SaleSort::Roi, &mut sort, &mut descending);
+            });
+            header
+                .col(|ui| sort_header(ui, "Days held", SaleSort::Days, &mut sort, &mut descending));
+            header.col(|ui| {
+                ui.strong("");
+            });
+        })
+        .body(|body| {
+            let order = &form.order.sales;
+            body.rows(height, order.len(), |mut cells| {
+                let row = &rows[order[cells.index()]];
+                let pair = &row.holding.pair;
+                let Some(sale) = &row.holding.sale else {
+                    return;
+                };
+                cells.col(|ui| {
+                    if ui.link(&pair.title).on_hover_text(&pair.sku).clicked() {
+                        action.open = Some(pair.product_id.clone());
+                    }
+                });
+                cells.col(|ui| {
+                    ui.label(&pair.size);
+                });
+                cells.col(|ui| {
+                    ui.label(sale.sold_on.to_string());
+                });
+                cells.col(|ui| {
+                    ui.label(&sale.marketplace);
+                });
+                cells.col(|ui| {
+                    ui.label(format::money_from_cents(sale.price_cents, &pair.currency))
+                        .on_hover_text(format!(
+                            "fees {}, shipping {}",
+                            format::money_from_cents(sale.fees_cents, &pair.currency),
+                            format::money_from_cents(sale.shipping_cents, &pair.currency)
+                        ));
+                });
+                cells.col(|ui| {
+                    ui.label(format::money_from_cents(pair.cost_cents, &pair.currency));
+                });
+                cells.col(|ui| {
+                    pnl_label(ui, row.realized.map(|r| r.pnl_cents), &pair.currency);
+                });
+                cells.col(|ui| match row.realized.and_then(|r| r.roi) {
+                    Some(roi) => {
+                        ui.label(format::percent(roi));
+                    }
+                    None => {
+                        ui.weak("—");
+                    }
+                });
+                cells.col(|ui| {
+                    ui.label(
+                        row.realized
+                            .map_or_else(String::new, |r| r.days_held.to_string()),
+                    );
+                });
+                cells.col(|ui| {
+                    if ui
+                        .small_button("Remove")
+                        .on_hover_text("Remove this pair and its sale")
+                        .clicked()
+                    {
+                        action.remove = Some(row.holding.id);
+                    }
+                });
+            });
+        });
+    form.sale_sort = sort;
+    form.order.sales_descending = descending;
+    action
+}
