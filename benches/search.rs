@@ -449,6 +449,8 @@ fn main() {
     );
 
     let conn = Connection::open(&path).expect("catalogue opened");
+    // `rarray(?)`, as the service's connections have it (the catalogue page read binds a list).
+    rusqlite::vtab::array::load_module(&conn).expect("rarray");
     let rss_before = proc_status_mb("VmRSS");
     let started = Instant::now();
     let index = SearchIndex::build(&conn).expect("index built");

@@ -53,14 +53,15 @@ fn every_hit_is_the_catalogue_json_byte_for_byte() {
     let catalogue = common::catalogue(dir.path(), "catalogue.sqlite", 300, 5);
     let conn = rusqlite::Connection::open(&catalogue).unwrap();
     // Cover the rarer shapes too: no description, a variant link and no GTIN, odd labels,
-    // text that needs escaping, an unknown retail price.
+    // text that needs escaping, an unknown retail price, a product link with a query string.
     conn.execute_batch(
         "UPDATE products SET description = NULL WHERE pk = 2;
          UPDATE products SET labels = '[\"limited\",\"\\u00e9t\\u00e9 \\\"quoted\\\"\"]',
                              title = 'Tab\there \"quoted\" <br> caf\u{e9}' WHERE pk = 3;
          UPDATE products SET labels = 'not json', retail_usd_cents = 0, retail_eur_cents = 0 WHERE pk = 4;
          UPDATE variants SET link = 'https://example.invalid/v?x=1', gtin = NULL
-          WHERE pk = (SELECT min(pk) FROM variants WHERE product_pk = 5);",
+          WHERE pk = (SELECT min(pk) FROM variants WHERE product_pk = 5);
+         UPDATE products SET link = link || '?ref=feed' WHERE pk = 6;",
     )
     .unwrap();
     drop(conn);
@@ -177,4 +178,44 @@ fn an_unwritable_folder_keeps_the_store_in_a_temporary_file() {
     assert_eq!(source, IndexSource::Built);
     assert_eq!(store.len(), 40);
     assert!(from_store(&store, 1, Country::Fr, Tier::Ultra).is_ok());
+}
+
+#[tokio::test]
+async fn service_answers_damaged_records_from_the_catalogue() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalogue = common::catalogue(dir.path(), "catalogue.sqlite", 120, 4);
+    let server = common::start(common::config(&catalogue)).await;
+    let client = reqwest::Client::new();
+    let hits = |key: &'static str| {
+        let client = client.clone();
+        let url = format!("{}/search?query=nike&limit=30", server.base_url());
+        async move {
+            let answer = client
+                .get(url)
+                .header("Authorization", key)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(answer.status(), 200);
+            let body: serde_json::Value = answer.json().await.unwrap();
+            body["hits"].clone()
+        }
+    };
+    let before = (hits("demo-pro").await, hits("demo-free").await);
+    assert!(before.0.as_array().unwrap().len() > 5, "{}", before.0);
+    assert!(before.0[0].get("retail_price").is_some());
+    assert!(before.1[0].get("retail_price").is_none());
+
+    // Every record damaged under the running service (the directory at the end left intact):
+    // each hit fails its checksum and is answered from the catalogue, the same JSON.
+    let file = HitStore::file_for(&catalogue);
+    let mut bytes = std::fs::read(&file).unwrap();
+    let directory = 32 + 16 * 120;
+    let end = bytes.len() - directory;
+    for byte in &mut bytes[60..end] {
+        *byte ^= 0x21;
+    }
+    std::fs::write(&file, &bytes).unwrap();
+    assert_eq!((hits("demo-pro").await, hits("demo-free").await), before);
+    server.shutdown().await;
 }

@@ -183,7 +183,7 @@ pub fn retail_text(cents: i64) -> String {
 
 /// A variant's link when the catalogue has none (`NULL`): the product's link with the size,
 /// `https://.../slug` + size 9.5 -> `https://.../slug?size=9.5`.
-pub fn variant_link(product_link: &str, size: &str) -> String {
+fn variant_link(product_link: &str, size: &str) -> String {
     let separator = if product_link.contains('?') { '&' } else { '?' };
     let size: String = size
         .chars()

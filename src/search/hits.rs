@@ -190,8 +190,29 @@ impl HitStore {
             .map_err(|_| HitError::Unknown(pk))?;
         let start = self.offsets[slot];
         let length = (self.offsets[slot + 1] - start) as usize;
-        let mut buffer = vec![0u8; length];
-        read_exact_at(&self.file, &mut buffer, start)?;
+        thread_local! {
+            /// The record being read, reused by the thread's next hit.
+            static BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        BUFFER.with_borrow_mut(|buffer| {
+            self.write_record(pk, start, length, buffer, country, full, out)
+        })
+    }
+
+    #[allow(clippy::too_many_arguments, reason = "one private step of write_hit")]
+    fn write_record(
+        &self,
+        pk: i64,
+        start: u64,
+        length: usize,
+        buffer: &mut Vec<u8>,
+        country: Country,
+        full: bool,
+        out: &mut Vec<u8>,
+    ) -> Result<(), HitError> {
+        buffer.clear();
+        buffer.resize(length, 0);
+        read_exact_at(&self.file, buffer, start)?;
         let damaged = || HitError::Damaged(pk);
         let (crc, payload) = buffer.split_at(4.min(buffer.len()));
         if crc.len() < 4
@@ -328,8 +349,62 @@ struct VariantJson<'a> {
     gtin: Option<&'a str>,
     price: f64,
     size: &'a str,
-    variant_id: String,
-    variant_link: std::borrow::Cow<'a, str>,
+    #[serde(serialize_with = "serialize_display")]
+    variant_id: VariantId<'a>,
+    #[serde(serialize_with = "serialize_display")]
+    variant_link: VariantLink<'a>,
+}
+
+/// Written straight into the JSON (no `String` per variant): half the cost of a page was these
+/// small allocations.
+fn serialize_display<S: serde::Serializer, T: std::fmt::Display>(
+    value: &T,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(value)
+}
+
+/// A variant id as `catalogue::read` shows it: the UUID of 16 stored bytes, empty otherwise.
+struct VariantId<'a>(&'a [u8]);
+
+impl std::fmt::Display for VariantId<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match uuid::Uuid::from_slice(self.0) {
+            Ok(id) => std::fmt::Display::fmt(&id.hyphenated(), f),
+            Err(_) => Ok(()),
+        }
+    }
+}
+
+/// A variant's own link, or the product's with the size as `catalogue::read::variant_link`
+/// derives it (the byte-for-byte test in `tests/search_hits.rs` holds the two together).
+enum VariantLink<'a> {
+    Own(&'a str),
+    Derived {
+        product_link: &'a str,
+        size: &'a str,
+    },
+}
+
+impl std::fmt::Display for VariantLink<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use std::fmt::Write as _;
+        match *self {
+            VariantLink::Own(link) => f.write_str(link),
+            VariantLink::Derived { product_link, size } => {
+                let separator = if product_link.contains('?') { '&' } else { '?' };
+                write!(f, "{product_link}{separator}size=")?;
+                for c in size.chars() {
+                    f.write_char(if c.is_ascii_alphanumeric() || c == '.' {
+                        c
+                    } else {
+                        '-'
+                    })?;
+                }
+                Ok(())
+            }
+        }
+    }
 }
 
 impl<'a> Record<'a> {
@@ -360,12 +435,13 @@ impl<'a> Record<'a> {
                 gtin: variant.gtin,
                 price: money(variant.prices[dataset(country)]),
                 size: variant.size,
-                variant_id: uuid::Uuid::from_slice(variant.id)
-                    .map(|id| id.to_string())
-                    .unwrap_or_default(),
+                variant_id: VariantId(variant.id),
                 variant_link: match variant.link {
-                    Some(link) => link.into(),
-                    None => crate::catalogue::read::variant_link(link, variant.size).into(),
+                    Some(own) => VariantLink::Own(own),
+                    None => VariantLink::Derived {
+                        product_link: link,
+                        size: variant.size,
+                    },
                 },
             })
             .collect();
@@ -473,6 +549,10 @@ impl<'a> Cursor<'a> {
         std::str::from_utf8(self.bytes_field()?).ok()
     }
 
+    #[allow(
+        clippy::option_option,
+        reason = "outer None: the bytes ran out, as every Cursor read; inner None: NULL"
+    )]
     fn optional_text(&mut self) -> Option<Option<&'a str>> {
         if self.bytes.get(..4) == Some(&ABSENT.to_le_bytes()[..]) {
             self.take(4)?;
