@@ -57,7 +57,7 @@ for products in "${@:-100000}"; do
   serve "$dir/solescope-bench-serve-1.log" "first start: index and hit store built"
   kill "$server"; wait "$server" 2>/dev/null || true
   serve "$dir/solescope-bench-serve-2.log" "second start: index and hit store read back"
-  grep -hoE '"search (index|hits) ready".*|search (index|hits) ready.*' "$dir"/solescope-bench-serve-*.log | sed 's/^/  /' || true
+  sed 's/\x1b\[[0-9;]*m//g' "$dir"/solescope-bench-serve-[12].log | grep -oE 'search (index|hits) ready.*' | sed 's/^/  /' || true
   echo "--- baseline: /api/v2/subscriptions"
   wrk -t2 -c8 -d"${seconds}s" --latency -H "Authorization: demo-pro" "http://127.0.0.1:$port/api/v2/subscriptions" | grep -E "Requests/sec| 50%| 99%"
   echo "    $(rss "$server")"

@@ -35,6 +35,10 @@
 //! written for the catalogue as it is now, and builds and saves it otherwise (module `persist`:
 //! identity, checksum, validation, atomic write).
 //!
+//! Beside it, [`HitStore`] (module `hits`) keeps every product's search hit ready as a compact
+//! record, so the service writes a page of hits without reading the catalogue: building the page
+//! (20 products with all their variants, ~80 KB of JSON) had cost more than ranking.
+//!
 //! # Ranking
 //!
 //! Code hits first: a style code (with or without dash), GTIN, product id, slug or link typed in
