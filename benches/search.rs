@@ -33,7 +33,7 @@ use rand_chacha::ChaCha8Rng;
 use rusqlite::Connection;
 use solescope::catalogue::read::search_hits_by_pk;
 use solescope::model::Country;
-use solescope::search::{SearchIndex, SearchRequest, words};
+use solescope::search::{HitStore, SearchIndex, SearchRequest, words};
 use solescope::service::{self, ServiceConfig, ServiceState};
 
 #[allow(dead_code, reason = "each benchmark uses a part of the shared helpers")]
@@ -449,6 +449,8 @@ fn main() {
     );
 
     let conn = Connection::open(&path).expect("catalogue opened");
+    // `rarray(?)`, as the service's connections have it (the catalogue page read binds a list).
+    rusqlite::vtab::array::load_module(&conn).expect("rarray");
     let rss_before = proc_status_mb("VmRSS");
     let started = Instant::now();
     let index = SearchIndex::build(&conn).expect("index built");
@@ -513,35 +515,60 @@ fn main() {
             fts.mean,
         );
     }
-    // Where the time of a /search answer goes besides ranking: reading the page's products
-    // and all their variants from the catalogue, then serializing them (what the service does
-    // for hits not in its cache), timed on each query's own page.
-    println!();
+    // Where the time of a /search answer goes besides ranking: building the page of hits. Before
+    // the hit store, the service read the page's products and all their variants from the
+    // catalogue and serialized them (the `catalogue` columns); now it writes them from the hit
+    // store (`store`), timed on each query's own page.
+    let started = Instant::now();
+    let (store, _) = HitStore::open(&path, &conn).expect("hit store built");
     println!(
-        "{:<9} | {:>26} | {:>26} | {:>9}",
-        "class", "rank p50 / p99 us", "page build+json p50 / p99 us", "json KB"
+        "hit store: built in {:.2} s, file {:.0} MB",
+        started.elapsed().as_secs_f64(),
+        std::fs::metadata(HitStore::file_for(&path)).map_or(f64::NAN, |m| m.len() as f64 / 1e6)
+    );
+    println!(
+        "{:<9} | {:>26} | {:>26} | {:>26} | {:>9}",
+        "class",
+        "rank p50 / p99 us",
+        "catalogue page p50 / p99 us",
+        "store page p50 / p99 us",
+        "json KB"
     );
     for (class, queries) in &classes {
         let (rank, pages) = time_all(queries, |text| our_search(&index, text));
         let mut build = Vec::with_capacity(pages.len());
+        let mut from_store = Vec::with_capacity(pages.len());
         let mut bytes = 0usize;
         for pks in &pages {
             let started = Instant::now();
             let hits = search_hits_by_pk(&conn, pks, Country::Us).expect("hits read");
             let json = serde_json::to_vec(&hits).expect("hits serialized");
             build.push(started.elapsed());
+            let started = Instant::now();
+            let mut out = Vec::with_capacity(pks.len() * 4096);
+            for &pk in pks {
+                store
+                    .write_hit(pk, Country::Us, true, &mut out)
+                    .expect("hit written");
+            }
+            from_store.push(started.elapsed());
+            std::hint::black_box(&out);
             bytes += json.len();
         }
         build.sort();
+        from_store.sort();
         println!(
-            "{class:<9} | {:>12.1} {:>12.1} | {:>12.1} {:>12.1} | {:>9.1}",
+            "{class:<9} | {:>12.1} {:>12.1} | {:>12.1} {:>12.1} | {:>12.1} {:>12.1} | {:>9.1}",
             rank.p50,
             rank.p99,
             ms(percentile(&build, 0.5)) * 1e3,
             ms(percentile(&build, 0.99)) * 1e3,
+            ms(percentile(&from_store, 0.5)) * 1e3,
+            ms(percentile(&from_store, 0.99)) * 1e3,
             bytes as f64 / pages.len().max(1) as f64 / 1e3
         );
     }
+    drop(store);
 
     let mixed: Vec<Query> = classes
         .iter()
@@ -703,6 +730,8 @@ fn http_leg(
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     runtime.block_on(async {
         let mut state = None;
+        // The first start builds the index and the hit store, as a new catalogue's first start does.
+        let _ = std::fs::remove_file(HitStore::file_for(path));
         for start in ["first start, index built and saved", "second start, index read back"] {
             let mut config = ServiceConfig::new(path);
             config.simulator.latency_ms = 0;
@@ -713,8 +742,10 @@ fn http_leg(
                 .expect("service");
             let file_mb = std::fs::metadata(SearchIndex::file_for(path))
                 .map_or(f64::NAN, |m| m.len() as f64 / 1e6);
+            let hits_mb = std::fs::metadata(HitStore::file_for(path))
+                .map_or(f64::NAN, |m| m.len() as f64 / 1e6);
             println!(
-                "service ready in {:.3} s ({start}; index file {file_mb:.0} MB)",
+                "service ready in {:.3} s ({start}; index file {file_mb:.0} MB, hit store {hits_mb:.0} MB)",
                 started.elapsed().as_secs_f64()
             );
             state = Some(opened);

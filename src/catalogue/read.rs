@@ -158,12 +158,7 @@ fn hit_from_row(row: &Row<'_>, country: Country) -> Result<SearchHit, CatalogueE
         avg_price: money(row.get(21)?),
         max_price: money(row.get(22)?),
         base_price: money(row.get(23)?),
-        // A decimal carried as text, as the spec writes it; empty when the retail price is unknown.
-        retail_price: if retail_cents > 0 {
-            format!("{}.{:02}", retail_cents / 100, retail_cents % 100)
-        } else {
-            String::new()
-        },
+        retail_price: retail_text(retail_cents),
         currency: country.currency().to_owned(),
         variants: Vec::new(),
     })
@@ -177,6 +172,16 @@ fn uuid_text(row: &Row<'_>, index: usize) -> Result<String, CatalogueError> {
         .unwrap_or_default())
 }
 
+/// A retail price as the spec writes it: a decimal carried as text, empty when unknown (0).
+pub fn retail_text(cents: i64) -> String {
+    if cents > 0 {
+        format!("{}.{:02}", cents / 100, cents % 100)
+    } else {
+        String::new()
+    }
+}
+
+/// A variant's link when the catalogue has none (`NULL`): the product's link with the size,
 /// `https://.../slug` + size 9.5 -> `https://.../slug?size=9.5`.
 fn variant_link(product_link: &str, size: &str) -> String {
     let separator = if product_link.contains('?') { '&' } else { '?' };

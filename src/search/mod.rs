@@ -35,6 +35,10 @@
 //! written for the catalogue as it is now, and builds and saves it otherwise (module `persist`:
 //! identity, checksum, validation, atomic write).
 //!
+//! Beside it, [`HitStore`] (module `hits`) keeps every product's search hit ready as a compact
+//! record, so the service writes a page of hits without reading the catalogue: building the page
+//! (20 products with all their variants, ~80 KB of JSON) had cost more than ranking.
+//!
 //! # Ranking
 //!
 //! Code hits first: a style code (with or without dash), GTIN, product id, slug or link typed in
@@ -65,11 +69,13 @@
 mod bits;
 mod bucket;
 mod build;
+pub mod hits;
 mod persist;
 mod query;
 mod text;
 mod typo;
 
+pub use self::hits::{HitError, HitStore};
 pub use self::persist::IndexSource;
 pub use self::text::words;
 
@@ -114,6 +120,10 @@ pub enum SearchError {
     /// Reading the catalogue failed while building the index (a 500).
     #[error("search index: catalogue database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// Writing the hit store failed (module `hits`; the service then keeps it in a temporary
+    /// file, and fails to start only when that fails too).
+    #[error("search hit store: {0}")]
+    Io(#[from] std::io::Error),
     /// Building the term dictionary failed (a 500; it means a bug, terms are sorted first).
     #[error("search index: term dictionary: {0}")]
     Dictionary(#[from] fst::Error),

@@ -124,7 +124,7 @@ impl SearchIndex {
 }
 
 /// What identifies a state of the catalogue file (see the module documentation).
-fn catalogue_identity(catalogue: &Path) -> std::io::Result<[u8; 32]> {
+pub(super) fn catalogue_identity(catalogue: &Path) -> std::io::Result<[u8; 32]> {
     let mut hasher = Sha256::new();
     hasher.update(VERSION.to_le_bytes());
     let mut wal = catalogue.as_os_str().to_os_string();

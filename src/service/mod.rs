@@ -38,7 +38,7 @@ use self::limits::WindowLimiter;
 use self::marketplace::{Marketplaces, Simulator, SimulatorConfig};
 use self::pool::Pool;
 use crate::catalogue::CatalogueError;
-use crate::search::SearchIndex;
+use crate::search::{HitStore, SearchIndex};
 
 /// Real-time requests per key per minute (spec, Limits).
 pub const REALTIME_PER_MINUTE: u32 = 120;
@@ -50,9 +50,6 @@ pub const MAX_IN_FLIGHT: usize = 512;
 /// Longest the service works on one answer before giving up with 504. Above the simulated
 /// marketplaces' own timeout, so theirs (a 504 naming the marketplace) fires first.
 pub const REQUEST_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
-
-/// Search hits kept serialized (about 3.5 KB each, so at most ~70 MB).
-const HIT_CACHE_ENTRIES: usize = 20_000;
 
 /// How to run the service.
 #[derive(Debug, Clone)]
@@ -132,15 +129,8 @@ pub struct ServiceState {
     /// Counted once at start: the catalogue does not change while it is served, and counting
     /// 1.4 million variants costs milliseconds per request.
     stats: crate::model::Stats,
-    /// Search hits already serialized, by product and dataset. The catalogue is read-only while
-    /// it is served, so entries never go stale; popular products fill most result pages, and
-    /// building a hit (one product row, a dozen variant rows, 3.5 KB of JSON) is most of the
-    /// cost of a search.
-    /// Keyed by whether the tier gets release dates and retail prices too.
-    hit_cache: quick_cache::sync::Cache<
-        (i64, crate::model::Country, bool),
-        Box<serde_json::value::RawValue>,
-    >,
+    /// Every product's search hit, ready to be written as JSON (see [`HitStore`]).
+    hits: HitStore,
 }
 
 impl std::fmt::Debug for ServiceState {
@@ -169,42 +159,63 @@ impl ServiceState {
             })?
     }
 
-    /// Search hits for `pks` in order, serialized, from the cache or the catalogue.
+    /// The JSON array of the search hits of `pks`, in order, from the hit store. A hit the store
+    /// cannot give (a damaged record) comes from the catalogue instead; a pk the catalogue does
+    /// not have is skipped, as `search_hits` does.
     fn hits_json(
         &self,
         pks: &[i64],
         country: crate::model::Country,
         tier: crate::model::Tier,
-    ) -> Result<Vec<Box<serde_json::value::RawValue>>, ApiError> {
+    ) -> Result<Vec<u8>, ApiError> {
         let full = tier.allows(crate::model::Feature::ReleaseAndRetail);
-        let mut hits: Vec<Option<Box<serde_json::value::RawValue>>> = pks
-            .iter()
-            .map(|&pk| self.hit_cache.get(&(pk, country, full)))
-            .collect();
-        let missing: Vec<i64> = pks
-            .iter()
-            .zip(&hits)
-            .filter(|(_, hit)| hit.is_none())
-            .map(|(&pk, _)| pk)
-            .collect();
-        if !missing.is_empty() {
-            let conn = self.pool.get()?;
-            for (pk, hit) in crate::catalogue::read::search_hits_by_pk(&conn, &missing, country)? {
-                let serialize_failed = |err: serde_json::Error| {
-                    tracing::error!("serializing a search hit: {err:#}");
-                    ApiError::Internal
-                };
-                let mut value = serde_json::to_value(&hit).map_err(serialize_failed)?;
-                auth::strip_omitted_fields(&mut value, tier);
-                let json = serde_json::value::to_raw_value(&value).map_err(serialize_failed)?;
-                self.hit_cache.insert((pk, country, full), json.clone());
-                if let Some(slot) = pks.iter().position(|&p| p == pk) {
-                    hits[slot] = Some(json);
+        // About 3.7 KB per hit with a dozen variants.
+        let mut out = Vec::with_capacity(pks.len() * 4096 + 2);
+        out.push(b'[');
+        let mut written = 0usize;
+        for &pk in pks {
+            let mark = out.len();
+            if written > 0 {
+                out.push(b',');
+            }
+            let from_store = self.hits.write_hit(pk, country, full, &mut out);
+            let found = match from_store {
+                Ok(()) => true,
+                Err(err) => {
+                    tracing::error!("search hit from the catalogue instead: {err}");
+                    self.hit_from_catalogue(pk, country, tier, &mut out)?
                 }
+            };
+            if found {
+                written += 1;
+            } else {
+                out.truncate(mark);
             }
         }
-        // A pk the catalogue no longer has is skipped, as `search_hits` does.
-        Ok(hits.into_iter().flatten().collect())
+        out.push(b']');
+        Ok(out)
+    }
+
+    /// Appends product `pk`'s search hit read from the catalogue; `false` when there is none.
+    fn hit_from_catalogue(
+        &self,
+        pk: i64,
+        country: crate::model::Country,
+        tier: crate::model::Tier,
+        out: &mut Vec<u8>,
+    ) -> Result<bool, ApiError> {
+        let conn = self.pool.get()?;
+        let Some(hit) = crate::catalogue::read::search_hits(&conn, &[pk], country)?.pop() else {
+            return Ok(false);
+        };
+        let serialize_failed = |err: serde_json::Error| {
+            tracing::error!("serializing a search hit: {err:#}");
+            ApiError::Internal
+        };
+        let mut value = serde_json::to_value(&hit).map_err(serialize_failed)?;
+        auth::strip_omitted_fields(&mut value, tier);
+        serde_json::to_writer(out, &value).map_err(serialize_failed)?;
+        Ok(true)
     }
 
     /// Opens the catalogue, builds the search index and starts the simulator. Blocking: call it
@@ -230,6 +241,14 @@ impl ServiceState {
             elapsed_ms = started.elapsed().as_millis() as u64,
             "search index ready"
         );
+        let started = Instant::now();
+        let (hits, source) = HitStore::open(&config.catalogue, &conn)?;
+        tracing::info!(
+            products = hits.len(),
+            ?source,
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            "search hits ready"
+        );
         let stats = crate::catalogue::read::stats(&conn)?;
         drop(conn);
         Ok(Arc::new(Self {
@@ -243,7 +262,7 @@ impl ServiceState {
             max_in_flight: config.max_in_flight.max(1),
             request_timeout: config.request_timeout,
             stats,
-            hit_cache: quick_cache::sync::Cache::new(HIT_CACHE_ENTRIES),
+            hits,
         }))
     }
 }

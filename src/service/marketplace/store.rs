@@ -113,7 +113,9 @@ struct RelatedIndex {
 #[derive(Debug)]
 pub(super) struct Store {
     connections: Vec<Mutex<Catalogue>>,
-    related: RelatedIndex,
+    /// Built on a thread of its own at open (a scan of every product, seconds at a million), so
+    /// `serve` answers searches at once; the first related-products lookup waits for it.
+    related: std::sync::Arc<std::sync::OnceLock<RelatedIndex>>,
 }
 
 fn internal(err: &rusqlite::Error) -> UpstreamError {
@@ -127,8 +129,21 @@ impl Store {
             Catalogue::open_read_only(path)
                 .map_err(|err| UpstreamError::Internal(format!("opening the catalogue: {err}")))
         };
+        let related = std::sync::Arc::new(std::sync::OnceLock::new());
+        let builder = open()?;
+        let filled = std::sync::Arc::clone(&related);
+        std::thread::Builder::new()
+            .name("related-index".into())
+            .spawn(move || {
+                let index = RelatedIndex::build(builder.connection()).unwrap_or_else(|err| {
+                    // No related products rather than a lookup waiting forever.
+                    tracing::error!("building the related-products index: {err}");
+                    RelatedIndex::default()
+                });
+                let _ = filled.set(index);
+            })
+            .map_err(|err| UpstreamError::Internal(format!("starting a thread: {err}")))?;
         let first = open()?;
-        let related = RelatedIndex::build(first.connection()).map_err(|err| internal(&err))?;
         let mut connections = vec![Mutex::new(first)];
         for _ in 1..CONNECTIONS {
             connections.push(Mutex::new(open()?));
@@ -162,8 +177,8 @@ impl Store {
     /// Pks of up to `limit` products related to `product`: the same model first, then the same
     /// brand, each best-selling first; never the product itself.
     pub fn related_pks(&self, product: &ProductRow, limit: usize) -> Vec<i64> {
-        let same_model = self
-            .related
+        let related = self.related.wait();
+        let same_model = related
             .by_model
             .get(&(product.brand.clone(), product.model.clone()))
             .map_or(&[][..], Vec::as_slice);
@@ -174,8 +189,7 @@ impl Store {
             .take(limit)
             .collect();
         if pks.len() < limit {
-            let same_brand = self
-                .related
+            let same_brand = related
                 .by_brand
                 .get(&product.brand)
                 .map_or(&[][..], Vec::as_slice);

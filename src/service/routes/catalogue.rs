@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use axum::Json;
 use axum::extract::{Extension, Path, Query, State};
+use axum::response::IntoResponse as _;
 
 use super::{Params, checked_id, product_not_found, product_pk, truncate};
 use crate::catalogue::read;
@@ -30,17 +31,28 @@ pub(crate) const MAX_QUERY_CHARS: usize = crate::search::MAX_QUERY_CHARS;
 /// pattern.
 pub(crate) const COUNTRY_PATTERN: &str = "^ *([Uu][Ss]|[Ff][Rr])? *$";
 
-/// [`SearchResponse`] with its hits already serialized (from the service's hit cache): the same
-/// JSON, field for field.
-#[derive(Debug, serde::Serialize)]
-pub(crate) struct SearchPage {
-    hits: Vec<Box<serde_json::value::RawValue>>,
-    #[serde(rename = "estimatedTotalHits")]
+/// The [`SearchResponse`] JSON around hits already serialized (from the service's hit store):
+/// the same JSON, field for field and in the same order, as serializing the struct.
+fn search_page_json(
+    hits: &[u8],
     estimated_total_hits: u64,
     limit: u32,
-    #[serde(rename = "processingTimeMs")]
     processing_time_ms: u64,
-    query: String,
+    query: &str,
+) -> Vec<u8> {
+    let mut body = Vec::with_capacity(hits.len() + query.len() + 128);
+    body.extend_from_slice(b"{\"hits\":");
+    body.extend_from_slice(hits);
+    body.extend_from_slice(
+        format!(
+            ",\"estimatedTotalHits\":{estimated_total_hits},\"limit\":{limit},\"processingTimeMs\":{processing_time_ms},\"query\":"
+        )
+        .as_bytes(),
+    );
+    // Writing a `&str` into a `Vec` cannot fail.
+    let _ = serde_json::to_writer(&mut body, query);
+    body.push(b'}');
+    body
 }
 
 /// The dataset asked for, checked against the caller's tier.
@@ -73,7 +85,7 @@ pub(crate) async fn search(
     State(state): State<Arc<ServiceState>>,
     Extension(caller): Extension<Caller>,
     Query(params): Query<Params>,
-) -> Result<Json<SearchPage>, ApiError> {
+) -> Result<axum::response::Response, ApiError> {
     let started = Instant::now();
     let country = country(&params, &caller)?;
     let limit = params.number("limit", DEFAULT_LIMIT, MAX_LIMIT)?;
@@ -98,7 +110,7 @@ pub(crate) async fn search(
                 limit: limit as usize,
             };
             let outcome = state.search.search(&request).map_err(|err| match err {
-                SearchError::Sqlite(_) => {
+                SearchError::Sqlite(_) | SearchError::Io(_) => {
                     tracing::error!("search: {err:#}");
                     ApiError::Internal
                 }
@@ -108,13 +120,21 @@ pub(crate) async fn search(
             Ok((hits, outcome.estimated_total_hits))
         })
         .await?;
-    Ok(Json(SearchPage {
-        hits,
+    let body = search_page_json(
+        &hits,
         estimated_total_hits,
         limit,
-        processing_time_ms: started.elapsed().as_millis() as u64,
-        query: text,
-    }))
+        started.elapsed().as_millis() as u64,
+        &text,
+    );
+    Ok((
+        [(
+            axum::http::header::CONTENT_TYPE,
+            axum::http::HeaderValue::from_static("application/json"),
+        )],
+        body,
+    )
+        .into_response())
 }
 
 /// `GET /product/{id}`: UUID or slug, in the search-hit shape.

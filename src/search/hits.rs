@@ -1,0 +1,780 @@
+//! The page of hits kept ready: every product's search hit in a compact binary record, in a
+//! file beside the catalogue (`<catalogue>.search-hits`), so a page of `/search` is a few
+//! positioned reads and one JSON writer pass instead of two `SQLite` queries over a dozen
+//! variants per product and a `serde_json::Value` round trip per hit.
+//!
+//! # Why
+//!
+//! Profiled at 100,000 products, ranking a query costs well under a millisecond while building
+//! its page (20 products with all their variants read from `SQLite`, each turned into a `Value`,
+//! stripped for the tier, serialized) cost several: that was most of a `/search` answer. A record
+//! holds one product with both datasets' prices (US and FR) and its variants; the JSON of either
+//! dataset and tier is written from it directly, byte for byte what the catalogue path gives
+//! (`tests/search_hits.rs` compares them over a whole catalogue).
+//!
+//! # Memory
+//!
+//! Only the directory (`pk` and offset per product, 16 bytes each) is held in memory; records
+//! are read with positioned reads, so they live in the page cache and not in the service's
+//! resident memory (a memory map would count every page touched).
+//!
+//! # Trust
+//!
+//! Keyed to the catalogue's identity as the index file is (module `persist`), written atomically.
+//! The directory is checked whole when the file is opened (checksum, order, every offset in
+//! range); each record carries its own CRC-32, checked on every read, so a damaged record is
+//! never served: the caller falls back to the catalogue for that hit.
+//!
+//! # Format
+//!
+//! Header: magic, version, byte-order mark, catalogue identity (48 bytes). Records back to back
+//! (CRC-32 of the payload, then the payload). Directory: `pk` (i64) per product in increasing
+//! order, then the offset (u64) of each record. Trailer: product count, directory offset,
+//! CRC-32 of the directory, magic.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use rusqlite::Connection;
+use serde::Serialize;
+
+use super::persist::catalogue_identity;
+use super::{IndexSource, SearchError};
+use crate::model::Country;
+
+const MAGIC: &[u8; 8] = b"SOLHITS\0";
+/// Bumped whenever the record layout changes.
+const VERSION: u32 = 1;
+const BYTE_ORDER: u32 = 0x0102_0304;
+const HEADER_BYTES: u64 = 16 + 32;
+const TRAILER_BYTES: u64 = 8 + 8 + 4 + 4 + 8;
+/// A string length meaning "absent" (`NULL` in the catalogue).
+const ABSENT: u32 = u32::MAX;
+/// Longest record accepted when reading (a product with thousands of variants stays far below).
+const MAX_RECORD_BYTES: u64 = 16 << 20;
+
+/// Every product's hit, ready to be written as JSON. `Send + Sync`: reads are positioned.
+#[derive(Debug)]
+pub struct HitStore {
+    file: File,
+    /// `products.pk`, increasing.
+    pks: Vec<i64>,
+    /// Record start of each product; one more entry: where the last record ends.
+    offsets: Vec<u64>,
+}
+
+/// Why a store file was not used (logged, then it is rebuilt).
+#[derive(Debug, thiserror::Error)]
+enum LoadError {
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    #[error("not a hit store of this version")]
+    Format,
+    #[error("made for another state of the catalogue")]
+    Stale,
+    #[error("malformed: {0}")]
+    Malformed(&'static str),
+}
+
+/// Why one hit could not be written from the store (the caller falls back to the catalogue).
+#[derive(Debug, thiserror::Error)]
+pub enum HitError {
+    /// The product is not in the store.
+    #[error("product {0} is not in the hit store")]
+    Unknown(i64),
+    /// Reading the file failed.
+    #[error("reading the hit store: {0}")]
+    Io(#[from] std::io::Error),
+    /// The record failed its checksum or does not decode.
+    #[error("damaged hit record for product {0}")]
+    Damaged(i64),
+}
+
+impl HitStore {
+    /// The store kept beside `catalogue`: `<catalogue>.search-hits`.
+    pub fn file_for(catalogue: &Path) -> PathBuf {
+        let mut name = catalogue.file_name().unwrap_or_default().to_os_string();
+        name.push(".search-hits");
+        catalogue.with_file_name(name)
+    }
+
+    /// The store of the catalogue at `catalogue` (open as `conn`): opened when the file was made
+    /// for the catalogue as it is now, else built from the catalogue and written there. A file
+    /// that cannot be trusted is rebuilt (and the reason logged); when none can be written beside
+    /// the catalogue (a read-only folder), the store is built in an anonymous temporary file.
+    pub fn open(
+        catalogue: &Path,
+        conn: &Connection,
+    ) -> Result<(HitStore, IndexSource), SearchError> {
+        let path = Self::file_for(catalogue);
+        let started = Instant::now();
+        let identity = match catalogue_identity(catalogue) {
+            Ok(identity) => {
+                match File::open(&path)
+                    .map_err(LoadError::from)
+                    .and_then(|file| load(file, &identity))
+                {
+                    Ok(store) => {
+                        tracing::info!(
+                            products = store.len(),
+                            elapsed_ms = started.elapsed().as_millis() as u64,
+                            "hit store opened"
+                        );
+                        return Ok((store, IndexSource::Loaded));
+                    }
+                    Err(LoadError::Io(err)) if err.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(err) => {
+                        tracing::warn!(path = %path.display(), "hit store not used, rebuilding: {err}");
+                    }
+                }
+                Some(identity)
+            }
+            Err(err) => {
+                tracing::warn!(catalogue = %catalogue.display(), "hit store not kept: {err}");
+                None
+            }
+        };
+        let beside = match identity {
+            Some(identity) => build_beside(conn, &path, &identity),
+            None => Err(SearchError::Io(std::io::Error::other(
+                "no catalogue identity",
+            ))),
+        };
+        let store = match beside {
+            Ok(store) => store,
+            Err(SearchError::Io(err)) => {
+                tracing::warn!(path = %path.display(), "hit store not written beside the catalogue, kept in a temporary file: {err}");
+                let mut file = tempfile::tempfile()?;
+                let identity = [0u8; 32];
+                write_store(conn, &mut file, &identity)?;
+                load(file, &identity)
+                    .map_err(|err| SearchError::Io(std::io::Error::other(err.to_string())))?
+            }
+            Err(err) => return Err(err),
+        };
+        tracing::info!(
+            products = store.len(),
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            "hit store built"
+        );
+        Ok((store, IndexSource::Built))
+    }
+
+    /// Number of products in the store.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.pks.len()
+    }
+
+    /// Whether the store holds no product.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.pks.is_empty()
+    }
+
+    /// Appends the JSON of product `pk`'s search hit to `out`, priced for `country`, with the
+    /// release date and retail price only when `full` (the tier rule). On error `out` is left
+    /// as it was.
+    pub fn write_hit(
+        &self,
+        pk: i64,
+        country: Country,
+        full: bool,
+        out: &mut Vec<u8>,
+    ) -> Result<(), HitError> {
+        let slot = self
+            .pks
+            .binary_search(&pk)
+            .map_err(|_| HitError::Unknown(pk))?;
+        let start = self.offsets[slot];
+        let length = (self.offsets[slot + 1] - start) as usize;
+        thread_local! {
+            /// The record being read, reused by the thread's next hit.
+            static BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        BUFFER.with_borrow_mut(|buffer| {
+            self.write_record(pk, start, length, buffer, country, full, out)
+        })
+    }
+
+    #[allow(clippy::too_many_arguments, reason = "one private step of write_hit")]
+    fn write_record(
+        &self,
+        pk: i64,
+        start: u64,
+        length: usize,
+        buffer: &mut Vec<u8>,
+        country: Country,
+        full: bool,
+        out: &mut Vec<u8>,
+    ) -> Result<(), HitError> {
+        buffer.clear();
+        buffer.resize(length, 0);
+        read_exact_at(&self.file, buffer, start)?;
+        let damaged = || HitError::Damaged(pk);
+        let (crc, payload) = buffer.split_at(4.min(buffer.len()));
+        if crc.len() < 4
+            || u32::from_le_bytes(crc.try_into().map_err(|_| damaged())?)
+                != crc32fast::hash(payload)
+        {
+            return Err(damaged());
+        }
+        let record = Record::decode(payload).ok_or_else(damaged)?;
+        let mark = out.len();
+        if serde_json::to_writer(&mut *out, &record.hit(country, full)).is_err() {
+            out.truncate(mark);
+            return Err(damaged());
+        }
+        Ok(())
+    }
+}
+
+#[cfg(unix)]
+fn read_exact_at(file: &File, buffer: &mut [u8], offset: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buffer, offset)
+}
+
+#[cfg(windows)]
+fn read_exact_at(file: &File, mut buffer: &mut [u8], mut offset: u64) -> std::io::Result<()> {
+    while !buffer.is_empty() {
+        match std::os::windows::fs::FileExt::seek_read(file, buffer, offset) {
+            Ok(0) => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+            Ok(n) => {
+                buffer = &mut buffer[n..];
+                offset += n as u64;
+            }
+            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(err) => return Err(err),
+        }
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Records
+
+/// The money of one dataset, in cents: min, avg, max, base, retail.
+type Prices = [i64; 5];
+
+/// One product as stored, borrowed from the record bytes.
+struct Record<'a> {
+    text: [&'a str; 16],
+    description: Option<&'a str>,
+    is_bundle: bool,
+    labels: Vec<&'a str>,
+    prices: [Prices; 2],
+    variants: Vec<StoredVariant<'a>>,
+}
+
+struct StoredVariant<'a> {
+    id: &'a [u8],
+    size: &'a str,
+    gtin: Option<&'a str>,
+    link: Option<&'a str>,
+    prices: [i64; 2],
+}
+
+/// The text fields of a record, in stored order.
+const TEXT_FIELDS: [&str; 16] = [
+    "id",
+    "slug",
+    "sku",
+    "title",
+    "brand",
+    "category",
+    "color",
+    "gender",
+    "age_group",
+    "size_system",
+    "condition",
+    "availability",
+    "image",
+    "link",
+    "release_date",
+    "inserted_at",
+];
+
+fn dataset(country: Country) -> usize {
+    match country {
+        Country::Us => 0,
+        Country::Fr => 1,
+    }
+}
+
+/// Cents to a plain money number (as `catalogue::read` does).
+fn money(cents: i64) -> f64 {
+    cents as f64 / 100.0
+}
+
+/// A search hit as `catalogue::read` and the service's tier rule shape it, field for field, in
+/// the order a `serde_json::Value` object writes its keys (sorted).
+#[derive(Serialize)]
+struct HitJson<'a> {
+    age_group: &'a str,
+    availability: &'a str,
+    avg_price: f64,
+    base_price: f64,
+    brand: &'a str,
+    category: &'a str,
+    color: &'a str,
+    condition: &'a str,
+    currency: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<&'a str>,
+    gender: &'a str,
+    id: &'a str,
+    image: &'a str,
+    inserted_at: &'a str,
+    is_bundle: bool,
+    labels: &'a [&'a str],
+    link: &'a str,
+    max_price: f64,
+    min_price: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    release_date: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    retail_price: Option<String>,
+    size_system: &'a str,
+    sku: &'a str,
+    slug: &'a str,
+    title: &'a str,
+    variants: Vec<VariantJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct VariantJson<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    gtin: Option<&'a str>,
+    price: f64,
+    size: &'a str,
+    #[serde(serialize_with = "serialize_display")]
+    variant_id: VariantId<'a>,
+    #[serde(serialize_with = "serialize_display")]
+    variant_link: VariantLink<'a>,
+}
+
+/// Written straight into the JSON (no `String` per variant): half the cost of a page was these
+/// small allocations.
+fn serialize_display<S: serde::Serializer, T: std::fmt::Display>(
+    value: &T,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(value)
+}
+
+/// A variant id as `catalogue::read` shows it: the UUID of 16 stored bytes, empty otherwise.
+struct VariantId<'a>(&'a [u8]);
+
+impl std::fmt::Display for VariantId<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match uuid::Uuid::from_slice(self.0) {
+            Ok(id) => std::fmt::Display::fmt(&id.hyphenated(), f),
+            Err(_) => Ok(()),
+        }
+    }
+}
+
+/// A variant's own link, or the product's with the size as `catalogue::read::variant_link`
+/// derives it (the byte-for-byte test in `tests/search_hits.rs` holds the two together).
+enum VariantLink<'a> {
+    Own(&'a str),
+    Derived {
+        product_link: &'a str,
+        size: &'a str,
+    },
+}
+
+impl std::fmt::Display for VariantLink<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use std::fmt::Write as _;
+        match *self {
+            VariantLink::Own(link) => f.write_str(link),
+            VariantLink::Derived { product_link, size } => {
+                let separator = if product_link.contains('?') { '&' } else { '?' };
+                write!(f, "{product_link}{separator}size=")?;
+                for c in size.chars() {
+                    f.write_char(if c.is_ascii_alphanumeric() || c == '.' {
+                        c
+                    } else {
+                        '-'
+                    })?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl<'a> Record<'a> {
+    fn hit(&'a self, country: Country, full: bool) -> HitJson<'a> {
+        let [
+            id,
+            slug,
+            sku,
+            title,
+            brand,
+            category,
+            color,
+            gender,
+            age_group,
+            size_system,
+            condition,
+            availability,
+            image,
+            link,
+            release_date,
+            inserted_at,
+        ] = self.text;
+        let [min, avg, max, base, retail] = self.prices[dataset(country)];
+        let variants = self
+            .variants
+            .iter()
+            .map(|variant| VariantJson {
+                gtin: variant.gtin,
+                price: money(variant.prices[dataset(country)]),
+                size: variant.size,
+                variant_id: VariantId(variant.id),
+                variant_link: match variant.link {
+                    Some(own) => VariantLink::Own(own),
+                    None => VariantLink::Derived {
+                        product_link: link,
+                        size: variant.size,
+                    },
+                },
+            })
+            .collect();
+        HitJson {
+            age_group,
+            availability,
+            avg_price: money(avg),
+            base_price: money(base),
+            brand,
+            category,
+            color,
+            condition,
+            currency: country.currency(),
+            description: self.description,
+            gender,
+            id,
+            image,
+            inserted_at,
+            is_bundle: self.is_bundle,
+            labels: &self.labels,
+            link,
+            max_price: money(max),
+            min_price: money(min),
+            release_date: full.then_some(release_date),
+            retail_price: full.then(|| crate::catalogue::read::retail_text(retail)),
+            size_system,
+            sku,
+            slug,
+            title,
+            variants,
+        }
+    }
+
+    fn decode(bytes: &'a [u8]) -> Option<Self> {
+        let mut cursor = Cursor { bytes };
+        let mut text = [""; 16];
+        for slot in &mut text {
+            *slot = cursor.text()?;
+        }
+        let description = cursor.optional_text()?;
+        let is_bundle = cursor.take(1)?[0] != 0;
+        let label_count = cursor.u32()? as usize;
+        let mut labels = Vec::with_capacity(label_count.min(cursor.bytes.len() / 4));
+        for _ in 0..label_count {
+            labels.push(cursor.text()?);
+        }
+        let mut prices = [[0i64; 5]; 2];
+        for dataset in &mut prices {
+            for price in dataset {
+                *price = cursor.i64()?;
+            }
+        }
+        let variant_count = cursor.u32()? as usize;
+        let mut variants = Vec::with_capacity(variant_count.min(cursor.bytes.len() / 16));
+        for _ in 0..variant_count {
+            let id = cursor.bytes_field()?;
+            variants.push(StoredVariant {
+                id,
+                size: cursor.text()?,
+                gtin: cursor.optional_text()?,
+                link: cursor.optional_text()?,
+                prices: [cursor.i64()?, cursor.i64()?],
+            });
+        }
+        cursor.bytes.is_empty().then_some(Record {
+            text,
+            description,
+            is_bundle,
+            labels,
+            prices,
+            variants,
+        })
+    }
+}
+
+/// Reads a record's fields in order; `None` when the bytes run out or a text is not UTF-8.
+struct Cursor<'a> {
+    bytes: &'a [u8],
+}
+
+impl<'a> Cursor<'a> {
+    fn take(&mut self, count: usize) -> Option<&'a [u8]> {
+        if count > self.bytes.len() {
+            return None;
+        }
+        let (head, tail) = self.bytes.split_at(count);
+        self.bytes = tail;
+        Some(head)
+    }
+
+    fn u32(&mut self) -> Option<u32> {
+        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
+    }
+
+    fn i64(&mut self) -> Option<i64> {
+        Some(i64::from_le_bytes(self.take(8)?.try_into().ok()?))
+    }
+
+    fn bytes_field(&mut self) -> Option<&'a [u8]> {
+        let length = self.u32()?;
+        self.take(length as usize)
+    }
+
+    fn text(&mut self) -> Option<&'a str> {
+        std::str::from_utf8(self.bytes_field()?).ok()
+    }
+
+    #[allow(
+        clippy::option_option,
+        reason = "outer None: the bytes ran out, as every Cursor read; inner None: NULL"
+    )]
+    fn optional_text(&mut self) -> Option<Option<&'a str>> {
+        if self.bytes.get(..4) == Some(&ABSENT.to_le_bytes()[..]) {
+            self.take(4)?;
+            return Some(None);
+        }
+        Some(Some(self.text()?))
+    }
+}
+
+/// Appends a record's fields.
+struct Encoder {
+    bytes: Vec<u8>,
+}
+
+impl Encoder {
+    fn bytes_field(&mut self, value: &[u8]) {
+        // Catalogue texts are far below 4 GB; one that is not is cut (and fails its decode).
+        self.bytes.extend_from_slice(
+            &u32::try_from(value.len())
+                .unwrap_or(ABSENT - 1)
+                .to_le_bytes(),
+        );
+        self.bytes.extend_from_slice(value);
+    }
+
+    fn optional_text(&mut self, value: Option<&str>) {
+        match value {
+            Some(text) => self.bytes_field(text.as_bytes()),
+            None => self.bytes.extend_from_slice(&ABSENT.to_le_bytes()),
+        }
+    }
+
+    fn i64(&mut self, value: i64) {
+        self.bytes.extend_from_slice(&value.to_le_bytes());
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing
+
+/// Writes every product of the catalogue as a record: one pass over products and one over
+/// variants, both in `pk` order, merged.
+fn write_store(conn: &Connection, file: &mut File, identity: &[u8; 32]) -> Result<(), SearchError> {
+    let io = SearchError::Io;
+    let mut out = BufWriter::with_capacity(1 << 20, file);
+    out.write_all(MAGIC).map_err(io)?;
+    out.write_all(&VERSION.to_le_bytes()).map_err(io)?;
+    out.write_all(&BYTE_ORDER.to_ne_bytes()).map_err(io)?;
+    out.write_all(identity).map_err(io)?;
+    let mut position = HEADER_BYTES;
+
+    let columns = TEXT_FIELDS.join(", ");
+    let mut products = conn.prepare(&format!(
+        "SELECT pk, {columns}, description, is_bundle, labels,
+                min_usd_cents, avg_usd_cents, max_usd_cents, base_usd_cents, retail_usd_cents,
+                min_eur_cents, avg_eur_cents, max_eur_cents, base_eur_cents, retail_eur_cents
+         FROM products ORDER BY pk"
+    ))?;
+    let mut variants = conn.prepare(
+        "SELECT product_pk, id, size, gtin, link, price_usd_cents, price_eur_cents
+         FROM variants ORDER BY product_pk, position",
+    )?;
+    let mut variant_rows = variants.query([])?;
+    let mut pending = variant_rows.next()?;
+    let mut pks = Vec::new();
+    let mut offsets = Vec::new();
+    let mut encoder = Encoder { bytes: Vec::new() };
+    let mut rows = products.query([])?;
+    while let Some(row) = rows.next()? {
+        let pk: i64 = row.get(0)?;
+        encoder.bytes.clear();
+        for column in 1..=16 {
+            let text: String = row.get(column)?;
+            encoder.bytes_field(text.as_bytes());
+        }
+        let description: Option<String> = row.get(17)?;
+        encoder.optional_text(description.as_deref());
+        encoder.bytes.push(u8::from(row.get::<_, bool>(18)?));
+        let labels: String = row.get(19)?;
+        // As `catalogue::read` reads them: a list of strings, empty when the text is not one.
+        let labels: Vec<String> = serde_json::from_str(&labels).unwrap_or_default();
+        encoder
+            .bytes
+            .extend_from_slice(&(labels.len() as u32).to_le_bytes());
+        for label in &labels {
+            encoder.bytes_field(label.as_bytes());
+        }
+        for column in 20..30 {
+            encoder.i64(row.get(column)?);
+        }
+        let count_at = encoder.bytes.len();
+        encoder.bytes.extend_from_slice(&0u32.to_le_bytes());
+        let mut count = 0u32;
+        // Variants of products the catalogue lacks (none with foreign keys on) are skipped.
+        while let Some(variant) = pending {
+            let owner: i64 = variant.get(0)?;
+            if owner > pk {
+                break;
+            }
+            if owner == pk {
+                let id: Vec<u8> = variant.get(1)?;
+                encoder.bytes_field(&id);
+                let size: String = variant.get(2)?;
+                encoder.bytes_field(size.as_bytes());
+                let gtin: Option<String> = variant.get(3)?;
+                encoder.optional_text(gtin.as_deref());
+                let link: Option<String> = variant.get(4)?;
+                encoder.optional_text(link.as_deref());
+                encoder.i64(variant.get(5)?);
+                encoder.i64(variant.get(6)?);
+                count += 1;
+            }
+            pending = variant_rows.next()?;
+        }
+        encoder.bytes[count_at..count_at + 4].copy_from_slice(&count.to_le_bytes());
+        pks.push(pk);
+        offsets.push(position);
+        out.write_all(&crc32fast::hash(&encoder.bytes).to_le_bytes())
+            .map_err(io)?;
+        out.write_all(&encoder.bytes).map_err(io)?;
+        position += 4 + encoder.bytes.len() as u64;
+    }
+    let directory_at = position;
+    let mut hasher = crc32fast::Hasher::new();
+    for chunk in [
+        bytemuck::cast_slice::<i64, u8>(&pks),
+        bytemuck::cast_slice::<u64, u8>(&offsets),
+    ] {
+        hasher.update(chunk);
+        out.write_all(chunk).map_err(io)?;
+    }
+    out.write_all(&(pks.len() as u64).to_le_bytes())
+        .map_err(io)?;
+    out.write_all(&directory_at.to_le_bytes()).map_err(io)?;
+    out.write_all(&hasher.finalize().to_le_bytes())
+        .map_err(io)?;
+    out.write_all(&0u32.to_le_bytes()).map_err(io)?;
+    out.write_all(MAGIC).map_err(io)?;
+    out.flush().map_err(io)
+}
+
+/// Writes the store to `path` atomically ([`crate::durable`]) and opens it.
+fn build_beside(
+    conn: &Connection,
+    path: &Path,
+    identity: &[u8; 32],
+) -> Result<HitStore, SearchError> {
+    let mut staged = crate::durable::stage(path)?;
+    write_store(conn, staged.file(), identity)?;
+    staged.commit()?;
+    let file = File::open(path)?;
+    load(file, identity).map_err(|err| SearchError::Io(std::io::Error::other(err.to_string())))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+/// The store in `file` if it was written for `identity` and its directory holds together.
+fn load(file: File, identity: &[u8; 32]) -> Result<HitStore, LoadError> {
+    let size = file.metadata()?.len();
+    if size < HEADER_BYTES + TRAILER_BYTES {
+        return Err(LoadError::Format);
+    }
+    let mut header = [0u8; HEADER_BYTES as usize];
+    read_exact_at(&file, &mut header, 0)?;
+    if &header[..8] != MAGIC
+        || header[8..12] != VERSION.to_le_bytes()
+        || header[12..16] != BYTE_ORDER.to_ne_bytes()
+    {
+        return Err(LoadError::Format);
+    }
+    if header[16..] != identity[..] {
+        return Err(LoadError::Stale);
+    }
+    let mut trailer = [0u8; TRAILER_BYTES as usize];
+    read_exact_at(&file, &mut trailer, size - TRAILER_BYTES)?;
+    let number = |at: usize| u64::from_le_bytes(trailer[at..at + 8].try_into().unwrap_or_default());
+    let (count, directory_at) = (number(0), number(8));
+    let crc = u32::from_le_bytes(trailer[16..20].try_into().unwrap_or_default());
+    if &trailer[24..] != MAGIC {
+        return Err(LoadError::Malformed("trailer"));
+    }
+    // Checked before allocating: the directory must fit between the records and the trailer.
+    let directory_bytes = count
+        .checked_mul(16)
+        .ok_or(LoadError::Malformed("product count"))?;
+    if directory_at < HEADER_BYTES
+        || directory_at.checked_add(directory_bytes) != Some(size - TRAILER_BYTES)
+    {
+        return Err(LoadError::Malformed("directory bounds"));
+    }
+    let count = count as usize;
+    let mut pks = vec![0i64; count];
+    let mut offsets = vec![0u64; count + 1];
+    read_exact_at(&file, bytemuck::cast_slice_mut(&mut pks), directory_at)?;
+    read_exact_at(
+        &file,
+        bytemuck::cast_slice_mut(&mut offsets[..count]),
+        directory_at + 8 * count as u64,
+    )?;
+    let mut hasher = crc32fast::Hasher::new();
+    hasher.update(bytemuck::cast_slice(&pks));
+    hasher.update(bytemuck::cast_slice(&offsets[..count]));
+    if hasher.finalize() != crc {
+        return Err(LoadError::Malformed("directory checksum"));
+    }
+    offsets[count] = directory_at;
+    if pks.windows(2).any(|pair| pair[0] >= pair[1]) {
+        return Err(LoadError::Malformed("product order"));
+    }
+    let mut previous = HEADER_BYTES;
+    for &offset in &offsets {
+        if offset < previous || offset > directory_at {
+            return Err(LoadError::Malformed("record offsets"));
+        }
+        previous = offset;
+    }
+    if offsets
+        .windows(2)
+        .any(|pair| pair[1] - pair[0] < 4 || pair[1] - pair[0] > MAX_RECORD_BYTES)
+    {
+        return Err(LoadError::Malformed("record length"));
+    }
+    Ok(HitStore { file, pks, offsets })
+}

@@ -1,0 +1,221 @@
+//! The hit store beside the catalogue (`search::hits`): every product's hit written from it is
+//! byte for byte the JSON the catalogue path gives (`catalogue::read::search_hits`, then the
+//! tier rule), for both datasets and every tier; it is reused while the catalogue is unchanged,
+//! rebuilt when the catalogue changes or the file is damaged; and a damaged record is refused,
+//! never served.
+
+mod common;
+
+use std::path::Path;
+
+use solescope::model::{Country, Feature, Tier};
+use solescope::search::{HitError, HitStore, IndexSource};
+
+fn open(catalogue: &Path) -> (HitStore, IndexSource) {
+    let conn = rusqlite::Connection::open(catalogue).unwrap();
+    HitStore::open(catalogue, &conn).unwrap()
+}
+
+/// The hit's JSON as the service wrote it before the store: read from the catalogue,
+/// serialized through a `serde_json::Value`, the tier's omitted fields removed.
+fn from_catalogue(conn: &rusqlite::Connection, pk: i64, country: Country, tier: Tier) -> Vec<u8> {
+    rusqlite::vtab::array::load_module(conn).unwrap();
+    let hit = solescope::catalogue::read::search_hits(conn, &[pk], country)
+        .unwrap()
+        .pop()
+        .unwrap();
+    let mut value = serde_json::to_value(&hit).unwrap();
+    for field in tier.omitted_fields() {
+        value.as_object_mut().unwrap().remove(field);
+    }
+    serde_json::to_vec(&value).unwrap()
+}
+
+fn from_store(
+    store: &HitStore,
+    pk: i64,
+    country: Country,
+    tier: Tier,
+) -> Result<Vec<u8>, HitError> {
+    let mut out = Vec::new();
+    store.write_hit(
+        pk,
+        country,
+        tier.allows(Feature::ReleaseAndRetail),
+        &mut out,
+    )?;
+    Ok(out)
+}
+
+#[test]
+fn every_hit_is_the_catalogue_json_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalogue = common::catalogue(dir.path(), "catalogue.sqlite", 300, 5);
+    let conn = rusqlite::Connection::open(&catalogue).unwrap();
+    // Cover the rarer shapes too: no description, a variant link and no GTIN, odd labels,
+    // text that needs escaping, an unknown retail price, a product link with a query string.
+    conn.execute_batch(
+        "UPDATE products SET description = NULL WHERE pk = 2;
+         UPDATE products SET labels = '[\"limited\",\"\\u00e9t\\u00e9 \\\"quoted\\\"\"]',
+                             title = 'Tab\there \"quoted\" <br> caf\u{e9}' WHERE pk = 3;
+         UPDATE products SET labels = 'not json', retail_usd_cents = 0, retail_eur_cents = 0 WHERE pk = 4;
+         UPDATE variants SET link = 'https://example.invalid/v?x=1', gtin = NULL
+          WHERE pk = (SELECT min(pk) FROM variants WHERE product_pk = 5);
+         UPDATE products SET link = link || '?ref=feed' WHERE pk = 6;",
+    )
+    .unwrap();
+    drop(conn);
+    let (store, source) = open(&catalogue);
+    assert_eq!(source, IndexSource::Built);
+    let conn = rusqlite::Connection::open(&catalogue).unwrap();
+    let pks: Vec<i64> = conn
+        .prepare("SELECT pk FROM products ORDER BY pk")
+        .unwrap()
+        .query_map([], |row| row.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(store.len(), pks.len());
+    for &pk in &pks {
+        for country in Country::ALL {
+            for tier in [Tier::Free, Tier::Pro, Tier::Ultra] {
+                let expected = from_catalogue(&conn, pk, country, tier);
+                let got = from_store(&store, pk, country, tier).unwrap();
+                assert_eq!(
+                    String::from_utf8(got).unwrap(),
+                    String::from_utf8(expected).unwrap(),
+                    "product {pk}, {country:?}, {tier:?}"
+                );
+            }
+        }
+    }
+    assert!(matches!(
+        from_store(&store, 1_000_000, Country::Us, Tier::Pro),
+        Err(HitError::Unknown(1_000_000))
+    ));
+}
+
+#[test]
+fn store_is_reused_rebuilt_when_stale_or_damaged_and_never_serves_a_damaged_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalogue = common::catalogue(dir.path(), "catalogue.sqlite", 200, 9);
+    let file = HitStore::file_for(&catalogue);
+    assert_eq!(file, dir.path().join("catalogue.sqlite.search-hits"));
+    assert_eq!(open(&catalogue).1, IndexSource::Built);
+    assert!(file.exists());
+    assert_eq!(open(&catalogue).1, IndexSource::Loaded);
+    let good = std::fs::read(&file).unwrap();
+
+    // A flipped byte inside a record: the file opens (only the directory is checked whole), the
+    // record is refused on read, every other record still served.
+    let conn = rusqlite::Connection::open(&catalogue).unwrap();
+    let mut damaged = good.clone();
+    damaged[200] ^= 0x5A;
+    std::fs::write(&file, &damaged).unwrap();
+    let (store, source) = open(&catalogue);
+    assert_eq!(source, IndexSource::Loaded);
+    let results: Vec<_> = (1..=200)
+        .map(|pk| from_store(&store, pk, Country::Us, Tier::Pro))
+        .collect();
+    assert!(
+        matches!(results[0], Err(HitError::Damaged(1))),
+        "{:?}",
+        results[0].as_ref().err()
+    );
+    for (pk, result) in (2..).zip(&results[1..]) {
+        assert_eq!(
+            result.as_ref().unwrap(),
+            &from_catalogue(&conn, pk, Country::Us, Tier::Pro)
+        );
+    }
+
+    // Damaged directory, truncated, empty, foreign: rebuilt, no crash.
+    for damaged in [
+        {
+            let mut bytes = good.clone();
+            let at = bytes.len() - 100;
+            bytes[at] ^= 0x01;
+            bytes
+        },
+        good[..good.len() / 2].to_vec(),
+        good[..good.len() - 1].to_vec(),
+        Vec::new(),
+        [&good[..48], &[0xFF; 4096][..]].concat(),
+        b"not a hit store".to_vec(),
+    ] {
+        std::fs::write(&file, &damaged).unwrap();
+        let (store, source) = open(&catalogue);
+        assert_eq!(source, IndexSource::Built);
+        assert_eq!(store.len(), 200);
+        assert_eq!(std::fs::read(&file).unwrap(), good, "rewritten as before");
+    }
+
+    // The catalogue changes: rebuilt, and the hit shows the change.
+    conn.execute(
+        "UPDATE products SET title = 'Zzyzx Quokka Runner' WHERE pk = 7",
+        [],
+    )
+    .unwrap();
+    drop(conn);
+    let (store, source) = open(&catalogue);
+    assert_eq!(source, IndexSource::Built);
+    let hit = from_store(&store, 7, Country::Us, Tier::Free).unwrap();
+    assert!(
+        String::from_utf8(hit)
+            .unwrap()
+            .contains("Zzyzx Quokka Runner")
+    );
+    assert_eq!(open(&catalogue).1, IndexSource::Loaded);
+}
+
+#[test]
+fn an_unwritable_folder_keeps_the_store_in_a_temporary_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalogue = common::catalogue(dir.path(), "catalogue.sqlite", 40, 3);
+    // A directory where the store file should be: it can be neither read nor replaced.
+    std::fs::create_dir(HitStore::file_for(&catalogue)).unwrap();
+    let (store, source) = open(&catalogue);
+    assert_eq!(source, IndexSource::Built);
+    assert_eq!(store.len(), 40);
+    assert!(from_store(&store, 1, Country::Fr, Tier::Ultra).is_ok());
+}
+
+#[tokio::test]
+async fn service_answers_damaged_records_from_the_catalogue() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalogue = common::catalogue(dir.path(), "catalogue.sqlite", 120, 4);
+    let server = common::start(common::config(&catalogue)).await;
+    let client = reqwest::Client::new();
+    let hits = |key: &'static str| {
+        let client = client.clone();
+        let url = format!("{}/search?query=nike&limit=30", server.base_url());
+        async move {
+            let answer = client
+                .get(url)
+                .header("Authorization", key)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(answer.status(), 200);
+            let body: serde_json::Value = answer.json().await.unwrap();
+            body["hits"].clone()
+        }
+    };
+    let before = (hits("demo-pro").await, hits("demo-free").await);
+    assert!(before.0.as_array().unwrap().len() > 5, "{}", before.0);
+    assert!(before.0[0].get("retail_price").is_some());
+    assert!(before.1[0].get("retail_price").is_none());
+
+    // Every record damaged under the running service (the directory at the end left intact):
+    // each hit fails its checksum and is answered from the catalogue, the same JSON.
+    let file = HitStore::file_for(&catalogue);
+    let mut bytes = std::fs::read(&file).unwrap();
+    let directory = 32 + 16 * 120;
+    let end = bytes.len() - directory;
+    for byte in &mut bytes[60..end] {
+        *byte ^= 0x21;
+    }
+    std::fs::write(&file, &bytes).unwrap();
+    assert_eq!((hits("demo-pro").await, hits("demo-free").await), before);
+    server.shutdown().await;
+}
