@@ -15,6 +15,9 @@ const FAR: u32 = 8;
 pub(super) struct Bucket<'q> {
     pub(super) matched: usize,
     pub(super) word_count: usize,
+    /// Words in the text, kept or not: more than `word_count` when the text had more than
+    /// [`MAX_QUERY_WORDS`] words and the rest were dropped.
+    pub(super) typed_words: usize,
     pub(super) typos: u32,
     /// Per query word that is itself a term: the set of documents holding that term, the only
     /// documents where the word can count as matched exactly.
@@ -42,7 +45,7 @@ impl Bucket<'_> {
     /// stop below cannot bound: such documents are scored up front.
     fn may_equal_title(&self, index: &SearchIndex, doc: u32) -> bool {
         self.matched == self.word_count
-            && usize::from(index.forward.docs[doc as usize].title_distinct) <= self.word_count
+            && usize::from(index.forward.docs[doc as usize].title_distinct) <= self.typed_words
     }
 
     /// The best key any other document of the bucket can have.
@@ -257,12 +260,20 @@ fn fine_key(index: &SearchIndex, term_info: &[u32], bucket: &Bucket, doc: u32) -
     }
     let title_len = u32::from(header.title_len);
     let all_words = (1u32 << bucket.word_count) - 1;
+    let covers_title = if bucket.typed_words > bucket.word_count {
+        // The words past MAX_QUERY_WORDS were dropped, so equality cannot be checked word by
+        // word: the title counts as equal when it is as long as the text and the kept words
+        // are its first words (a long exact title then beats the same title plus " (GS)").
+        title_len as usize == bucket.typed_words && title_hit & all_words == all_words
+    } else {
+        title_hit == (1u32 << title_len) - 1
+    };
     let title_equal = matched == all_words
         && bucket.may_equal_title(index, doc)
         && title_len > 0
         && title_len <= u32::from(MAX_TITLE_POSITION)
         && positions[..bucket.word_count].iter().all(|&p| p != 0)
-        && title_hit == (1u32 << title_len) - 1;
+        && covers_title;
     let inexact = bucket.word_count as u32 - (exact & matched).count_ones();
     pack_key(proximity, attribute, title_equal, inexact)
 }

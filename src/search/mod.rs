@@ -47,7 +47,9 @@
 //! 2. fewer typos (sum over matched words of the fewest typos of a matching term);
 //! 3. proximity: matched words close together and in query order in the title;
 //! 4. field importance: title and code > brand > colorway, category, gender > description;
-//! 5. exactness: the title equals the query, then more words matched whole (not as prefix);
+//! 5. exactness: the title equals the query (for a text of more than [`MAX_QUERY_WORDS`] words:
+//!    the title is as long as the text and starts with the kept words), then more words
+//!    matched whole (not as prefix);
 //! 6. popularity (higher first), then `pk` (lower first).
 //!
 //! Rules 1 and 2 are computed over bitsets for all candidates (bit-sliced counters). Rules 3-5

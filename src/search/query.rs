@@ -132,7 +132,17 @@ pub(crate) fn run(
     let code_hits = code_hits(index, request.text, allowed.as_deref());
     let need = request.offset.saturating_add(request.limit);
     scratch.sets_used = 0;
-    let (ranked, total) = rank(index, scratch, &words, allowed.as_deref(), &code_hits, need);
+    let mut typed_words = 0usize;
+    for_each_word(request.text, |_| typed_words += 1);
+    let (ranked, total) = rank(
+        index,
+        scratch,
+        &words,
+        typed_words,
+        allowed.as_deref(),
+        &code_hits,
+        need,
+    );
     for expansion in &scratch.expansions {
         scratch.term_info[expansion.term as usize] = 0;
     }
@@ -309,6 +319,7 @@ fn rank(
     index: &SearchIndex,
     scratch: &mut Scratch,
     words: &[QueryWord],
+    typed_words: usize,
     allowed: Option<&[u32]>,
     code_hits: &[u32],
     need: usize,
@@ -468,6 +479,7 @@ fn rank(
             let bucket = Bucket {
                 matched,
                 word_count,
+                typed_words,
                 typos: typos as u32,
                 exact_sets: &exact_sets,
                 any_sets: &any_sets,

@@ -109,9 +109,13 @@ const PRODUCTS: &[Row] = &[
 ];
 
 fn catalogue() -> Connection {
+    catalogue_of(PRODUCTS)
+}
+
+fn catalogue_of(rows: &[Row]) -> Connection {
     let conn = Connection::open_in_memory().unwrap();
     crate::catalogue::create_schema(&conn).unwrap();
-    for (i, (title, brand, model, color, sku, popularity, gtins)) in PRODUCTS.iter().enumerate() {
+    for (i, (title, brand, model, color, sku, popularity, gtins)) in rows.iter().enumerate() {
         let pk = i as i64 + 1;
         let slug = format!(
             "{}-{}",
@@ -253,6 +257,38 @@ fn exact_title_ranks_first() {
     for (i, product) in PRODUCTS.iter().enumerate() {
         assert_eq!(top(&index, product.0), i as i64 + 1, "{}", product.0);
     }
+}
+
+#[test]
+fn a_title_longer_than_the_kept_words_still_ranks_its_own_product_first() {
+    // More than MAX_QUERY_WORDS words: the words past the limit are dropped, and the same title
+    // with " (GS)", more popular, must not win over the exact title typed in full.
+    const ADULT: &str = "Nike Dunk Low Retro 'Wolf Grey Laser Orange Summit White' (Women's)";
+    const KIDS: &str = "Nike Dunk Low Retro 'Wolf Grey Laser Orange Summit White' (Women's) (GS)";
+    let rows: &[Row] = &[
+        (
+            KIDS,
+            "Nike",
+            "Dunk Low Retro",
+            "Wolf Grey/Laser Orange-Summit White",
+            "ZZ0000-002",
+            40,
+            &[],
+        ),
+        (
+            ADULT,
+            "Nike",
+            "Dunk Low Retro",
+            "Wolf Grey/Laser Orange-Summit White",
+            "ZZ0000-001",
+            1,
+            &[],
+        ),
+    ];
+    let index = SearchIndex::build(&catalogue_of(rows)).unwrap();
+    assert!(ADULT.split_whitespace().count() > MAX_QUERY_WORDS);
+    assert_eq!(search(&index, ADULT), vec![2, 1]);
+    assert_eq!(search(&index, KIDS), vec![1, 2]);
 }
 
 #[test]
