@@ -3,9 +3,10 @@
 
 mod common;
 
+use common::kittest::{has_label_containing, step_until};
+
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
-use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
@@ -66,27 +67,6 @@ fn app_harness(user_db: &Path, state: AppState) -> Harness<'static, App> {
             && h.state().portfolio_holdings().is_some()
     });
     harness
-}
-
-/// Runs frames until `done` holds; fails after 20 s.
-fn step_until(
-    harness: &mut Harness<'_, App>,
-    what: &str,
-    done: impl Fn(&Harness<'_, App>) -> bool,
-) {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        harness.step();
-        if done(harness) {
-            return;
-        }
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(5));
-    }
-}
-
-fn has_label_containing(harness: &Harness<'_, App>, text: &str) -> bool {
-    harness.query_all_by_label_contains(text).next().is_some()
 }
 
 fn click(harness: &mut Harness<'_, App>, label: &str) {

@@ -3,9 +3,10 @@
 
 mod common;
 
+use common::kittest::{has_label_containing, step_until};
+
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
-use std::time::{Duration, Instant};
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
@@ -93,33 +94,11 @@ fn harness_with(
     harness
 }
 
-/// Runs frames until `done` holds; fails after 20 s.
-fn step_until(
-    harness: &mut Harness<'_, App>,
-    what: &str,
-    done: impl Fn(&Harness<'_, App>) -> bool,
-) {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        harness.step();
-        if done(harness) {
-            return;
-        }
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        // Fetches land on the runtime's threads; leave them the CPU between frames.
-        std::thread::sleep(Duration::from_millis(5));
-    }
-}
-
 /// Clicks the tab (or button) `label` and runs the frames that draw what it opens.
 fn show(harness: &mut Harness<'_, App>, label: &str) {
     harness.get_by_label(label).click();
     harness.step();
     harness.step();
-}
-
-fn has_label_containing(harness: &Harness<'_, App>, text: &str) -> bool {
-    harness.query_all_by_label_contains(text).next().is_some()
 }
 
 fn open_first_hit(harness: &mut Harness<'_, App>) -> SearchHit {

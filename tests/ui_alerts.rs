@@ -3,8 +3,10 @@
 
 mod common;
 
+use common::kittest::{has_label_containing, step_until};
+
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
@@ -26,26 +28,6 @@ impl Notifier for Counted {
         self.0.lock().unwrap().push(firing.clone());
         Ok(())
     }
-}
-
-fn step_until(
-    harness: &mut Harness<'_, App>,
-    what: &str,
-    done: impl Fn(&Harness<'_, App>) -> bool,
-) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        harness.step();
-        if done(harness) {
-            return;
-        }
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(5));
-    }
-}
-
-fn has_label_containing(harness: &Harness<'_, App>, text: &str) -> bool {
-    harness.query_all_by_label_contains(text).next().is_some()
 }
 
 #[test]

@@ -184,6 +184,23 @@ pub struct SizeQuote {
     pub currency: String,
 }
 
+impl SizeQuote {
+    /// A USD quote of `source` for `size` (key and label alike) with only a lowest ask.
+    #[must_use]
+    pub fn ask_only(source: QuoteSource, size: &str, lowest_ask_cents: Option<i64>) -> Self {
+        Self {
+            source,
+            size: size.into(),
+            label: size.into(),
+            lowest_ask_cents,
+            highest_bid_cents: None,
+            last_sale_cents: None,
+            in_stock: None,
+            currency: "USD".into(),
+        }
+    }
+}
+
 /// One row of per-size price history.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PricePoint {

@@ -167,16 +167,7 @@ mod tests {
     use super::*;
 
     fn quote(size: &str, source: QuoteSource, ask: Option<i64>) -> SizeQuote {
-        SizeQuote {
-            source,
-            size: size.into(),
-            label: size.into(),
-            lowest_ask_cents: ask,
-            highest_bid_cents: None,
-            last_sale_cents: None,
-            in_stock: None,
-            currency: "USD".into(),
-        }
+        SizeQuote::ask_only(source, size, ask)
     }
 
     #[test]

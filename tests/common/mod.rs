@@ -10,6 +10,8 @@ use chrono::NaiveDate;
 use solescope::catalogue::generate::{self, GenerateOptions};
 use solescope::service::{self, ServerHandle, ServiceConfig, ServiceState};
 
+pub mod kittest;
+
 /// The day every test catalogue describes, so figures do not depend on when tests run.
 pub fn as_of() -> NaiveDate {
     NaiveDate::from_ymd_opt(2026, 11, 22).unwrap()

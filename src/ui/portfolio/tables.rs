@@ -150,6 +150,44 @@ fn sort_header<S: Copy + PartialEq>(
     }
 }
 
+/// The indices of the rows shown in one table (the sold pairs, or those still held) that match
+/// `filter`, sorted by `cmp`.
+fn sorted_visible(
+    rows: &[HoldingRow],
+    filter: &str,
+    sold: bool,
+    descending: bool,
+    cmp: impl Fn(&HoldingRow, &HoldingRow) -> std::cmp::Ordering,
+) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..rows.len())
+        .filter(|&i| rows[i].holding.sale.is_some() == sold && matches_filter(&rows[i], filter))
+        .collect();
+    order.sort_by(|&a, &b| {
+        let ordering = cmp(&rows[a], &rows[b]);
+        if descending {
+            ordering.reverse()
+        } else {
+            ordering
+        }
+    });
+    order
+}
+
+/// A portfolio table: striped, full width, rows centred, the product column first.
+fn table<'a>(ui: &'a mut egui::Ui, id: &str) -> TableBuilder<'a> {
+    TableBuilder::new(ui)
+        .id_salt(id)
+        .striped(true)
+        .auto_shrink([false, true])
+        .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
+        .column(
+            Column::initial(190.0)
+                .at_least(100.0)
+                .clip(true)
+                .resizable(true),
+        )
+}
+
 fn row_height(ui: &egui::Ui) -> f32 {
     ui.text_style_height(&egui::TextStyle::Body) + 6.0
 }
@@ -170,36 +208,17 @@ pub(super) fn holdings_table_ui(
         cache.holdings_descending,
     );
     if cache.holdings_key.as_ref() != Some(&key) {
-        let mut order: Vec<usize> = (0..rows.len())
-            .filter(|&i| rows[i].holding.sale.is_none() && matches_filter(&rows[i], &filter))
-            .collect();
         let sort = form.holding_sort;
-        order.sort_by(|&a, &b| {
-            let ordering = holding_cmp(&rows[a], &rows[b], sort);
-            if cache.holdings_descending {
-                ordering.reverse()
-            } else {
-                ordering
-            }
+        cache.holdings = sorted_visible(rows, &filter, false, cache.holdings_descending, |a, b| {
+            holding_cmp(a, b, sort)
         });
-        cache.holdings = order;
         cache.holdings_key = Some(key);
     }
     let mut action = TableAction::default();
     let height = row_height(ui);
     let mut sort = form.holding_sort;
     let mut descending = form.order.holdings_descending;
-    TableBuilder::new(ui)
-        .id_salt("portfolio_holdings")
-        .striped(true)
-        .auto_shrink([false, true])
-        .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
-        .column(
-            Column::initial(190.0)
-                .at_least(100.0)
-                .clip(true)
-                .resizable(true),
-        )
+    table(ui, "portfolio_holdings")
         .column(Column::auto().at_least(36.0))
         .column(Column::auto().at_least(50.0))
         .column(Column::auto().at_least(76.0))
@@ -343,36 +362,17 @@ pub(super) fn sales_table_ui(
         cache.sales_descending,
     );
     if cache.sales_key.as_ref() != Some(&key) {
-        let mut order: Vec<usize> = (0..rows.len())
-            .filter(|&i| rows[i].holding.sale.is_some() && matches_filter(&rows[i], &filter))
-            .collect();
         let sort = form.sale_sort;
-        order.sort_by(|&a, &b| {
-            let ordering = sale_cmp(&rows[a], &rows[b], sort);
-            if cache.sales_descending {
-                ordering.reverse()
-            } else {
-                ordering
-            }
+        cache.sales = sorted_visible(rows, &filter, true, cache.sales_descending, |a, b| {
+            sale_cmp(a, b, sort)
         });
-        cache.sales = order;
         cache.sales_key = Some(key);
     }
     let mut action = TableAction::default();
     let height = row_height(ui);
     let mut sort = form.sale_sort;
     let mut descending = form.order.sales_descending;
-    TableBuilder::new(ui)
-        .id_salt("portfolio_sales")
-        .striped(true)
-        .auto_shrink([false, true])
-        .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
-        .column(
-            Column::initial(190.0)
-                .at_least(100.0)
-                .clip(true)
-                .resizable(true),
-        )
+    table(ui, "portfolio_sales")
         .column(Column::auto().at_least(36.0))
         .column(Column::auto().at_least(76.0))
         .column(Column::auto().at_least(70.0))
