@@ -219,16 +219,14 @@ fn an_import_with_one_bad_line_names_it_and_imports_nothing_then_a_good_one_impo
     assert_eq!(all[0].pair.cost_cents, 118_000);
     assert_eq!(all[1].pair.size, "10.5Y");
 
-    // Removing asks first, then removes one pair.
-    // kittest clicks at the node's place of the last frame; while the panel's layout still
-    // settles after the import (the charts appear above the tabs), a click can land beside it,
-    // so it is repeated, a bounded number of times, until the table shows.
-    for _ in 0..20 {
-        if harness.query_all_by_label("Remove").count() == 3 {
-            break;
-        }
-        click(&mut harness, "Holdings (3)");
-    }
+    // Removing asks first, then removes one pair. The charts of the imported pairs appear above
+    // the tabs once their weekly figures land; kittest clicks where a node was in the last frame,
+    // so the click waits until the layout has settled.
+    step_until(&mut harness, "the charts", |h| {
+        h.state().is_idle() && has_label_containing(h, "average order value")
+    });
+    harness.run_steps(2);
+    click(&mut harness, "Holdings (3)");
     assert_eq!(harness.query_all_by_label("Remove").count(), 3);
     harness.query_all_by_label("Remove").next().unwrap().click();
     harness.step();
