@@ -20,6 +20,7 @@ use crate::model::{
     SizeQuote,
 };
 use crate::ui;
+use crate::ui::orders::WeeklySeries;
 use crate::userdb::{UserDbError, UserDbHandle};
 
 /// A value read from the user database: the latest one, and a read in flight.
@@ -183,12 +184,36 @@ pub(super) fn retailer_record(envelope: &RetailerEnvelope) -> (String, Vec<SizeQ
 
 /// The per-size history chart of `product` (shown on the product view and the Alerts tab);
 /// reads the history again when the product or the picked sizes changed, or a lookup landed.
-fn history_section_ui(alerts: &mut AlertsState, ui: &mut egui::Ui, product: &Product) {
+fn history_section_ui(
+    alerts: &mut AlertsState,
+    ui: &mut egui::Ui,
+    product: &Product,
+    weekly: Option<&WeeklySeries>,
+) {
     let sizes = size_keys(product);
     let points = alerts.history.value.as_deref();
-    if let Some(size) =
-        ui::alerts::history::price_history_ui(ui, &sizes, &alerts.picked_sizes, points, 220.0)
-    {
+    // The history is in USD; the weekly AOV is in the product's dataset currency.
+    let weekly_aov: Vec<(i64, f64)> = weekly
+        .filter(|_| product.currency == "USD")
+        .map(|series| {
+            series
+                .weeks
+                .iter()
+                .filter_map(|week| {
+                    let start = week.start.and_hms_opt(0, 0, 0)?.and_utc().timestamp();
+                    Some((start, week.aov))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    if let Some(size) = ui::alerts::history::price_history_ui(
+        ui,
+        &sizes,
+        &alerts.picked_sizes,
+        points,
+        &weekly_aov,
+        220.0,
+    ) {
         alerts.actions.toggle_size = Some(size);
     }
     let key = product_key(&product.sku, &product.id);
@@ -387,6 +412,7 @@ impl App {
             error: error.as_deref(),
         };
         let open = self.product.value();
+        let weekly = self.orders.value();
         let alerts = &mut self.alerts;
         let form = &mut self.state.alerts;
         let output = egui::ScrollArea::vertical()
@@ -395,7 +421,7 @@ impl App {
                 let output = ui::alerts::alerts_ui(ui, form, &inputs);
                 if let Some(product) = open {
                     ui.separator();
-                    history_section_ui(alerts, ui, product);
+                    history_section_ui(alerts, ui, product, weekly);
                 }
                 output
             })
@@ -471,7 +497,7 @@ impl App {
         ui::alerts::trade::where_to_trade_ui(ui, &rows, "USD", &budget_line);
 
         ui.add_space(12.0);
-        history_section_ui(alerts, ui, product);
+        history_section_ui(alerts, ui, product, self.orders.value());
     }
 
     /// Acts on what [`Self::product_trade_ui`] was asked during the frame.

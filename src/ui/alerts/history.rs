@@ -1,5 +1,6 @@
 //! The per-size price history chart: the lowest ask of each picked size on each source over
-//! time, from the rows the user database kept (one per 15 minutes).
+//! time, from the rows the user database kept (one per 15 minutes), beside the product's weekly
+//! AOV over the same span.
 
 use egui_plot::{HoverPosition, Legend, Line, Plot, PlotPoints, Points};
 
@@ -36,6 +37,27 @@ pub fn history_lines(points: &[PricePoint]) -> Vec<HistoryLine> {
     lines
 }
 
+/// The legend of the weekly AOV line.
+pub const AOV_LINE: &str = "weekly AOV (all sizes)";
+
+/// The weekly AOV as a step line over the span `[from, to]` (Unix seconds) of the history: each
+/// week with orders holds its AOV from its start until the next week starts (the newest one
+/// until `to`: it is the latest figure there is), cut to the span. `weeks` is
+/// `(week start, AOV)`, oldest first. Empty when no week with orders overlaps the span.
+#[must_use]
+pub fn aov_steps(weeks: &[(i64, f64)], from: i64, to: i64) -> Vec<[f64; 2]> {
+    let mut steps = Vec::new();
+    for (i, &(start, aov)) in weeks.iter().enumerate() {
+        let end = weeks.get(i + 1).map_or(to, |&(next, _)| next);
+        let (lo, hi) = (start.max(from), end.min(to));
+        if aov > 0.0 && lo <= hi {
+            steps.push([lo as f64, aov]);
+            steps.push([hi as f64, aov]);
+        }
+    }
+    steps
+}
+
 /// `11-23 14:15` for a Unix time.
 fn time_label(secs: f64) -> String {
     chrono::DateTime::from_timestamp(secs.round() as i64, 0)
@@ -44,12 +66,15 @@ fn time_label(secs: f64) -> String {
 }
 
 /// The chart, `height` points high, with the sizes picked in `picked` (size keys; empty for
-/// all). Returns a size to toggle when one of the size buttons above it is clicked.
+/// all), and the product's weekly AOV (`(week start, AOV)` in the chart's currency, oldest
+/// first; empty when not in hand) over the same span. Returns a size to toggle when one of the
+/// size buttons above it is clicked.
 pub fn price_history_ui(
     ui: &mut egui::Ui,
     sizes: &[String],
     picked: &[String],
     points: Option<&[PricePoint]>,
+    weekly_aov: &[(i64, f64)],
     height: f32,
 ) -> Option<String> {
     let mut toggle = None;
@@ -70,9 +95,19 @@ pub fn price_history_ui(
         ui.weak("No history yet: every real-time lookup of this product adds to it.");
         return toggle;
     }
+    let times = lines
+        .iter()
+        .flat_map(|line| line.points.iter().map(|p| p[0] as i64));
+    let (first, last) = times.fold((i64::MAX, i64::MIN), |(lo, hi), t| (lo.min(t), hi.max(t)));
+    // At least an hour wide, so a history of one slot still shows its week's AOV as a line, with
+    // room on the right so the newest points stand clear of the frame.
+    let from = first.min(last - 3600);
+    let aov = aov_steps(weekly_aov, from, last);
     Plot::new("price_history")
         .height(height)
-        .legend(Legend::default())
+        .legend(Legend::default().position(egui_plot::Corner::LeftTop))
+        .include_x(from as f64)
+        .include_x(last as f64 + (last - from) as f64 / 8.0)
         .x_axis_formatter(|mark, _| time_label(mark.value))
         .y_axis_label("USD")
         .label_formatter(|hover| match hover {
@@ -96,6 +131,47 @@ pub fn price_history_ui(
                 );
                 plot.line(Line::new(line.name, PlotPoints::from(line.points)));
             }
+            if !aov.is_empty() {
+                plot.line(
+                    Line::new(AOV_LINE, PlotPoints::from(aov))
+                        .style(egui_plot::LineStyle::dashed_loose()),
+                );
+            }
         });
     toggle
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_weekly_aov_is_cut_to_the_span_of_the_history() {
+        const WEEK: i64 = 7 * 24 * 3600;
+        let weeks = [
+            (0, 100.0),
+            (WEEK, 0.0),
+            (2 * WEEK, 120.0),
+            (3 * WEEK, 130.0),
+        ];
+        // A span inside the third week and into the fourth: the empty week and the first are out.
+        let from = 2 * WEEK + 3600;
+        let to = 3 * WEEK + 7200;
+        assert_eq!(
+            aov_steps(&weeks, from, to),
+            vec![
+                [from as f64, 120.0],
+                [(3 * WEEK) as f64, 120.0],
+                [(3 * WEEK) as f64, 130.0],
+                [to as f64, 130.0],
+            ]
+        );
+        // Weeks after the newest record: the newest AOV holds (the latest figure there is).
+        assert_eq!(
+            aov_steps(&weeks, 6 * WEEK, 6 * WEEK + 60),
+            vec![[(6 * WEEK) as f64, 130.0], [(6 * WEEK + 60) as f64, 130.0]]
+        );
+        // A span before any week: nothing.
+        assert!(aov_steps(&weeks[2..], 0, WEEK).is_empty());
+    }
 }
