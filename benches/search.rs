@@ -669,7 +669,10 @@ fn rank_only(args: &[String]) {
                 })
             })
             .collect();
-        handles.into_iter().map(|h| h.join().expect("thread")).collect()
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("thread"))
+            .collect()
     });
     let elapsed = started.elapsed();
     if threads == 1 && count > 0 {
