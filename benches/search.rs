@@ -637,7 +637,7 @@ fn main() {
     }
 }
 
-/// `--rank-only <catalogue> <count> <threads>`: ranking alone, in process, on `count` distinct
+/// `--rank-only <catalogue> <count> <threads> [searched]`: ranking alone, in process, on `count` distinct
 /// queries searched once each by `threads` threads (the index read back from beside the
 /// catalogue, built and saved on the first run). Prints the rate and a checksum of every page,
 /// so a change to ranking cost can be checked to return the same pages (`perf stat -e
@@ -647,6 +647,10 @@ fn rank_only(args: &[String]) {
     let catalogue = PathBuf::from(&args[0]);
     let count: usize = args[1].parse().expect("query count");
     let threads: usize = args[2].parse().expect("thread count");
+    // Optional: search only the first `searched` queries (0 measures the rest of the run).
+    let searched: usize = args
+        .get(3)
+        .map_or(usize::MAX, |v| v.parse().expect("searched"));
     let conn = Connection::open(&catalogue).expect("catalogue opened");
     let (index, source) = SearchIndex::open(&catalogue, &conn).expect("index");
     let distinct = if count == 0 {
@@ -662,6 +666,7 @@ fn rank_only(args: &[String]) {
                 scope.spawn(move || {
                     distinct
                         .iter()
+                        .take(searched)
                         .skip(t)
                         .step_by(threads)
                         .map(|text| our_search(index, text))
@@ -691,8 +696,8 @@ fn rank_only(args: &[String]) {
     println!(
         "rank only ({source:?} index): {} distinct queries, {threads} thread(s), {:.0} searches/s, \
          pages checksum {:016x}",
-        distinct.len(),
-        distinct.len() as f64 / elapsed.as_secs_f64(),
+        distinct.len().min(searched),
+        distinct.len().min(searched) as f64 / elapsed.as_secs_f64(),
         hasher.finish()
     );
 }
