@@ -142,30 +142,21 @@ pub(super) fn rank_bucket(
         loop {
             let info = &scratch.term_info;
             heap.clear();
-            bounds.clear();
-            for &doc in &window {
-                if bucket.may_equal_title(index, doc) {
-                    keep(&mut heap, remaining, key_of(index, info, bucket, doc));
-                } else {
-                    let bound = bucket.lower_bound(scratch, top_sets, doc);
-                    bounds.push(u64::from(bound) << 32 | u64::from(doc));
-                }
+            for &doc in window.iter().filter(|&&d| bucket.may_equal_title(index, d)) {
+                keep(&mut heap, remaining, key_of(index, info, bucket, doc));
             }
-            // The walk below usually stops after a few hundred of the window's bounds, so
-            // they are put in order a chunk at a time (the smallest ones selected, then
-            // sorted), not all at once; bounds are distinct, so the order is the same.
-            let chunk = patience.max(256);
-            let mut sorted_end = 0;
+            bounds.clear();
+            bounds.extend(
+                window
+                    .iter()
+                    .filter(|&&d| !bucket.may_equal_title(index, d))
+                    .map(|&d| {
+                        u64::from(bucket.lower_bound(scratch, top_sets, d)) << 32 | u64::from(d)
+                    }),
+            );
+            bounds.sort_unstable();
             let mut gave_up = false;
-            for scored in 0..bounds.len() {
-                if scored == sorted_end {
-                    sorted_end = (scored + chunk).min(bounds.len());
-                    if sorted_end < bounds.len() {
-                        bounds[scored..].select_nth_unstable(sorted_end - scored - 1);
-                    }
-                    bounds[scored..sorted_end].sort_unstable();
-                }
-                let bound = bounds[scored];
+            for (scored, &bound) in bounds.iter().enumerate() {
                 let full = heap.len() == remaining;
                 if full && heap.peek().is_some_and(|&worst| worst < bound) {
                     break;
