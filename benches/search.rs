@@ -420,6 +420,10 @@ fn main() {
         std::fs::write(&args[3], lines.join("\n") + "\n").expect("queries written");
         return;
     }
+    if args.get(1).map(String::as_str) == Some("--rank-only") {
+        rank_only(&args[2..]);
+        return;
+    }
     let options = options();
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!(
@@ -631,6 +635,71 @@ fn main() {
         println!("FAIL: {}", missed.join("; "));
         std::process::exit(1);
     }
+}
+
+/// `--rank-only <catalogue> <count> <threads> [searched]`: ranking alone, in process, on `count` distinct
+/// queries searched once each by `threads` threads (the index read back from beside the
+/// catalogue, built and saved on the first run). Prints the rate and a checksum of every page,
+/// so a change to ranking cost can be checked to return the same pages (`perf stat -e
+/// instructions:u` over a run with `count` 0 and one with `count` N gives a load-immune cost).
+fn rank_only(args: &[String]) {
+    use std::hash::{Hash, Hasher};
+    let catalogue = PathBuf::from(&args[0]);
+    let count: usize = args[1].parse().expect("query count");
+    let threads: usize = args[2].parse().expect("thread count");
+    // Optional: search only the first `searched` queries (0 measures the rest of the run).
+    let searched: usize = args
+        .get(3)
+        .map_or(usize::MAX, |v| v.parse().expect("searched"));
+    let conn = Connection::open(&catalogue).expect("catalogue opened");
+    let (index, source) = SearchIndex::open(&catalogue, &conn).expect("index");
+    let distinct = if count == 0 {
+        Vec::new()
+    } else {
+        distinct_queries(&load_products(&conn), count, 1)
+    };
+    let started = Instant::now();
+    let pages: Vec<Vec<Vec<i64>>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let (index, distinct) = (&index, &distinct);
+                scope.spawn(move || {
+                    distinct
+                        .iter()
+                        .take(searched)
+                        .skip(t)
+                        .step_by(threads)
+                        .map(|text| our_search(index, text))
+                        .collect()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("thread"))
+            .collect()
+    });
+    let elapsed = started.elapsed();
+    if threads == 1 && count > 0 {
+        // Where the cost lies: the rate per class, on queries of that class only.
+        for (class, queries) in make_queries(&load_products(&conn), 1_000, 99) {
+            let started = Instant::now();
+            for query in &queries {
+                std::hint::black_box(our_search(&index, &query.text));
+            }
+            let rate = queries.len() as f64 / started.elapsed().as_secs_f64();
+            println!("  {class:>9}: {rate:.0} searches/s");
+        }
+    }
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    pages.hash(&mut hasher);
+    println!(
+        "rank only ({source:?} index): {} distinct queries, {threads} thread(s), {:.0} searches/s, \
+         pages checksum {:016x}",
+        distinct.len().min(searched),
+        distinct.len().min(searched) as f64 / elapsed.as_secs_f64(),
+        hasher.finish()
+    );
 }
 
 /// About `count` different queries of every class (from successive seeds, duplicates dropped),

@@ -60,13 +60,19 @@ impl Scratch {
 
     /// A zeroed bitset; its number is valid until the end of the query.
     pub(super) fn fresh_set(&mut self) -> usize {
+        let index = self.unfilled_set();
+        self.set_mut(index).fill(0);
+        index
+    }
+
+    /// A bitset holding whatever the last query left in it, for a caller that overwrites it.
+    fn unfilled_set(&mut self) -> usize {
         let index = self.sets_used;
         self.sets_used += 1;
         let end = self.sets_used * self.blocks;
         if self.sets.len() < end {
             self.sets.resize(end, 0);
         }
-        self.sets[index * self.blocks..end].fill(0);
         index
     }
 
@@ -79,7 +85,8 @@ impl Scratch {
     }
 
     fn copy_set(&mut self, from: usize) -> usize {
-        let to = self.fresh_set();
+        // Not zeroed first: the copy overwrites every block.
+        let to = self.unfilled_set();
         let blocks = self.blocks;
         self.sets
             .copy_within(from * blocks..(from + 1) * blocks, to * blocks);

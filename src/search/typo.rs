@@ -28,6 +28,9 @@ pub(crate) struct TypoState {
     last: Option<u8>,
     /// Prefix mode: the smallest distance of the whole query to a key prefix seen so far.
     best: u8,
+    /// Key bytes read so far (saturating): cells of the row further than `max` from it cannot
+    /// be within the budget, so only the band around it is computed.
+    depth: u8,
 }
 
 impl<'q> TypoAutomaton<'q> {
@@ -65,6 +68,7 @@ impl fst::Automaton for TypoAutomaton<'_> {
             current,
             last: None,
             best: current[self.query.len()],
+            depth: 0,
         }
     }
 
@@ -90,7 +94,13 @@ impl fst::Automaton for TypoAutomaton<'_> {
         let n = self.query.len();
         let mut next = [cap; ROW];
         next[0] = state.current[0].saturating_add(1).min(cap);
-        for i in 1..=n {
+        // Every cell at distance over `max` from the diagonal holds at least that many edits,
+        // so it is `cap`, as `next` starts: only the band of `2 * max + 1` cells is computed
+        // (the cells left of it, read below, are `cap` in both rows too).
+        let depth = usize::from(state.depth) + 1;
+        let first = depth.saturating_sub(usize::from(self.max)).max(1);
+        let last = (depth + usize::from(self.max)).min(n);
+        for i in first..=last {
             let query_byte = self.query[i - 1];
             let substitution = state.current[i - 1] + u8::from(query_byte != byte);
             let mut cell = substitution.min(state.current[i] + 1).min(next[i - 1] + 1);
@@ -108,6 +118,7 @@ impl fst::Automaton for TypoAutomaton<'_> {
             current: next,
             last: Some(byte),
             best: state.best.min(next[n]),
+            depth: state.depth.saturating_add(1),
         }
     }
 }
@@ -145,6 +156,70 @@ mod tests {
         assert_eq!(distance("chic", "chicago", true), Some(0));
         assert_eq!(distance("chcag", "chicago", true), Some(1));
         assert_eq!(distance("zzzz", "chicago", true), None);
+    }
+
+    /// The full optimal-string-alignment table, no band, no cap.
+    fn full_table_distance(query: &[u8], key: &[u8]) -> Vec<usize> {
+        let mut rows = vec![(0..=query.len()).collect::<Vec<usize>>()];
+        for (j, &b) in key.iter().enumerate() {
+            let mut row = vec![j + 1; query.len() + 1];
+            for i in 1..=query.len() {
+                let above = &rows[j];
+                row[i] = (above[i - 1] + usize::from(query[i - 1] != b))
+                    .min(above[i] + 1)
+                    .min(row[i - 1] + 1);
+                if i >= 2 && j >= 1 && query[i - 1] == key[j - 1] && query[i - 2] == b {
+                    row[i] = row[i].min(rows[j - 1][i - 2] + 1);
+                }
+            }
+            rows.push(row);
+        }
+        // Per key prefix, the distance of the whole query to it.
+        rows.iter().map(|row| row[query.len()]).collect()
+    }
+
+    #[test]
+    fn banded_rows_agree_with_the_full_table() {
+        // Every pair of words over a small alphabet up to 6 bytes: the band skips cells, so a
+        // band one cell too narrow changes some distance here.
+        let mut words: Vec<Vec<u8>> = vec![Vec::new()];
+        let mut frontier = words.clone();
+        for _ in 0..6 {
+            frontier = frontier
+                .iter()
+                .flat_map(|w| {
+                    b"abc".iter().map(move |&c| {
+                        let mut next = w.clone();
+                        next.push(c);
+                        next
+                    })
+                })
+                .collect();
+            words.extend(frontier.iter().cloned());
+        }
+        let queries: Vec<&Vec<u8>> = words.iter().filter(|w| w.len() >= 3).step_by(7).collect();
+        for query in queries {
+            for key in words.iter().step_by(3) {
+                let per_prefix = full_table_distance(query, key);
+                let whole = per_prefix[key.len()];
+                let best = per_prefix.iter().copied().min().unwrap_or(usize::MAX);
+                let (query, key) = (
+                    std::str::from_utf8(query).unwrap(),
+                    std::str::from_utf8(key).unwrap(),
+                );
+                let expected = |d: usize| (d <= 2).then(|| u8::try_from(d).unwrap());
+                assert_eq!(
+                    distance(query, key, false),
+                    expected(whole),
+                    "{query} / {key}"
+                );
+                assert_eq!(
+                    distance(query, key, true),
+                    expected(best),
+                    "{query} / {key}*"
+                );
+            }
+        }
     }
 
     #[test]
