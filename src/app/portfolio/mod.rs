@@ -433,15 +433,24 @@ impl App {
             let read = || -> Result<ImportPreview, String> {
                 let fail =
                     |err: std::io::Error| format!("Could not read {}: {err}", path.display());
-                let size = std::fs::metadata(&path).map_err(fail)?.len();
-                if size > MAX_IMPORT_BYTES {
+                // Read at most one byte past the limit: a file that grows after a size check
+                // could not make this read unbounded.
+                let mut bytes = Vec::new();
+                std::io::Read::read_to_end(
+                    &mut std::io::Read::take(
+                        std::fs::File::open(&path).map_err(fail)?,
+                        MAX_IMPORT_BYTES + 1,
+                    ),
+                    &mut bytes,
+                )
+                .map_err(fail)?;
+                if bytes.len() as u64 > MAX_IMPORT_BYTES {
                     return Err(format!(
                         "{} is larger than {} MB; nothing was imported",
                         path.display(),
                         MAX_IMPORT_BYTES / 1024 / 1024
                     ));
                 }
-                let bytes = std::fs::read(&path).map_err(fail)?;
                 let text = String::from_utf8(bytes).map_err(|_| {
                     format!("{} is not UTF-8 text; nothing was imported", path.display())
                 })?;
