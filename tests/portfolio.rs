@@ -3,9 +3,10 @@
 
 mod common;
 
-use common::kittest::{has_label_containing, step_until};
+use common::TestService;
+use common::kittest::{has_label_containing, open_hit, step_until};
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 use egui_kittest::Harness;
@@ -14,42 +15,20 @@ use solescope::app::{App, AppInit, AppState, LOCAL_DEMO_ACCOUNT, StartupStatus, 
 use solescope::client::{KeyStore as _, MemoryKeyStore};
 use solescope::figures::{RESALE_B_DEFAULT_FEES, cents_from_amount, unrealized};
 use solescope::model::Country;
-use solescope::service::{self, ServerHandle, ServiceConfig, ServiceState};
 use solescope::ui::format::money_from_cents;
 use solescope::userdb::UserDb;
 
 /// One catalogue and one service for every test of this file.
-struct Fixture {
-    runtime: tokio::runtime::Runtime,
-    base_url: String,
-    _server: ServerHandle,
-    _dir: tempfile::TempDir,
-}
-
-fn fixture() -> &'static Fixture {
-    static FIXTURE: OnceLock<Fixture> = OnceLock::new();
-    FIXTURE.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let path: PathBuf = common::catalogue(dir.path(), "portfolio.sqlite", 120, 7);
-        let state = ServiceState::open(&ServiceConfig::new(&path)).unwrap();
-        let runtime = tokio::runtime::Runtime::new().unwrap();
-        let server = runtime
-            .block_on(service::spawn("127.0.0.1:0", state))
-            .unwrap();
-        Fixture {
-            base_url: server.base_url(),
-            runtime,
-            _server: server,
-            _dir: dir,
-        }
-    })
+fn fixture() -> &'static TestService {
+    static FIXTURE: OnceLock<TestService> = OnceLock::new();
+    FIXTURE.get_or_init(|| TestService::start("portfolio.sqlite", 120, 7))
 }
 
 /// The real app with its user database at `user_db` and `state` as eframe storage gave it.
 fn app_harness(user_db: &Path, state: AppState) -> Harness<'static, App> {
     let key_store = Arc::new(MemoryKeyStore::new());
     key_store.set(LOCAL_DEMO_ACCOUNT, "demo-pro").unwrap();
-    let app = App::new(AppInit {
+    let mut harness = common::kittest::app_harness(AppInit {
         runtime: fixture().runtime.handle().clone(),
         key_store,
         startup: StartupStatus::ready(&fixture().base_url),
@@ -57,10 +36,6 @@ fn app_harness(user_db: &Path, state: AppState) -> Harness<'static, App> {
         screenshot: None,
         user_db: Some(user_db.to_path_buf()),
     });
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1400.0, 2000.0))
-        .build_ui_state(|ui, app: &mut App| app.ui(ui), app);
-    solescope::app::images::install(&harness.ctx, fixture().runtime.handle().clone());
     step_until(&mut harness, "the first search and the portfolio", |h| {
         h.state().is_idle()
             && h.state().search_results().is_some()
@@ -87,15 +62,7 @@ fn a_pair_added_from_the_product_view_shows_its_value_then_its_sale_and_survives
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join(UserDb::FILE_NAME);
     let mut harness = app_harness(&db, AppState::default());
-    let hit = harness.state().search_results().unwrap().hits[0].clone();
-    harness
-        .query_all_by_label(&hit.title)
-        .next()
-        .unwrap()
-        .click();
-    step_until(&mut harness, "the product", |h| {
-        h.state().is_idle() && h.state().product().is_some_and(|p| p.id == hit.id)
-    });
+    open_hit(&mut harness, 0);
     let product = harness.state().product().unwrap().clone();
     let variant = &product.variants[0];
 

@@ -3,9 +3,9 @@
 
 mod common;
 
-use common::kittest::{has_label_containing, step_until};
+use common::TestService;
+use common::kittest::{has_label_containing, open_hit, step_until};
 
-use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
 use egui::accesskit::Role;
@@ -14,49 +14,37 @@ use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use solescope::app::{App, AppInit, AppState, LOCAL_DEMO_ACCOUNT, StartupStatus};
 use solescope::client::{Client, ClientConfig, KeyStore as _, MemoryKeyStore, SearchQuery};
 use solescope::model::{SearchHit, Tier};
-use solescope::service::{self, ServerHandle, ServiceConfig, ServiceState};
+use solescope::service::{self, ServiceConfig, ServiceState};
 
-/// One catalogue and one service for every test of this file.
+/// One catalogue and one service for every test of this file, and the first hit of an empty
+/// search on it.
 struct Fixture {
-    path: PathBuf,
-    runtime: tokio::runtime::Runtime,
-    base_url: String,
+    service: TestService,
     first_hit: SearchHit,
-    _server: ServerHandle,
-    _dir: tempfile::TempDir,
 }
 
 fn fixture() -> &'static Fixture {
     static FIXTURE: OnceLock<Fixture> = OnceLock::new();
     FIXTURE.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let path: PathBuf = common::catalogue(dir.path(), "ui.sqlite", 300, 5);
-        let state = ServiceState::open(&ServiceConfig::new(&path)).unwrap();
-        let runtime = tokio::runtime::Runtime::new().unwrap();
-        let server = runtime
-            .block_on(service::spawn("127.0.0.1:0", state))
-            .unwrap();
-        let base_url = server.base_url();
-        let client = Client::new(ClientConfig::new(&base_url, Some("demo-pro".into()))).unwrap();
-        let first_hit = runtime
+        let service = TestService::start("ui.sqlite", 300, 5);
+        let client = Client::new(ClientConfig::new(
+            &service.base_url,
+            Some("demo-pro".into()),
+        ))
+        .unwrap();
+        let first_hit = service
+            .runtime
             .block_on(client.search(&SearchQuery::default()))
             .unwrap()
             .hits
             .remove(0);
-        Fixture {
-            path,
-            runtime,
-            base_url,
-            first_hit,
-            _server: server,
-            _dir: dir,
-        }
+        Fixture { service, first_hit }
     })
 }
 
 /// The real app on the test service, with `stored_key` (if any) in an in-memory key store.
 fn harness(stored_key: Option<&str>) -> Harness<'static, App> {
-    let mut harness = harness_at(&fixture().base_url, stored_key);
+    let mut harness = harness_at(&fixture().service.base_url, stored_key);
     step_until(&mut harness, "the first search", |h| {
         h.state().is_idle() && h.state().search_results().is_some()
     });
@@ -79,19 +67,14 @@ fn harness_with(
     key_store: Arc<MemoryKeyStore>,
     state: AppState,
 ) -> Harness<'static, App> {
-    let app = App::new(AppInit {
-        runtime: fixture().runtime.handle().clone(),
+    common::kittest::app_harness(AppInit {
+        runtime: fixture().service.runtime.handle().clone(),
         key_store,
         startup: StartupStatus::ready(base_url),
         state,
         screenshot: None,
         user_db: None,
-    });
-    let harness = Harness::builder()
-        .with_size(egui::vec2(1400.0, 2000.0))
-        .build_ui_state(|ui, app: &mut App| app.ui(ui), app);
-    solescope::app::images::install(&harness.ctx, fixture().runtime.handle().clone());
-    harness
+    })
 }
 
 /// Clicks the tab (or button) `label` and runs the frames that draw what it opens.
@@ -99,19 +82,6 @@ fn show(harness: &mut Harness<'_, App>, label: &str) {
     harness.get_by_label(label).click();
     harness.step();
     harness.step();
-}
-
-fn open_first_hit(harness: &mut Harness<'_, App>) -> SearchHit {
-    let hit = harness.state().search_results().unwrap().hits[0].clone();
-    harness
-        .query_all_by_label(&hit.title)
-        .next()
-        .unwrap()
-        .click();
-    step_until(harness, "the product", |h| {
-        h.state().is_idle() && h.state().product().is_some_and(|p| p.id == hit.id)
-    });
-    hit
 }
 
 #[test]
@@ -149,7 +119,7 @@ fn typing_a_query_lists_hits_and_opening_one_shows_its_variants() {
         &results.hits[0].title.clone()
     ));
 
-    open_first_hit(&mut harness);
+    open_hit(&mut harness, 0);
     harness.step();
     let product = harness.state().product().unwrap().clone();
     let variant = &product.variants[0];
@@ -166,7 +136,7 @@ fn typing_a_query_lists_hits_and_opening_one_shows_its_variants() {
 #[test]
 fn orders_chart_has_52_weeks_for_pro_and_a_lock_after_switching_to_free() {
     let mut harness = harness(None);
-    open_first_hit(&mut harness);
+    open_hit(&mut harness, 0);
     assert_eq!(harness.state().tier(), Some(Tier::Pro));
     show(&mut harness, "Weekly orders");
     let series = harness.state().orders_series().unwrap();
@@ -205,7 +175,7 @@ fn a_free_key_in_the_store_locks_the_fr_dataset_and_the_orders() {
         &harness,
         "FR prices (in EUR) need a pro key"
     ));
-    open_first_hit(&mut harness);
+    open_hit(&mut harness, 0);
     show(&mut harness, "Weekly orders");
     assert!(has_label_containing(
         &harness,
@@ -233,8 +203,9 @@ fn a_server_that_does_not_answer_shows_an_error_and_retry_works_once_it_does() {
         "Could not load search results"
     ));
 
-    let state = ServiceState::open(&ServiceConfig::new(&fixture.path)).unwrap();
+    let state = ServiceState::open(&ServiceConfig::new(&fixture.service.path)).unwrap();
     let _server = fixture
+        .service
         .runtime
         .block_on(service::spawn(&addr.to_string(), state))
         .unwrap();
@@ -291,11 +262,12 @@ fn slash_focuses_search_and_arrows_then_enter_open_a_hit() {
 #[test]
 fn scrolling_to_the_end_of_the_hits_loads_the_next_page() {
     let client = Client::new(ClientConfig::new(
-        &fixture().base_url,
+        &fixture().service.base_url,
         Some("demo-pro".into()),
     ))
     .unwrap();
     let first_page = fixture()
+        .service
         .runtime
         .block_on(client.search(&SearchQuery::default()))
         .unwrap()
@@ -320,7 +292,7 @@ fn scrolling_to_the_end_of_the_hits_loads_the_next_page() {
 #[test]
 fn a_starred_product_is_in_the_watchlist_with_its_current_price() {
     let mut harness = harness(None);
-    let hit = open_first_hit(&mut harness);
+    let hit = open_hit(&mut harness, 0);
     show(&mut harness, "☆ Watch");
     assert_eq!(harness.state().state.watchlist.len(), 1);
     assert!(harness.query_all_by_label("★ Watching").next().is_some());
@@ -342,7 +314,11 @@ fn a_starred_product_is_in_the_watchlist_with_its_current_price() {
     // Kept between runs: the persisted state carries it, and a new app shows it.
     let state = harness.state().state.clone();
     assert!(serde_json::to_string(&state).unwrap().contains(&hit.id));
-    let mut again = harness_with(&fixture().base_url, Arc::new(MemoryKeyStore::new()), state);
+    let mut again = harness_with(
+        &fixture().service.base_url,
+        Arc::new(MemoryKeyStore::new()),
+        state,
+    );
     step_until(&mut again, "the restored watchlist", |h| {
         h.state().is_idle() && h.state().watch_price(&hit.id).is_some()
     });
@@ -382,14 +358,18 @@ fn assert_key_is_masked(harness: &Harness<'_, App>, key: &str) {
 fn a_remote_server_and_its_masked_key_are_used_and_the_key_goes_to_the_store() {
     let store = Arc::new(MemoryKeyStore::new());
     store.set(LOCAL_DEMO_ACCOUNT, "demo-pro").unwrap();
-    let mut harness = harness_with(&fixture().base_url, Arc::clone(&store), AppState::default());
+    let mut harness = harness_with(
+        &fixture().service.base_url,
+        Arc::clone(&store),
+        AppState::default(),
+    );
     step_until(&mut harness, "the first search", |h| h.state().is_idle());
     assert_eq!(harness.state().tier(), Some(Tier::Pro));
 
     harness.get_by_label("Settings").click();
     harness.step();
     // The "remote" server is the same service under another spelling of its address.
-    let remote = fixture().base_url.replace("127.0.0.1", "localhost");
+    let remote = fixture().service.base_url.replace("127.0.0.1", "localhost");
     harness.get_by_label("Base URL").click();
     harness.step();
     harness.get_by_label("Base URL").type_text(&remote);
@@ -447,7 +427,7 @@ fn a_remote_address_that_is_not_a_url_is_refused_inline() {
 #[test]
 fn a_real_time_lookup_shows_prices_and_spends_the_budget() {
     let mut harness = harness(None);
-    let hit = open_first_hit(&mut harness);
+    let hit = open_hit(&mut harness, 0);
     show(&mut harness, "Real-time");
     assert!(has_label_containing(&harness, "120 of 120 left"));
 
@@ -500,7 +480,7 @@ fn a_real_time_lookup_shows_prices_and_spends_the_budget() {
 #[test]
 fn a_free_key_sees_resale_locked_and_the_retailer_open() {
     let mut harness = harness(Some("demo-free"));
-    open_first_hit(&mut harness);
+    open_hit(&mut harness, 0);
     show(&mut harness, "Real-time");
     assert!(has_label_containing(&harness, "need a pro key"));
     assert!(harness.query_by_label("Look up").is_none());
@@ -515,7 +495,7 @@ fn a_free_key_sees_resale_locked_and_the_retailer_open() {
 #[test]
 fn a_compared_product_is_drawn_beside_the_open_one_until_removed() {
     let mut harness = harness(None);
-    let first = open_first_hit(&mut harness);
+    let first = open_hit(&mut harness, 0);
     harness.get_by_label("Compare orders").click();
     step_until(&mut harness, "the compared series", |h| {
         h.state().is_idle()
@@ -526,15 +506,7 @@ fn a_compared_product_is_drawn_beside_the_open_one_until_removed() {
     });
     assert_eq!(harness.state().state.compare[0].id, first.id);
 
-    let second = harness.state().search_results().unwrap().hits[1].clone();
-    harness
-        .query_all_by_label(&second.title)
-        .next()
-        .unwrap()
-        .click();
-    step_until(&mut harness, "the second product", |h| {
-        h.state().is_idle() && h.state().product().is_some_and(|p| p.id == second.id)
-    });
+    open_hit(&mut harness, 1);
     show(&mut harness, "Weekly orders");
     assert!(has_label_containing(&harness, "Comparing:"));
     assert!(has_label_containing(&harness, &first.title));

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::kittest::{has_label_containing, step_until};
+use common::kittest::{has_label_containing, open_hit, step_until};
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -65,15 +65,7 @@ fn lookups_fill_the_history_and_an_alert_set_in_the_tab_fires_with_a_badge() {
     step_until(&mut harness, "the first search", |h| {
         h.state().is_idle() && h.state().search_results().is_some()
     });
-    let hit = harness.state().search_results().unwrap().hits[0].clone();
-    harness
-        .query_all_by_label(&hit.title)
-        .next()
-        .unwrap()
-        .click();
-    step_until(&mut harness, "the product", |h| {
-        h.state().product().is_some_and(|p| p.id == hit.id)
-    });
+    let hit = open_hit(&mut harness, 0);
     assert!(has_label_containing(&harness, "No size has a price yet"));
 
     // One call per source: the table fills, and both answers are in the history.

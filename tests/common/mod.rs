@@ -79,3 +79,33 @@ impl Write for LogBuffer {
         Ok(())
     }
 }
+
+/// A generated catalogue and the service over it on a real loopback socket, with the runtime it
+/// runs on; for test files that share one service between their tests.
+pub struct TestService {
+    /// The catalogue file.
+    pub path: PathBuf,
+    /// The runtime the service (and the apps under test) run on.
+    pub runtime: tokio::runtime::Runtime,
+    /// Where the service answers.
+    pub base_url: String,
+    _server: ServerHandle,
+    _dir: tempfile::TempDir,
+}
+
+impl TestService {
+    /// Generates `products` products with `seed` into a temporary `name` and serves them.
+    pub fn start(name: &str, products: u32, seed: u64) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let path = catalogue(dir.path(), name, products, seed);
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        let server = runtime.block_on(start(ServiceConfig::new(&path)));
+        Self {
+            path,
+            base_url: server.base_url(),
+            runtime,
+            _server: server,
+            _dir: dir,
+        }
+    }
+}

@@ -46,16 +46,64 @@ pub enum SaleSort {
     Days,
 }
 
-/// The visible order of each table, and what it was computed from.
+/// The visible order of each table.
 #[derive(Debug, Default)]
 pub(super) struct OrderCache {
-    holdings_key: Option<(u64, String, HoldingSort, bool)>,
-    holdings: Vec<usize>,
-    sales_key: Option<(u64, String, SaleSort, bool)>,
-    sales: Vec<usize>,
+    holdings: SortedOrder<HoldingSort>,
+    sales: SortedOrder<SaleSort>,
+}
+
+/// One table's visible rows in their order, and what they were computed from.
+#[derive(Debug)]
+struct SortedOrder<S> {
+    /// Rows generation, filter, sort column and direction of `order`.
+    key: Option<(u64, String, S, bool)>,
+    /// Indices into the rows, in the order shown.
+    order: Vec<usize>,
     /// Sort descending (a click on the sorted column's header flips it).
-    pub(super) holdings_descending: bool,
-    pub(super) sales_descending: bool,
+    descending: bool,
+}
+
+impl<S> Default for SortedOrder<S> {
+    fn default() -> Self {
+        Self {
+            key: None,
+            order: Vec::new(),
+            descending: false,
+        }
+    }
+}
+
+impl<S: Copy + PartialEq> SortedOrder<S> {
+    /// The rows shown (the sold pairs, or those still held) that match `filter`, sorted by
+    /// `sort`; computed again only when the rows, the filter, the column or the direction changed.
+    fn refresh(
+        &mut self,
+        rows: &[HoldingRow],
+        generation: u64,
+        filter: String,
+        sort: S,
+        sold: bool,
+        cmp: fn(&HoldingRow, &HoldingRow, S) -> Ordering,
+    ) {
+        let key = (generation, filter, sort, self.descending);
+        if self.key.as_ref() == Some(&key) {
+            return;
+        }
+        let mut order: Vec<usize> = (0..rows.len())
+            .filter(|&i| rows[i].holding.sale.is_some() == sold && matches_filter(&rows[i], &key.1))
+            .collect();
+        order.sort_by(|&a, &b| {
+            let ordering = cmp(&rows[a], &rows[b], sort);
+            if self.descending {
+                ordering.reverse()
+            } else {
+                ordering
+            }
+        });
+        self.order = order;
+        self.key = Some(key);
+    }
 }
 
 /// What a click in a table asked for.
@@ -150,29 +198,6 @@ fn sort_header<S: Copy + PartialEq>(
     }
 }
 
-/// The indices of the rows shown in one table (the sold pairs, or those still held) that match
-/// `filter`, sorted by `cmp`.
-fn sorted_visible(
-    rows: &[HoldingRow],
-    filter: &str,
-    sold: bool,
-    descending: bool,
-    cmp: impl Fn(&HoldingRow, &HoldingRow) -> std::cmp::Ordering,
-) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..rows.len())
-        .filter(|&i| rows[i].holding.sale.is_some() == sold && matches_filter(&rows[i], filter))
-        .collect();
-    order.sort_by(|&a, &b| {
-        let ordering = cmp(&rows[a], &rows[b]);
-        if descending {
-            ordering.reverse()
-        } else {
-            ordering
-        }
-    });
-    order
-}
-
 /// A portfolio table: striped, full width, rows centred, the product column first.
 fn table<'a>(ui: &'a mut egui::Ui, id: &str) -> TableBuilder<'a> {
     TableBuilder::new(ui)
@@ -200,24 +225,18 @@ pub(super) fn holdings_table_ui(
     generation: u64,
 ) -> TableAction {
     let filter = form.filter.trim().to_lowercase();
-    let cache = &mut form.order;
-    let key = (
+    form.order.holdings.refresh(
+        rows,
         generation,
-        filter.clone(),
+        filter,
         form.holding_sort,
-        cache.holdings_descending,
+        false,
+        holding_cmp,
     );
-    if cache.holdings_key.as_ref() != Some(&key) {
-        let sort = form.holding_sort;
-        cache.holdings = sorted_visible(rows, &filter, false, cache.holdings_descending, |a, b| {
-            holding_cmp(a, b, sort)
-        });
-        cache.holdings_key = Some(key);
-    }
     let mut action = TableAction::default();
     let height = row_height(ui);
     let mut sort = form.holding_sort;
-    let mut descending = form.order.holdings_descending;
+    let mut descending = form.order.holdings.descending;
     table(ui, "portfolio_holdings")
         .column(Column::auto().at_least(36.0))
         .column(Column::auto().at_least(50.0))
@@ -281,7 +300,7 @@ pub(super) fn holdings_table_ui(
             });
         })
         .body(|body| {
-            let order = &form.order.holdings;
+            let order = &form.order.holdings.order;
             body.rows(height, order.len(), |mut cells| {
                 let row = &rows[order[cells.index()]];
                 let pair = &row.holding.pair;
@@ -342,7 +361,7 @@ pub(super) fn holdings_table_ui(
             });
         });
     form.holding_sort = sort;
-    form.order.holdings_descending = descending;
+    form.order.holdings.descending = descending;
     action
 }
 
@@ -354,24 +373,13 @@ pub(super) fn sales_table_ui(
     generation: u64,
 ) -> TableAction {
     let filter = form.filter.trim().to_lowercase();
-    let cache = &mut form.order;
-    let key = (
-        generation,
-        filter.clone(),
-        form.sale_sort,
-        cache.sales_descending,
-    );
-    if cache.sales_key.as_ref() != Some(&key) {
-        let sort = form.sale_sort;
-        cache.sales = sorted_visible(rows, &filter, true, cache.sales_descending, |a, b| {
-            sale_cmp(a, b, sort)
-        });
-        cache.sales_key = Some(key);
-    }
+    form.order
+        .sales
+        .refresh(rows, generation, filter, form.sale_sort, true, sale_cmp);
     let mut action = TableAction::default();
     let height = row_height(ui);
     let mut sort = form.sale_sort;
-    let mut descending = form.order.sales_descending;
+    let mut descending = form.order.sales.descending;
     table(ui, "portfolio_sales")
         .column(Column::auto().at_least(36.0))
         .column(Column::auto().at_least(76.0))
@@ -419,7 +427,7 @@ pub(super) fn sales_table_ui(
             });
         })
         .body(|body| {
-            let order = &form.order.sales;
+            let order = &form.order.sales.order;
             body.rows(height, order.len(), |mut cells| {
                 let row = &rows[order[cells.index()]];
                 let pair = &row.holding.pair;
@@ -480,6 +488,6 @@ pub(super) fn sales_table_ui(
             });
         });
     form.sale_sort = sort;
-    form.order.sales_descending = descending;
+    form.order.sales.descending = descending;
     action
 }
