@@ -38,20 +38,20 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use rusqlite::Connection;
-use serde::Serialize;
 
+use self::record::{Encoder, TEXT_FIELDS};
 use super::persist::catalogue_identity;
 use super::{IndexSource, SearchError};
 use crate::model::Country;
 
+mod record;
+
 const MAGIC: &[u8; 8] = b"SOLHITS\0";
 /// Bumped whenever the record layout changes.
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 const BYTE_ORDER: u32 = 0x0102_0304;
 const HEADER_BYTES: u64 = 16 + 32;
 const TRAILER_BYTES: u64 = 8 + 8 + 4 + 4 + 8;
-/// A string length meaning "absent" (`NULL` in the catalogue).
-const ABSENT: u32 = u32::MAX;
 /// Longest record accepted when reading (a product with thousands of variants stays far below).
 const MAX_RECORD_BYTES: u64 = 16 << 20;
 
@@ -221,9 +221,8 @@ impl HitStore {
         {
             return Err(damaged());
         }
-        let record = Record::decode(payload).ok_or_else(damaged)?;
         let mark = out.len();
-        if serde_json::to_writer(&mut *out, &record.hit(country, full)).is_err() {
+        if record::write_json(payload, country, full, out).is_none() {
             out.truncate(mark);
             return Err(damaged());
         }
@@ -250,344 +249,6 @@ fn read_exact_at(file: &File, mut buffer: &mut [u8], mut offset: u64) -> std::io
         }
     }
     Ok(())
-}
-
-// ---------------------------------------------------------------------------------------------
-// Records
-
-/// The money of one dataset, in cents: min, avg, max, base, retail.
-type Prices = [i64; 5];
-
-/// One product as stored, borrowed from the record bytes.
-struct Record<'a> {
-    text: [&'a str; 16],
-    description: Option<&'a str>,
-    is_bundle: bool,
-    labels: Vec<&'a str>,
-    prices: [Prices; 2],
-    variants: Vec<StoredVariant<'a>>,
-}
-
-struct StoredVariant<'a> {
-    id: &'a [u8],
-    size: &'a str,
-    gtin: Option<&'a str>,
-    link: Option<&'a str>,
-    prices: [i64; 2],
-}
-
-/// The text fields of a record, in stored order.
-const TEXT_FIELDS: [&str; 16] = [
-    "id",
-    "slug",
-    "sku",
-    "title",
-    "brand",
-    "category",
-    "color",
-    "gender",
-    "age_group",
-    "size_system",
-    "condition",
-    "availability",
-    "image",
-    "link",
-    "release_date",
-    "inserted_at",
-];
-
-fn dataset(country: Country) -> usize {
-    match country {
-        Country::Us => 0,
-        Country::Fr => 1,
-    }
-}
-
-/// Cents to a plain money number (as `catalogue::read` does).
-fn money(cents: i64) -> f64 {
-    cents as f64 / 100.0
-}
-
-/// A search hit as `catalogue::read` and the service's tier rule shape it, field for field, in
-/// the order a `serde_json::Value` object writes its keys (sorted).
-#[derive(Serialize)]
-struct HitJson<'a> {
-    age_group: &'a str,
-    availability: &'a str,
-    avg_price: f64,
-    base_price: f64,
-    brand: &'a str,
-    category: &'a str,
-    color: &'a str,
-    condition: &'a str,
-    currency: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    description: Option<&'a str>,
-    gender: &'a str,
-    id: &'a str,
-    image: &'a str,
-    inserted_at: &'a str,
-    is_bundle: bool,
-    labels: &'a [&'a str],
-    link: &'a str,
-    max_price: f64,
-    min_price: f64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    release_date: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    retail_price: Option<String>,
-    size_system: &'a str,
-    sku: &'a str,
-    slug: &'a str,
-    title: &'a str,
-    variants: Vec<VariantJson<'a>>,
-}
-
-#[derive(Serialize)]
-struct VariantJson<'a> {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    gtin: Option<&'a str>,
-    price: f64,
-    size: &'a str,
-    #[serde(serialize_with = "serialize_display")]
-    variant_id: VariantId<'a>,
-    #[serde(serialize_with = "serialize_display")]
-    variant_link: VariantLink<'a>,
-}
-
-/// Written straight into the JSON (no `String` per variant): half the cost of a page was these
-/// small allocations.
-fn serialize_display<S: serde::Serializer, T: std::fmt::Display>(
-    value: &T,
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    serializer.collect_str(value)
-}
-
-/// A variant id as `catalogue::read` shows it: the UUID of 16 stored bytes, empty otherwise.
-struct VariantId<'a>(&'a [u8]);
-
-impl std::fmt::Display for VariantId<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match uuid::Uuid::from_slice(self.0) {
-            Ok(id) => std::fmt::Display::fmt(&id.hyphenated(), f),
-            Err(_) => Ok(()),
-        }
-    }
-}
-
-/// A variant's own link, or the product's with the size as `catalogue::read::variant_link`
-/// derives it (the byte-for-byte test in `tests/search_hits.rs` holds the two together).
-enum VariantLink<'a> {
-    Own(&'a str),
-    Derived {
-        product_link: &'a str,
-        size: &'a str,
-    },
-}
-
-impl std::fmt::Display for VariantLink<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        use std::fmt::Write as _;
-        match *self {
-            VariantLink::Own(link) => f.write_str(link),
-            VariantLink::Derived { product_link, size } => {
-                let separator = if product_link.contains('?') { '&' } else { '?' };
-                write!(f, "{product_link}{separator}size=")?;
-                for c in size.chars() {
-                    f.write_char(if c.is_ascii_alphanumeric() || c == '.' {
-                        c
-                    } else {
-                        '-'
-                    })?;
-                }
-                Ok(())
-            }
-        }
-    }
-}
-
-impl<'a> Record<'a> {
-    fn hit(&'a self, country: Country, full: bool) -> HitJson<'a> {
-        let [
-            id,
-            slug,
-            sku,
-            title,
-            brand,
-            category,
-            color,
-            gender,
-            age_group,
-            size_system,
-            condition,
-            availability,
-            image,
-            link,
-            release_date,
-            inserted_at,
-        ] = self.text;
-        let [min, avg, max, base, retail] = self.prices[dataset(country)];
-        let variants = self
-            .variants
-            .iter()
-            .map(|variant| VariantJson {
-                gtin: variant.gtin,
-                price: money(variant.prices[dataset(country)]),
-                size: variant.size,
-                variant_id: VariantId(variant.id),
-                variant_link: match variant.link {
-                    Some(own) => VariantLink::Own(own),
-                    None => VariantLink::Derived {
-                        product_link: link,
-                        size: variant.size,
-                    },
-                },
-            })
-            .collect();
-        HitJson {
-            age_group,
-            availability,
-            avg_price: money(avg),
-            base_price: money(base),
-            brand,
-            category,
-            color,
-            condition,
-            currency: country.currency(),
-            description: self.description,
-            gender,
-            id,
-            image,
-            inserted_at,
-            is_bundle: self.is_bundle,
-            labels: &self.labels,
-            link,
-            max_price: money(max),
-            min_price: money(min),
-            release_date: full.then_some(release_date),
-            retail_price: full.then(|| crate::catalogue::read::retail_text(retail)),
-            size_system,
-            sku,
-            slug,
-            title,
-            variants,
-        }
-    }
-
-    fn decode(bytes: &'a [u8]) -> Option<Self> {
-        let mut cursor = Cursor { bytes };
-        let mut text = [""; 16];
-        for slot in &mut text {
-            *slot = cursor.text()?;
-        }
-        let description = cursor.optional_text()?;
-        let is_bundle = cursor.take(1)?[0] != 0;
-        let label_count = cursor.u32()? as usize;
-        let mut labels = Vec::with_capacity(label_count.min(cursor.bytes.len() / 4));
-        for _ in 0..label_count {
-            labels.push(cursor.text()?);
-        }
-        let mut prices = [[0i64; 5]; 2];
-        for dataset in &mut prices {
-            for price in dataset {
-                *price = cursor.i64()?;
-            }
-        }
-        let variant_count = cursor.u32()? as usize;
-        let mut variants = Vec::with_capacity(variant_count.min(cursor.bytes.len() / 16));
-        for _ in 0..variant_count {
-            let id = cursor.bytes_field()?;
-            variants.push(StoredVariant {
-                id,
-                size: cursor.text()?,
-                gtin: cursor.optional_text()?,
-                link: cursor.optional_text()?,
-                prices: [cursor.i64()?, cursor.i64()?],
-            });
-        }
-        cursor.bytes.is_empty().then_some(Record {
-            text,
-            description,
-            is_bundle,
-            labels,
-            prices,
-            variants,
-        })
-    }
-}
-
-/// Reads a record's fields in order; `None` when the bytes run out or a text is not UTF-8.
-struct Cursor<'a> {
-    bytes: &'a [u8],
-}
-
-impl<'a> Cursor<'a> {
-    fn take(&mut self, count: usize) -> Option<&'a [u8]> {
-        if count > self.bytes.len() {
-            return None;
-        }
-        let (head, tail) = self.bytes.split_at(count);
-        self.bytes = tail;
-        Some(head)
-    }
-
-    fn u32(&mut self) -> Option<u32> {
-        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
-    }
-
-    fn i64(&mut self) -> Option<i64> {
-        Some(i64::from_le_bytes(self.take(8)?.try_into().ok()?))
-    }
-
-    fn bytes_field(&mut self) -> Option<&'a [u8]> {
-        let length = self.u32()?;
-        self.take(length as usize)
-    }
-
-    fn text(&mut self) -> Option<&'a str> {
-        std::str::from_utf8(self.bytes_field()?).ok()
-    }
-
-    #[allow(
-        clippy::option_option,
-        reason = "outer None: the bytes ran out, as every Cursor read; inner None: NULL"
-    )]
-    fn optional_text(&mut self) -> Option<Option<&'a str>> {
-        if self.bytes.get(..4) == Some(&ABSENT.to_le_bytes()[..]) {
-            self.take(4)?;
-            return Some(None);
-        }
-        Some(Some(self.text()?))
-    }
-}
-
-/// Appends a record's fields.
-struct Encoder {
-    bytes: Vec<u8>,
-}
-
-impl Encoder {
-    fn bytes_field(&mut self, value: &[u8]) {
-        // Catalogue texts are far below 4 GB; one that is not is cut (and fails its decode).
-        self.bytes.extend_from_slice(
-            &u32::try_from(value.len())
-                .unwrap_or(ABSENT - 1)
-                .to_le_bytes(),
-        );
-        self.bytes.extend_from_slice(value);
-    }
-
-    fn optional_text(&mut self, value: Option<&str>) {
-        match value {
-            Some(text) => self.bytes_field(text.as_bytes()),
-            None => self.bytes.extend_from_slice(&ABSENT.to_le_bytes()),
-        }
-    }
-
-    fn i64(&mut self, value: i64) {
-        self.bytes.extend_from_slice(&value.to_le_bytes());
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -619,32 +280,22 @@ fn write_store(conn: &Connection, file: &mut File, identity: &[u8; 32]) -> Resul
     let mut pending = variant_rows.next()?;
     let mut pks = Vec::new();
     let mut offsets = Vec::new();
-    let mut encoder = Encoder { bytes: Vec::new() };
+    let mut encoder = Encoder::default();
     let mut rows = products.query([])?;
     while let Some(row) = rows.next()? {
         let pk: i64 = row.get(0)?;
         encoder.bytes.clear();
         for column in 1..=16 {
-            let text: String = row.get(column)?;
-            encoder.bytes_field(text.as_bytes());
+            encoder.text(text_at(row, column)?);
         }
-        let description: Option<String> = row.get(17)?;
-        encoder.optional_text(description.as_deref());
+        encoder.optional_text(optional_text_at(row, 17)?);
         encoder.bytes.push(u8::from(row.get::<_, bool>(18)?));
-        let labels: String = row.get(19)?;
-        // As `catalogue::read` reads them: a list of strings, empty when the text is not one.
-        let labels: Vec<String> = serde_json::from_str(&labels).unwrap_or_default();
-        encoder
-            .bytes
-            .extend_from_slice(&(labels.len() as u32).to_le_bytes());
-        for label in &labels {
-            encoder.bytes_field(label.as_bytes());
-        }
+        encoder.labels(text_at(row, 19)?);
         for column in 20..30 {
             encoder.i64(row.get(column)?);
         }
         let count_at = encoder.bytes.len();
-        encoder.bytes.extend_from_slice(&0u32.to_le_bytes());
+        encoder.u32(0);
         let mut count = 0u32;
         // Variants of products the catalogue lacks (none with foreign keys on) are skipped.
         while let Some(variant) = pending {
@@ -653,14 +304,16 @@ fn write_store(conn: &Connection, file: &mut File, identity: &[u8; 32]) -> Resul
                 break;
             }
             if owner == pk {
-                let id: Vec<u8> = variant.get(1)?;
-                encoder.bytes_field(&id);
-                let size: String = variant.get(2)?;
-                encoder.bytes_field(size.as_bytes());
-                let gtin: Option<String> = variant.get(3)?;
-                encoder.optional_text(gtin.as_deref());
-                let link: Option<String> = variant.get(4)?;
-                encoder.optional_text(link.as_deref());
+                encoder.variant_id(
+                    variant
+                        .get_ref(1)?
+                        .as_blob()
+                        .map_err(|err| conversion(1, err))?,
+                );
+                let size = text_at(variant, 2)?;
+                encoder.text(size);
+                encoder.optional_text(optional_text_at(variant, 3)?);
+                encoder.variant_link(optional_text_at(variant, 4)?, size);
                 encoder.i64(variant.get(5)?);
                 encoder.i64(variant.get(6)?);
                 count += 1;
@@ -692,6 +345,27 @@ fn write_store(conn: &Connection, file: &mut File, identity: &[u8; 32]) -> Resul
     out.write_all(&0u32.to_le_bytes()).map_err(io)?;
     out.write_all(MAGIC).map_err(io)?;
     out.flush().map_err(io)
+}
+
+/// Column `column` of `row` as text, borrowed (no `String` per field while building).
+fn text_at<'row>(row: &'row rusqlite::Row<'_>, column: usize) -> rusqlite::Result<&'row str> {
+    row.get_ref(column)?
+        .as_str()
+        .map_err(|err| conversion(column, err))
+}
+
+/// Column `column` of `row` as text or `NULL`, borrowed.
+fn optional_text_at<'row>(
+    row: &'row rusqlite::Row<'_>,
+    column: usize,
+) -> rusqlite::Result<Option<&'row str>> {
+    row.get_ref(column)?
+        .as_str_or_null()
+        .map_err(|err| conversion(column, err))
+}
+
+fn conversion(column: usize, err: rusqlite::types::FromSqlError) -> rusqlite::Error {
+    rusqlite::Error::FromSqlConversionFailure(column, rusqlite::types::Type::Text, Box::new(err))
 }
 
 /// Writes the store to `path` atomically ([`crate::durable`]) and opens it.

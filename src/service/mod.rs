@@ -159,6 +159,28 @@ impl ServiceState {
             })?
     }
 
+    /// The JSON array of the search hits of `pks`, in order, all from the hit store (no
+    /// catalogue read, so it may run on an async worker); the first hit it cannot give ends it.
+    fn hits_json_from_store(
+        &self,
+        pks: &[i64],
+        country: crate::model::Country,
+        tier: crate::model::Tier,
+    ) -> Result<Vec<u8>, crate::search::HitError> {
+        let full = tier.allows(crate::model::Feature::ReleaseAndRetail);
+        // About 3.7 KB per hit with a dozen variants.
+        let mut out = Vec::with_capacity(pks.len() * 4096 + 2);
+        out.push(b'[');
+        for (n, &pk) in pks.iter().enumerate() {
+            if n > 0 {
+                out.push(b',');
+            }
+            self.hits.write_hit(pk, country, full, &mut out)?;
+        }
+        out.push(b']');
+        Ok(out)
+    }
+
     /// The JSON array of the search hits of `pks`, in order, from the hit store. A hit the store
     /// cannot give (a damaged record) comes from the catalogue instead; a pk the catalogue does
     /// not have is skipped, as `search_hits` does.
