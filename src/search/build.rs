@@ -482,6 +482,7 @@ impl Builder {
                 slugs: SortedMap::new(self.slugs),
             },
             scratch: Mutex::new(Vec::new()),
+            derivations: super::derive::DerivationCache::new(),
         })
     }
 }

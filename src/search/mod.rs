@@ -71,6 +71,7 @@
 mod bits;
 mod bucket;
 mod build;
+mod derive;
 pub mod hits;
 mod persist;
 mod query;
@@ -105,6 +106,8 @@ pub struct SearchIndex {
     codes: build::Codes,
     /// Reusable per-query buffers (one per concurrent search), so a search allocates little.
     scratch: Mutex<Vec<query::Scratch>>,
+    /// Typo derivations of the words searched so far (module `derive`).
+    derivations: derive::DerivationCache,
 }
 
 impl std::fmt::Debug for SearchIndex {

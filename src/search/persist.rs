@@ -472,6 +472,7 @@ fn read_body(body: &mut BodyReader) -> Result<(Vec<u8>, Vec<u8>, Assemble), Load
             slugs,
         },
         scratch: Mutex::new(Vec::new()),
+        derivations: super::derive::DerivationCache::new(),
     };
     Ok((words, codes, Box::new(assemble)))
 }

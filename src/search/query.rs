@@ -8,12 +8,9 @@ use fst::{Automaton, IntoStreamer, Streamer};
 use super::bucket::{Bucket, rank_bucket};
 use super::build::parse_gtin;
 use super::text::{for_each_word, typo_budget};
-use super::typo::TypoAutomaton;
 use super::{MAX_QUERY_WORDS, SearchIndex, SearchOutcome, SearchRequest, bits};
 use crate::catalogue::generate::normalize_sku;
 
-/// Typo derivations kept per query word (in dictionary order), bounding the cost of a word.
-const MAX_TYPO_EXPANSIONS: usize = 128;
 /// Whitespace-separated chunks of the text examined for codes.
 const MAX_CODE_CHUNKS: usize = 32;
 /// Longest normalized text looked up as a style code.
@@ -304,19 +301,11 @@ fn expand(index: &SearchIndex, word_index: usize, word: &QueryWord, out: &mut Ve
         }
     }
     if word.budget > 0 {
-        let automaton = TypoAutomaton::new(bytes, word.budget, word.prefix);
-        let mut stream = dictionary.words.search_with_state(&automaton).into_stream();
-        let mut kept = 0;
-        while let Some((_, id, state)) = stream.next() {
-            let typos = automaton.distance(&state);
-            if typos == 0 {
-                continue; // the word itself or a completion, taken above
-            }
-            push(id as u32, typos, false);
-            kept += 1;
-            if kept == MAX_TYPO_EXPANSIONS {
-                break;
-            }
+        let derived = index
+            .derivations
+            .derive(dictionary, bytes, word.budget, word.prefix);
+        for &(term, typos) in derived.iter() {
+            push(term, typos, false);
         }
     }
 }
@@ -450,14 +439,17 @@ fn rank(
     let any_sets: Vec<usize> = word_sets[..word_count].iter().map(|sets| sets[2]).collect();
     let mut top_sets: Vec<usize> = Vec::new();
     let mut per_count = [0u64; MAX_QUERY_WORDS + 1];
+    // Bucket sizes: each lane is counted once, in the first count (or typo total) it equals,
+    // and a block stops once all its lanes are counted (most match few words, with no typo).
     for planes in &scratch.planes {
-        for (c, slot) in per_count
-            .iter_mut()
-            .enumerate()
-            .take(word_count + 1)
-            .skip(1)
-        {
-            *slot += u64::from(bits::lanes_equal(&planes[..COUNT_PLANES], c as u32).count_ones());
+        let counters = &planes[..COUNT_PLANES];
+        let mut rest = counters.iter().fold(0, |lanes, plane| lanes | plane);
+        let mut c = 1;
+        while rest != 0 && c <= word_count {
+            let lanes = bits::lanes_equal(counters, c as u32) & rest;
+            per_count[c] += u64::from(lanes.count_ones());
+            rest &= !lanes;
+            c += 1;
         }
     }
     for matched in (1..=word_count).rev() {
@@ -470,13 +462,13 @@ fn rank(
             if lanes == 0 {
                 continue;
             }
-            for (t, slot) in per_typos
-                .iter_mut()
-                .enumerate()
-                .take(max_typos as usize + 1)
-            {
-                let typo_lanes = bits::lanes_equal(&planes[COUNT_PLANES..], t as u32);
-                *slot += u64::from((lanes & typo_lanes).count_ones());
+            let mut rest = lanes;
+            let mut t = 0;
+            while rest != 0 && t <= max_typos as usize {
+                let typo_lanes = bits::lanes_equal(&planes[COUNT_PLANES..], t as u32) & rest;
+                per_typos[t] += u64::from(typo_lanes.count_ones());
+                rest &= !typo_lanes;
+                t += 1;
             }
         }
         for (typos, &size) in per_typos.iter().enumerate() {
