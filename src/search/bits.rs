@@ -65,11 +65,10 @@ pub(crate) fn add_bit(planes: &mut [u64], lanes: u64) {
 pub(crate) fn lanes_equal(planes: &[u64], value: u32) -> u64 {
     let mut mask = u64::MAX;
     for (bit, plane) in planes.iter().enumerate() {
-        mask &= if value >> bit & 1 == 1 {
-            *plane
-        } else {
-            !*plane
-        };
+        // All ones where the lane's bit must be set, all zeros where it must be clear: no
+        // branch per plane (this runs for every block of every bucket looked at).
+        let wanted = 0u64.wrapping_sub(u64::from(value >> bit & 1));
+        mask &= !(*plane ^ wanted);
     }
     if (value >> planes.len()) != 0 {
         return 0;
