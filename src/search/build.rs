@@ -183,7 +183,7 @@ impl<K: Ord> SortedMap<K> {
         (keys.len() == docs.len() && keys.is_sorted()).then_some(Self { keys, docs })
     }
 
-    fn new(mut entries: Vec<(K, u32)>) -> Self {
+    pub(crate) fn new(mut entries: Vec<(K, u32)>) -> Self {
         entries.sort_unstable();
         entries.dedup();
         let (keys, docs) = entries.into_iter().unzip();
@@ -210,7 +210,7 @@ pub(crate) struct Codes {
     /// `products.sku_norm`.
     pub(crate) skus: SortedMap<Box<str>>,
     /// Variant GTINs as GTIN-14 numbers.
-    pub(crate) gtins: SortedMap<u64>,
+    pub(crate) gtins: super::gtins::GtinMap,
     /// `products.id` (UUID).
     pub(crate) ids: SortedMap<u128>,
     /// `products.slug`, lower case (the last segment of `products.link`).
@@ -477,7 +477,7 @@ impl Builder {
             },
             codes: Codes {
                 skus: SortedMap::new(self.skus),
-                gtins: SortedMap::new(gtins),
+                gtins: super::gtins::GtinMap::new(gtins),
                 ids: SortedMap::new(self.product_ids),
                 slugs: SortedMap::new(self.slugs),
             },

@@ -72,6 +72,7 @@ mod bits;
 mod bucket;
 mod build;
 mod derive;
+mod gtins;
 pub mod hits;
 mod persist;
 mod query;

@@ -32,11 +32,12 @@ use fst::Streamer;
 use sha2::{Digest, Sha256};
 
 use super::build::{Codes, Dictionary, DocHeader, Forward, Posting, Postings, SortedMap};
+use super::gtins::GtinMap;
 use super::{SearchError, SearchIndex, bits};
 
 const MAGIC: &[u8; 8] = b"SOLSRCH\0";
 /// Bumped whenever the body's layout or the index's meaning changes.
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 const BYTE_ORDER: u32 = 0x0102_0304;
 const HEADER_BYTES: u64 = 16 + 32;
 const TRAILER_BYTES: u64 = 8 + 32;
@@ -273,8 +274,11 @@ fn write_body(index: &SearchIndex, body: &mut BodyWriter<'_>) -> std::io::Result
     let codes = &index.codes;
     body.strings(codes.skus.keys.iter().map(|k| k.as_bytes()))?;
     body.array(&codes.skus.docs)?;
-    body.array(&codes.gtins.keys)?;
+    body.array(&codes.gtins.starts)?;
+    body.array(&codes.gtins.lengths)?;
     body.array(&codes.gtins.docs)?;
+    body.array(&codes.gtins.others.keys)?;
+    body.array(&codes.gtins.others.docs)?;
     body.array(&codes.ids.keys)?;
     body.array(&codes.ids.docs)?;
     body.strings(codes.slugs.keys.iter().map(|k| k.as_bytes()))?;
@@ -453,7 +457,9 @@ fn read_body(body: &mut BodyReader) -> Result<(Vec<u8>, Vec<u8>, Assemble), Load
         entries: body.array()?,
     };
     let skus = SortedMap::from_sorted(body.texts()?, body.array()?);
-    let gtins = SortedMap::from_sorted(body.array()?, body.array()?);
+    let (starts, lengths, runs) = (body.array()?, body.array()?, body.array()?);
+    let gtins = SortedMap::from_sorted(body.array()?, body.array()?)
+        .and_then(|others| GtinMap::from_parts(starts, lengths, runs, others));
     let ids = SortedMap::from_sorted(body.array()?, body.array()?);
     let slugs = SortedMap::from_sorted(body.texts()?, body.array()?);
     let (Some(skus), Some(gtins), Some(ids), Some(slugs)) = (skus, gtins, ids, slugs) else {
@@ -537,7 +543,7 @@ impl SearchIndex {
         }
         let codes = &self.codes;
         let codes_ok = codes.skus.docs.iter().all(doc_ok)
-            && codes.gtins.docs.iter().all(doc_ok)
+            && codes.gtins.docs().all(|doc| doc_ok(&doc))
             && codes.ids.docs.iter().all(doc_ok)
             && codes.slugs.docs.iter().all(doc_ok);
         if !codes_ok {

@@ -180,7 +180,7 @@ fn filtered(index: &SearchIndex, request: &SearchRequest<'_>) -> Option<Vec<u32>
     }
     if let Some(gtin) = request.gtin.filter(|s| !s.trim().is_empty()) {
         let docs: Vec<u32> = parse_gtin(gtin)
-            .map(|value| index.codes.gtins.get(&value).collect())
+            .map(|value| index.codes.gtins.get(value))
             .unwrap_or_default();
         result = Some(match result {
             Some(previous) => previous.into_iter().filter(|d| docs.contains(d)).collect(),
@@ -228,7 +228,7 @@ fn code_hits(index: &SearchIndex, text: &str, allowed: Option<&[u32]>) -> Vec<u3
         if (4..=MAX_CODE_BYTES).contains(&normalized.len()) {
             hits.extend(codes.skus.get(normalized));
             if let Some(value) = parse_gtin(normalized) {
-                hits.extend(codes.gtins.get(&value));
+                hits.extend(codes.gtins.get(value));
             }
         }
     };
