@@ -6,7 +6,7 @@
 //! A hand-built inverted index: an [`fst`] term dictionary walked by a lazy Levenshtein automaton
 //! (module `typo`), posting lists (dense bitsets for frequent terms, sorted lists for the rest), a
 //! forward index of each product's terms and title positions, and exact maps for style codes,
-//! GTINs, ids and slugs. Documents are numbered by popularity (`popularity DESC, pk`), so every
+//! GTINs (as runs of consecutive numbers, module `gtins`), ids and slugs. Documents are numbered by popularity (`popularity DESC, pk`), so every
 //! bitset iterates in the final tie-break order and a page is filled without sorting the tail.
 //!
 //! Why this and not the alternatives the issue names, measured by `cargo bench --bench search`
@@ -65,7 +65,8 @@
 //! Words follow module `text`. Each query word matches the terms within its typo budget (none under
 //! 5 characters, 1 from 5, 2 from 9; none for words with digits); the last word, unless the text
 //! ends with a space, also matches as a prefix, expanded to its [`PREFIX_EXPANSIONS`] most
-//! frequent completions. At most [`MAX_QUERY_WORDS`] words are used; text over
+//! frequent completions. A word's typo derivations are remembered across queries (module
+//! `derive`: words repeat even when queries do not). At most [`MAX_QUERY_WORDS`] words are used; text over
 //! [`MAX_QUERY_CHARS`] characters is refused with [`SearchError::QueryTooLong`] (a 400).
 
 mod bits;
