@@ -5,7 +5,7 @@
 //! nicknames), every title is unique within the catalogue, and kids' pairs are mostly versions
 //! of an adult pair already generated, priced below it.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 use chrono::{Datelike, Duration, NaiveDate};
 use rand::{Rng, SeedableRng};
@@ -79,7 +79,9 @@ pub(super) struct Generator {
     cumulative_weights: Vec<u32>,
     skus: HashSet<String>,
     titles: HashSet<String>,
-    families: Vec<Vec<Family>>,
+    /// The newest [`FAMILY_WINDOW`] adult families of each silhouette (older ones are never
+    /// chosen, so they are not kept: memory stays flat however many products are made).
+    families: Vec<VecDeque<Family>>,
     real_adults: HashMap<&'static str, f64>,
     nike_model_codes: Vec<Vec<String>>,
     gtin_counter: u64,
@@ -119,7 +121,9 @@ impl Generator {
             cumulative_weights,
             skus,
             titles,
-            families: (0..SILHOUETTES.len()).map(|_| Vec::new()).collect(),
+            families: (0..SILHOUETTES.len())
+                .map(|_| VecDeque::with_capacity(FAMILY_WINDOW))
+                .collect(),
             real_adults: HashMap::new(),
             nike_model_codes,
             gtin_counter,
@@ -250,7 +254,11 @@ impl Generator {
         let retail_usd = retail_usd(silhouette, run, kind, &mut self.rng);
         let release_date = self.release_date(silhouette, retro_year);
         if !run.is_kids() {
-            self.families[sil_index].push(Family {
+            let families = &mut self.families[sil_index];
+            if families.len() == FAMILY_WINDOW {
+                families.pop_front();
+            }
+            families.push_back(Family {
                 title: title.clone(),
                 color: color.clone(),
                 premium,

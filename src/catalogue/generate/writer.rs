@@ -49,33 +49,17 @@ impl<'conn> Writer<'conn> {
         })
     }
 
-    pub fn write(&mut self, p: &GeneratedProduct) -> Result<(), CatalogueError> {
+    pub fn write(&mut self, row: &ProductRow) -> Result<(), CatalogueError> {
         self.pk += 1;
         let pk = self.pk;
-        let prices = |f: fn(&GeneratedVariant) -> i64| {
-            let values: Vec<i64> = p.variants.iter().map(f).collect();
-            let min = values.iter().copied().min().unwrap_or(0);
-            let max = values.iter().copied().max().unwrap_or(0);
-            let avg = values.iter().sum::<i64>() / values.len().max(1) as i64;
-            // The reference size sits in the middle of the run (US M 9.5/10, W 7.5, ...).
-            let base = values.get(values.len() / 2).copied().unwrap_or(0);
-            (min, avg, max, base)
-        };
-        let usd = prices(|v| v.price_usd_cents);
-        let eur = prices(|v| v.price_eur_cents);
-        let link = format!("https://resale-b.example/{}", p.slug);
-        let popularity: u32 = p.weekly_orders[..4].iter().sum();
-        let release_date = match p.release_date {
-            Some(date) if !p.release_year_only => date.to_string(),
-            _ => String::new(),
-        };
-        let labels = serde_json::to_string(&p.labels).unwrap_or_else(|_| "[]".into());
+        let p = &row.product;
+        let (usd, eur) = (row.usd, row.eur);
         self.product.execute(params![
             pk,
             p.id,
             p.slug,
             p.sku,
-            normalize_sku(&p.sku),
+            row.sku_norm,
             p.title,
             p.brand,
             p.model,
@@ -86,9 +70,9 @@ impl<'conn> Writer<'conn> {
             p.run.size_system(),
             p.availability,
             p.description,
-            format!("https://images.resale-b.example/products/{}.jpg", p.slug),
-            link,
-            release_date,
+            row.image,
+            row.link,
+            row.release_date,
             p.retail_usd_cents,
             p.retail_eur_cents,
             usd.0,
@@ -99,9 +83,9 @@ impl<'conn> Writer<'conn> {
             eur.1,
             eur.2,
             eur.3,
-            labels,
+            row.labels,
             p.inserted_at,
-            popularity,
+            row.popularity,
         ])?;
         for (position, v) in p.variants.iter().enumerate() {
             self.variant_pk += 1;
@@ -119,29 +103,86 @@ impl<'conn> Writer<'conn> {
             ])?;
         }
         // An unknown release date gets no record: none is better than an invented one.
-        if let Some(day) = p.release_date {
-            let (date, source) = if p.release_year_only {
+        if let Some((date, source)) = &row.release {
+            self.release.execute(params![pk, date, source])?;
+        }
+        // Unknown retail (0) gets no record either.
+        if p.retail_usd_cents > 0 {
+            self.retail
+                .execute(params![pk, p.retail_usd_cents, "USD", row.retail_source])?;
+        }
+        if p.retail_eur_cents > 0 {
+            self.retail
+                .execute(params![pk, p.retail_eur_cents, "EUR", row.retail_source])?;
+        }
+        self.link.execute(params![pk, row.link, usd.0])?;
+        Ok(())
+    }
+}
+
+/// Minimum, average, maximum and reference-size price of a product's variants.
+type PriceSummary = (i64, i64, i64, i64);
+
+/// A generated product with every derived column worked out: built on the generating thread,
+/// so the writing thread only binds values.
+pub(super) struct ProductRow {
+    pub product: GeneratedProduct,
+    sku_norm: String,
+    image: String,
+    link: String,
+    /// `products.release_date`: empty when unknown or only the year is known.
+    release_date: String,
+    labels: String,
+    usd: PriceSummary,
+    eur: PriceSummary,
+    popularity: u32,
+    /// The `release_dates` record, when the date is known.
+    release: Option<(String, &'static str)>,
+    retail_source: &'static str,
+}
+
+impl ProductRow {
+    pub fn new(product: GeneratedProduct) -> Self {
+        let p = &product;
+        let prices = |f: fn(&GeneratedVariant) -> i64| {
+            let values: Vec<i64> = p.variants.iter().map(f).collect();
+            let min = values.iter().copied().min().unwrap_or(0);
+            let max = values.iter().copied().max().unwrap_or(0);
+            let avg = values.iter().sum::<i64>() / values.len().max(1) as i64;
+            // The reference size sits in the middle of the run (US M 9.5/10, W 7.5, ...).
+            let base = values.get(values.len() / 2).copied().unwrap_or(0);
+            (min, avg, max, base)
+        };
+        let usd = prices(|v| v.price_usd_cents);
+        let eur = prices(|v| v.price_eur_cents);
+        let release_date = match p.release_date {
+            Some(date) if !p.release_year_only => date.to_string(),
+            _ => String::new(),
+        };
+        let release = p.release_date.map(|day| {
+            if p.release_year_only {
                 (day.year().to_string(), "resale_b_yyyy")
             } else {
                 (day.to_string(), "resale_b_yyyy_mm_dd")
-            };
-            self.release.execute(params![pk, date, source])?;
-        }
-        let source = if p.variants.len().is_multiple_of(3) {
+            }
+        });
+        let retail_source = if p.variants.len().is_multiple_of(3) {
             "extracting"
         } else {
             "srp"
         };
-        // Unknown retail (0) gets no record either.
-        if p.retail_usd_cents > 0 {
-            self.retail
-                .execute(params![pk, p.retail_usd_cents, "USD", source])?;
+        Self {
+            sku_norm: normalize_sku(&p.sku),
+            image: format!("https://images.resale-b.example/products/{}.jpg", p.slug),
+            link: format!("https://resale-b.example/{}", p.slug),
+            release_date,
+            labels: serde_json::to_string(&p.labels).unwrap_or_else(|_| "[]".into()),
+            usd,
+            eur,
+            popularity: p.weekly_orders[..4].iter().sum(),
+            release,
+            retail_source,
+            product,
         }
-        if p.retail_eur_cents > 0 {
-            self.retail
-                .execute(params![pk, p.retail_eur_cents, "EUR", source])?;
-        }
-        self.link.execute(params![pk, link, usd.0])?;
-        Ok(())
     }
 }
