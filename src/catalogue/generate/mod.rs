@@ -177,8 +177,8 @@ fn generate_into(
         let mut done = 0u64;
         // Returning early drops the receiver, which stops the producer before the scope joins it.
         for batch in receiver {
+            writer.write(&batch)?;
             for row in &batch {
-                writer.write(row)?;
                 variants_written += row.product.variants.len() as u64;
                 orders.push(row.product.weekly_orders);
                 aovs.push(row.product.aov_cents);
