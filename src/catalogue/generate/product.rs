@@ -5,7 +5,11 @@
 //! nicknames), every title is unique within the catalogue, and kids' pairs are mostly versions
 //! of an adult pair already generated, priced below it.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
+
+// Membership only (never iterated), so the hasher cannot change the data: foldhash's is several
+// times cheaper than SipHash, and a million products look titles and codes up millions of times.
+use foldhash::HashSet;
 
 use chrono::{Datelike, Duration, NaiveDate};
 use rand::{Rng, SeedableRng};
@@ -73,7 +77,6 @@ const FAMILY_WINDOW: usize = 64;
 
 pub(super) struct Generator {
     rng: ChaCha8Rng,
-    pub seed: u64,
     as_of: NaiveDate,
     pub newest_week: NaiveDate,
     cumulative_weights: Vec<u32>,
@@ -115,7 +118,6 @@ impl Generator {
             .collect();
         Self {
             rng,
-            seed: options.seed,
             as_of: options.as_of,
             newest_week: newest_week_start(options.as_of),
             cumulative_weights,
@@ -496,7 +498,10 @@ impl Generator {
                 title = format!("{title} ({year})");
             }
             title.push_str(run.title_suffix());
-            if self.titles.insert(title.clone()) {
+            // Looked up before it is stored: at a million products most attempts collide, and
+            // a collision then costs no copy of the title.
+            if !self.titles.contains(&title) {
+                self.titles.insert(title.clone());
                 return (title, color, year);
             }
             last = Some((title, color, year));
@@ -559,16 +564,19 @@ impl Generator {
         run: SizeRun,
         color: &str,
     ) -> String {
+        // The colour digit depends on the colour only, not on the attempt.
+        let lead = nike_colour_digit(color);
         loop {
             let code = match silhouette.code {
                 CodeFormat::Nike => {
                     let pool = &self.nike_model_codes[sil_index * 4 + (run as usize).min(3)];
+                    let fresh;
                     let model = if self.rng.random_bool(0.9) {
-                        pool[self.rng.random_range(0..pool.len())].clone()
+                        &pool[self.rng.random_range(0..pool.len())]
                     } else {
-                        nike_model_code(&mut self.rng)
+                        fresh = nike_model_code(&mut self.rng);
+                        &fresh
                     };
-                    let lead = nike_colour_digit(color);
                     format!("{model}-{lead}{:02}", self.rng.random_range(0..100))
                 }
                 CodeFormat::Adidas => format!(
@@ -613,7 +621,10 @@ impl Generator {
                     format!("L{:08}", self.rng.random_range(40_000_000..50_000_000))
                 }
             };
-            if self.skus.insert(code.clone()) {
+            // Looked up before it is stored: once a line's usual codes are taken most attempts
+            // collide, and a collision then costs no copy.
+            if !self.skus.contains(&code) {
+                self.skus.insert(code.clone());
                 return code;
             }
         }
@@ -755,3 +766,4 @@ fn nike_colour_digit(color: &str) -> char {
         .find(|(word, _)| main.contains(word))
         .map_or('1', |(_, digit)| *digit)
 }
+
