@@ -422,6 +422,46 @@ mod tests {
         assert_eq!(normalize_sku("DZ5485-612"), "DZ5485612");
     }
 
+    /// The ranking by sorting every week, as the generator first did it.
+    fn ranked_by_sorting(orders: &[[u32; WEEKS]]) -> Vec<[u32; WEEKS]> {
+        let mut positions = vec![[0u32; WEEKS]; orders.len()];
+        for week in 0..WEEKS {
+            let mut ranked: Vec<usize> = (0..orders.len()).collect();
+            ranked.sort_by_key(|&i| (std::cmp::Reverse(orders[i][week]), i));
+            for (rank, &i) in ranked.iter().enumerate() {
+                positions[i][week] = rank as u32 + 1;
+            }
+        }
+        positions
+    }
+
+    #[test]
+    fn weekly_positions_rank_by_orders_with_ties_in_catalogue_order() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        // Few distinct counts, so most products tie with others.
+        let orders: Vec<[u32; WEEKS]> = (0..2_000)
+            .map(|_| std::array::from_fn(|_| rng.random_range(0..12)))
+            .collect();
+        let positions = weekly_positions(&orders, &mut |_| {});
+        assert!(positions == ranked_by_sorting(&orders));
+        // Spot check by hand: the first two products tie in week 0 when their counts match.
+        let tied = [[3u32; WEEKS], [3u32; WEEKS], [7u32; WEEKS]];
+        let positions = weekly_positions(&tied, &mut |_| {});
+        assert_eq!(
+            [positions[0][0], positions[1][0], positions[2][0]],
+            [2, 3, 1]
+        );
+    }
+
+    #[test]
+    fn weekly_positions_handle_counts_far_beyond_the_counting_range() {
+        let mut rng = ChaCha8Rng::seed_from_u64(6);
+        let orders: Vec<[u32; WEEKS]> = (0..500)
+            .map(|_| std::array::from_fn(|_| rng.random_range(0..4) * (u32::MAX / 4)))
+            .collect();
+        assert!(weekly_positions(&orders, &mut |_| {}) == ranked_by_sorting(&orders));
+    }
+
     #[test]
     fn newest_week_is_a_full_week_before_as_of() {
         let as_of = NaiveDate::from_ymd_opt(2026, 11, 22).unwrap(); // a Sunday

@@ -766,4 +766,3 @@ fn nike_colour_digit(color: &str) -> char {
         .find(|(word, _)| main.contains(word))
         .map_or('1', |(_, digit)| *digit)
 }
-
