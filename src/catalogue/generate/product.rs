@@ -5,7 +5,11 @@
 //! nicknames), every title is unique within the catalogue, and kids' pairs are mostly versions
 //! of an adult pair already generated, priced below it.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, VecDeque};
+
+// Membership only (never iterated), so the hasher cannot change the data: foldhash's is several
+// times cheaper than SipHash, and a million products look titles and codes up millions of times.
+use foldhash::HashSet;
 
 use chrono::{Datelike, Duration, NaiveDate};
 use rand::{Rng, SeedableRng};
@@ -73,13 +77,14 @@ const FAMILY_WINDOW: usize = 64;
 
 pub(super) struct Generator {
     rng: ChaCha8Rng,
-    pub seed: u64,
     as_of: NaiveDate,
     pub newest_week: NaiveDate,
     cumulative_weights: Vec<u32>,
     skus: HashSet<String>,
     titles: HashSet<String>,
-    families: Vec<Vec<Family>>,
+    /// The newest [`FAMILY_WINDOW`] adult families of each silhouette (older ones are never
+    /// chosen, so they are not kept: memory stays flat however many products are made).
+    families: Vec<VecDeque<Family>>,
     real_adults: HashMap<&'static str, f64>,
     nike_model_codes: Vec<Vec<String>>,
     gtin_counter: u64,
@@ -113,13 +118,14 @@ impl Generator {
             .collect();
         Self {
             rng,
-            seed: options.seed,
             as_of: options.as_of,
             newest_week: newest_week_start(options.as_of),
             cumulative_weights,
             skus,
             titles,
-            families: (0..SILHOUETTES.len()).map(|_| Vec::new()).collect(),
+            families: (0..SILHOUETTES.len())
+                .map(|_| VecDeque::with_capacity(FAMILY_WINDOW))
+                .collect(),
             real_adults: HashMap::new(),
             nike_model_codes,
             gtin_counter,
@@ -250,7 +256,11 @@ impl Generator {
         let retail_usd = retail_usd(silhouette, run, kind, &mut self.rng);
         let release_date = self.release_date(silhouette, retro_year);
         if !run.is_kids() {
-            self.families[sil_index].push(Family {
+            let families = &mut self.families[sil_index];
+            if families.len() == FAMILY_WINDOW {
+                families.pop_front();
+            }
+            families.push_back(Family {
                 title: title.clone(),
                 color: color.clone(),
                 premium,
@@ -488,7 +498,10 @@ impl Generator {
                 title = format!("{title} ({year})");
             }
             title.push_str(run.title_suffix());
-            if self.titles.insert(title.clone()) {
+            // Looked up before it is stored: at a million products most attempts collide, and
+            // a collision then costs no copy of the title.
+            if !self.titles.contains(&title) {
+                self.titles.insert(title.clone());
                 return (title, color, year);
             }
             last = Some((title, color, year));
@@ -551,16 +564,19 @@ impl Generator {
         run: SizeRun,
         color: &str,
     ) -> String {
+        // The colour digit depends on the colour only, not on the attempt.
+        let lead = nike_colour_digit(color);
         loop {
             let code = match silhouette.code {
                 CodeFormat::Nike => {
                     let pool = &self.nike_model_codes[sil_index * 4 + (run as usize).min(3)];
+                    let fresh;
                     let model = if self.rng.random_bool(0.9) {
-                        pool[self.rng.random_range(0..pool.len())].clone()
+                        &pool[self.rng.random_range(0..pool.len())]
                     } else {
-                        nike_model_code(&mut self.rng)
+                        fresh = nike_model_code(&mut self.rng);
+                        &fresh
                     };
-                    let lead = nike_colour_digit(color);
                     format!("{model}-{lead}{:02}", self.rng.random_range(0..100))
                 }
                 CodeFormat::Adidas => format!(
@@ -605,7 +621,10 @@ impl Generator {
                     format!("L{:08}", self.rng.random_range(40_000_000..50_000_000))
                 }
             };
-            if self.skus.insert(code.clone()) {
+            // Looked up before it is stored: once a line's usual codes are taken most attempts
+            // collide, and a collision then costs no copy.
+            if !self.skus.contains(&code) {
+                self.skus.insert(code.clone());
                 return code;
             }
         }
