@@ -185,8 +185,12 @@ pub fn retail_text(cents: i64) -> String {
 /// `https://.../slug` + size 9.5 -> `https://.../slug?size=9.5`.
 fn variant_link(product_link: &str, size: &str) -> String {
     let separator = if product_link.contains('?') { '&' } else { '?' };
-    let size: String = size
-        .chars()
+    format!("{product_link}{separator}size={}", size_in_link(size))
+}
+
+/// A size as a variant link carries it: letters, digits and points kept, anything else `-`.
+pub(crate) fn size_in_link(size: &str) -> String {
+    size.chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '.' {
                 c
@@ -194,8 +198,7 @@ fn variant_link(product_link: &str, size: &str) -> String {
                 '-'
             }
         })
-        .collect();
-    format!("{product_link}{separator}size={size}")
+        .collect()
 }
 
 /// What the free tier may see of a product.

@@ -136,17 +136,7 @@ impl Encoder {
             self.text(link);
         } else {
             self.bytes.push(1);
-            let size: String = size
-                .chars()
-                .map(|c| {
-                    if c.is_ascii_alphanumeric() || c == '.' {
-                        c
-                    } else {
-                        '-'
-                    }
-                })
-                .collect();
-            self.bytes_field(size.as_bytes());
+            self.bytes_field(crate::catalogue::read::size_in_link(size).as_bytes());
         }
     }
 }
