@@ -97,6 +97,21 @@ fn most_in_any_window(times: &[Instant]) -> usize {
         .unwrap_or(0)
 }
 
+/// The service counts real-time calls in windows aligned to the wall-clock minute, and the
+/// budget the client reads afterwards is that window's: a scenario that straddles a minute
+/// boundary reads a fresh budget (a CI run failed so, 120 left instead of 60). So the scenario
+/// starts with at least 30 s of its minute left; it takes a few seconds.
+async fn start_early_in_a_minute() {
+    let into_minute = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("clock after 1970")
+        .as_secs_f64()
+        % 60.0;
+    if into_minute > 30.0 {
+        tokio::time::sleep(Duration::from_secs_f64(60.2 - into_minute)).await;
+    }
+}
+
 /// Waits (bounded) until `done` holds for the monitor's status.
 async fn wait_for(handle: &MonitorHandle, limit: Duration, done: impl Fn(&MonitorHandle) -> bool) {
     let start = Instant::now();
@@ -126,6 +141,7 @@ async fn the_monitor_spends_at_most_half_the_budget_and_a_user_lookup_still_succ
         },
     )
     .await;
+    start_early_in_a_minute().await;
     let handle = monitor::spawn(
         &tokio::runtime::Handle::current(),
         setup.client.clone(),
