@@ -253,24 +253,40 @@ impl ServiceState {
         marketplaces: Arc<dyn Marketplaces>,
     ) -> Result<Arc<Self>, ServiceError> {
         let pool = Pool::open(&config.catalogue)?;
-        let started = Instant::now();
         let conn = pool.get()?;
-        // Read back from beside the catalogue when it has not changed, else built and kept there.
-        let (search, source) = SearchIndex::open(&config.catalogue, &conn)?;
-        tracing::info!(
-            products = search.len(),
-            ?source,
-            elapsed_ms = started.elapsed().as_millis() as u64,
-            "search index ready"
-        );
-        let started = Instant::now();
-        let (hits, source) = HitStore::open(&config.catalogue, &conn)?;
-        tracing::info!(
-            products = hits.len(),
-            ?source,
-            elapsed_ms = started.elapsed().as_millis() as u64,
-            "search hits ready"
-        );
+        // The index and the hit store are read back from beside the catalogue when it has not
+        // changed, else built and kept there. Independent, so built at once on two threads (a
+        // first start at a million products: 28 s and 14 s one after the other).
+        let (search, hits) = std::thread::scope(|scope| {
+            let hits = scope.spawn(|| -> Result<HitStore, ServiceError> {
+                let conn = pool.get()?;
+                let started = Instant::now();
+                let (hits, source) = HitStore::open(&config.catalogue, &conn)?;
+                tracing::info!(
+                    products = hits.len(),
+                    ?source,
+                    elapsed_ms = started.elapsed().as_millis() as u64,
+                    "search hits ready"
+                );
+                Ok(hits)
+            });
+            let started = Instant::now();
+            let search = SearchIndex::open(&config.catalogue, &conn).map(|(search, source)| {
+                tracing::info!(
+                    products = search.len(),
+                    ?source,
+                    elapsed_ms = started.elapsed().as_millis() as u64,
+                    "search index ready"
+                );
+                search
+            });
+            // A panic while building the hit store is a panic here, as it was on one thread.
+            let hits = hits
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (search, hits)
+        });
+        let (search, hits) = (search?, hits?);
         let stats = crate::catalogue::read::stats(&conn)?;
         drop(conn);
         Ok(Arc::new(Self {
