@@ -33,16 +33,15 @@
 
 use std::path::Path;
 use std::process::Command;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 #[allow(dead_code, reason = "each benchmark uses a part of the shared helpers")]
 mod common;
-use common::{env_number, generate_catalogue, ms, percentile, proc_status_mb};
+use common::{demo_app, env_number, generate_catalogue, ms, percentile, proc_status_mb};
 use egui::{Pos2, Rect, Vec2};
-use solescope::app::{self, App, AppInit, AppState, ComparedProduct, StartupStatus, View};
+use solescope::app::{self, AppState, ComparedProduct, View};
 use solescope::catalogue::demo::{DEMO_PRODUCTS, DEMO_SEED};
-use solescope::client::{Client, ClientConfig, KeyStore as _, MemoryKeyStore, SearchQuery};
+use solescope::client::{Client, ClientConfig, SearchQuery};
 use solescope::model::SearchHit;
 use solescope::service::{self, ServiceConfig, ServiceState};
 
@@ -256,18 +255,7 @@ fn app_scenario(
     base_url: &str,
     frames: usize,
 ) -> Row {
-    let key_store = Arc::new(MemoryKeyStore::new());
-    key_store
-        .set(app::LOCAL_DEMO_ACCOUNT, "demo-pro")
-        .expect("memory key store");
-    let mut app = App::new(AppInit {
-        runtime: runtime.handle().clone(),
-        key_store,
-        startup: StartupStatus::ready(base_url),
-        state: scenario.state,
-        screenshot: None,
-        user_db: None,
-    });
+    let mut app = demo_app(runtime, base_url, scenario.state, None);
     let mut driver = Driver::new(scenario.hover_area);
     app::images::install(&driver.ctx, runtime.handle().clone());
 

@@ -27,16 +27,15 @@
 
 use std::fmt::Write as _;
 use std::path::Path;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 #[allow(dead_code, reason = "each benchmark uses a part of the shared helpers")]
 mod common;
 use chrono::NaiveDate;
-use common::{env_number, generate_catalogue, ms, percentile};
+use common::{demo_app, env_number, generate_catalogue, ms, percentile};
 use egui::{Pos2, Rect, Vec2};
-use solescope::app::{self, App, AppInit, AppState, StartupStatus, View};
-use solescope::client::{Client, ClientConfig, KeyStore as _, MemoryKeyStore, SearchQuery};
+use solescope::app::{AppState, View};
+use solescope::client::{Client, ClientConfig, SearchQuery};
 use solescope::figures::parse_portfolio_csv;
 use solescope::model::Product;
 use solescope::model::portfolio::{Condition, Pair, Sale};
@@ -207,21 +206,11 @@ fn frames_of_portfolio(
     frames: usize,
     scroll: bool,
 ) -> Stats {
-    let key_store = Arc::new(MemoryKeyStore::new());
-    key_store
-        .set(app::LOCAL_DEMO_ACCOUNT, "demo-pro")
-        .expect("memory key store");
-    let mut app = App::new(AppInit {
-        runtime: runtime.handle().clone(),
-        key_store,
-        startup: StartupStatus::ready(base_url),
-        state: AppState {
-            view: View::Portfolio,
-            ..AppState::default()
-        },
-        screenshot: None,
-        user_db: Some(db.to_path_buf()),
-    });
+    let state = AppState {
+        view: View::Portfolio,
+        ..AppState::default()
+    };
+    let mut app = demo_app(runtime, base_url, state, Some(db.to_path_buf()));
     let mut driver = Driver::new(scroll);
     let app = std::cell::RefCell::new(&mut app);
     let mut ui_fn = |ui: &mut egui::Ui| app.borrow_mut().ui(ui);

@@ -1,11 +1,14 @@
 //! What the benchmarks share: settings from the environment, percentiles, the process's memory
 //! and the catalogue they measure on. Each benchmark uses a part of it.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::NaiveDate;
+use solescope::app::{self, App, AppInit, AppState, StartupStatus};
 use solescope::catalogue::generate::{GenerateOptions, generate};
+use solescope::client::{KeyStore as _, MemoryKeyStore};
 
 /// A number from the environment variable `name`, when set and readable.
 pub fn env_number<T: std::str::FromStr>(name: &str) -> Option<T> {
@@ -72,4 +75,26 @@ pub async fn timed_get(client: &reqwest::Client, url: &str) -> Duration {
     );
     response.bytes().await.expect("body");
     started.elapsed()
+}
+
+/// The real app on the service at `base_url`, signed in with the pro demo key (kept in memory,
+/// never in the OS keyring), showing `state`, with its user database at `user_db` if any.
+pub fn demo_app(
+    runtime: &tokio::runtime::Runtime,
+    base_url: &str,
+    state: AppState,
+    user_db: Option<PathBuf>,
+) -> App {
+    let key_store = Arc::new(MemoryKeyStore::new());
+    key_store
+        .set(app::LOCAL_DEMO_ACCOUNT, "demo-pro")
+        .expect("memory key store");
+    App::new(AppInit {
+        runtime: runtime.handle().clone(),
+        key_store,
+        startup: StartupStatus::ready(base_url),
+        state,
+        screenshot: None,
+        user_db,
+    })
 }

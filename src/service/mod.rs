@@ -167,18 +167,7 @@ impl ServiceState {
         country: crate::model::Country,
         tier: crate::model::Tier,
     ) -> Result<Vec<u8>, crate::search::HitError> {
-        let full = tier.allows(crate::model::Feature::ReleaseAndRetail);
-        // About 3.7 KB per hit with a dozen variants.
-        let mut out = Vec::with_capacity(pks.len() * 4096 + 2);
-        out.push(b'[');
-        for (n, &pk) in pks.iter().enumerate() {
-            if n > 0 {
-                out.push(b',');
-            }
-            self.hits.write_hit(pk, country, full, &mut out)?;
-        }
-        out.push(b']');
-        Ok(out)
+        self.write_hits(pks, country, tier, |_, err, _| Err(err))
     }
 
     /// The JSON array of the search hits of `pks`, in order, from the hit store. A hit the store
@@ -190,6 +179,21 @@ impl ServiceState {
         country: crate::model::Country,
         tier: crate::model::Tier,
     ) -> Result<Vec<u8>, ApiError> {
+        self.write_hits(pks, country, tier, |pk, err, out| {
+            tracing::error!("search hit from the catalogue instead: {err}");
+            self.hit_from_catalogue(pk, country, tier, out)
+        })
+    }
+
+    /// The JSON array of the hits of `pks` from the hit store; `missing` appends a hit the store
+    /// cannot give (`Ok(false)`: skip it) or ends the page with its error.
+    fn write_hits<E>(
+        &self,
+        pks: &[i64],
+        country: crate::model::Country,
+        tier: crate::model::Tier,
+        mut missing: impl FnMut(i64, crate::search::HitError, &mut Vec<u8>) -> Result<bool, E>,
+    ) -> Result<Vec<u8>, E> {
         let full = tier.allows(crate::model::Feature::ReleaseAndRetail);
         // About 3.7 KB per hit with a dozen variants.
         let mut out = Vec::with_capacity(pks.len() * 4096 + 2);
@@ -200,13 +204,9 @@ impl ServiceState {
             if written > 0 {
                 out.push(b',');
             }
-            let from_store = self.hits.write_hit(pk, country, full, &mut out);
-            let found = match from_store {
+            let found = match self.hits.write_hit(pk, country, full, &mut out) {
                 Ok(()) => true,
-                Err(err) => {
-                    tracing::error!("search hit from the catalogue instead: {err}");
-                    self.hit_from_catalogue(pk, country, tier, &mut out)?
-                }
+                Err(err) => missing(pk, err, &mut out)?,
             };
             if found {
                 written += 1;

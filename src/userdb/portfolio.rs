@@ -67,11 +67,12 @@ pub fn holdings(db: &mut UserDb) -> Result<Vec<Holding>, UserDbError> {
     read(db).map_err(|e| db.error(e))
 }
 
-fn check_sale(pair: &Pair, sale: &Sale) -> Result<(), UserDbError> {
-    if sale.sold_on < pair.purchased_on {
+/// Refuses a sale before the purchase on `purchased_on`, or with a negative amount.
+fn check_sale(purchased_on: NaiveDate, sale: &Sale) -> Result<(), UserDbError> {
+    if sale.sold_on < purchased_on {
         return Err(UserDbError::Invalid(format!(
-            "a pair bought on {} cannot be sold on {}",
-            pair.purchased_on, sale.sold_on
+            "a pair bought on {purchased_on} cannot be sold on {}",
+            sale.sold_on
         )));
     }
     if sale.price_cents < 0 || sale.fees_cents < 0 || sale.shipping_cents < 0 {
@@ -93,7 +94,7 @@ pub fn add_holdings(
             return Err(UserDbError::Invalid("a cost cannot be negative".into()));
         }
         if let Some(sale) = sale {
-            check_sale(pair, sale)?;
+            check_sale(pair.purchased_on, sale)?;
         }
     }
     let write = |db: &mut UserDb| -> rusqlite::Result<Vec<i64>> {
@@ -104,10 +105,6 @@ pub fn add_holdings(
                 "INSERT INTO holding (product_id, slug, sku, sku_key, title, size, condition,
                      purchased_on, cost_cents, currency, bought_from, notes, tags)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-            )?;
-            let mut insert_sale = tx.prepare(
-                "INSERT INTO sale (holding_id, sold_on, price_cents, marketplace, fees_cents,
-                     shipping_cents) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             )?;
             for (pair, sale) in rows {
                 let tags = serde_json::to_string(&pair.tags).unwrap_or_else(|_| "[]".into());
@@ -128,14 +125,7 @@ pub fn add_holdings(
                 ])?;
                 let id = tx.last_insert_rowid();
                 if let Some(sale) = sale {
-                    insert_sale.execute(params![
-                        id,
-                        sale.sold_on.format(DATE_FORMAT).to_string(),
-                        sale.price_cents,
-                        sale.marketplace,
-                        sale.fees_cents,
-                        sale.shipping_cents,
-                    ])?;
+                    insert_sale(&tx, id, sale)?;
                 }
                 ids.push(id);
             }
@@ -171,30 +161,25 @@ pub fn record_sale(db: &mut UserDb, id: i64, sale: &Sale) -> Result<(), UserDbEr
         return Err(UserDbError::Invalid("this pair is already sold".into()));
     }
     let purchased_on = date_from_text(&purchased_on).map_err(|e| db.error(e))?;
-    if sale.sold_on < purchased_on {
-        return Err(UserDbError::Invalid(format!(
-            "a pair bought on {purchased_on} cannot be sold on {}",
-            sale.sold_on
-        )));
-    }
-    if sale.price_cents < 0 || sale.fees_cents < 0 || sale.shipping_cents < 0 {
-        return Err(UserDbError::Invalid(
-            "sale price, fees and shipping cannot be negative".into(),
-        ));
-    }
-    let write = db.conn().execute(
+    check_sale(purchased_on, sale)?;
+    insert_sale(db.conn(), id, sale).map_err(|e| db.error(e))
+}
+
+/// Writes the sale of pair `id` (a statement prepared once per connection).
+fn insert_sale(conn: &rusqlite::Connection, id: i64, sale: &Sale) -> rusqlite::Result<()> {
+    conn.prepare_cached(
         "INSERT INTO sale (holding_id, sold_on, price_cents, marketplace, fees_cents,
              shipping_cents) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        params![
-            id,
-            sale.sold_on.format(DATE_FORMAT).to_string(),
-            sale.price_cents,
-            sale.marketplace,
-            sale.fees_cents,
-            sale.shipping_cents,
-        ],
-    );
-    write.map(drop).map_err(|e| db.error(e))
+    )?
+    .execute(params![
+        id,
+        sale.sold_on.format(DATE_FORMAT).to_string(),
+        sale.price_cents,
+        sale.marketplace,
+        sale.fees_cents,
+        sale.shipping_cents,
+    ])
+    .map(drop)
 }
 
 /// Removes the pair `id` (and its sale) from the portfolio.

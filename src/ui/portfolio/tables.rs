@@ -198,6 +198,24 @@ fn sort_header<S: Copy + PartialEq>(
     }
 }
 
+/// The header cells of a sortable table, in order: a column with a sort key is a sort button
+/// ([`sort_header`]), one without is plain text.
+fn sort_headers<S: Copy + PartialEq>(
+    header: &mut egui_extras::TableRow<'_, '_>,
+    columns: &[(&str, Option<S>)],
+    sort: &mut S,
+    descending: &mut bool,
+) {
+    for &(name, column) in columns {
+        header.col(|ui| match column {
+            Some(column) => sort_header(ui, name, column, sort, descending),
+            None => {
+                ui.strong(name);
+            }
+        });
+    }
+}
+
 /// A portfolio table: striped, full width, rows centred, the product column first.
 fn table<'a>(ui: &'a mut egui::Ui, id: &str) -> TableBuilder<'a> {
     TableBuilder::new(ui)
@@ -247,57 +265,22 @@ pub(super) fn holdings_table_ui(
         .column(Column::auto().at_least(50.0))
         .column(Column::remainder().at_least(96.0))
         .header(height, |mut header| {
-            header.col(|ui| {
-                sort_header(
-                    ui,
-                    "Product",
-                    HoldingSort::Title,
-                    &mut sort,
-                    &mut descending,
-                );
-            });
-            header.col(|ui| {
-                sort_header(ui, "Size", HoldingSort::Size, &mut sort, &mut descending);
-            });
-            header.col(|ui| {
-                ui.strong("Condition");
-            });
-            header.col(|ui| {
-                sort_header(
-                    ui,
-                    "Bought",
-                    HoldingSort::Purchased,
-                    &mut sort,
-                    &mut descending,
-                );
-            });
-            header.col(|ui| {
-                sort_header(ui, "Cost", HoldingSort::Cost, &mut sort, &mut descending);
-            });
-            header.col(|ui| {
-                sort_header(
-                    ui,
-                    "Market value",
-                    HoldingSort::Market,
-                    &mut sort,
-                    &mut descending,
-                );
-            });
-            header.col(|ui| {
-                sort_header(
-                    ui,
-                    "Unrealized P&L",
-                    HoldingSort::Pnl,
-                    &mut sort,
-                    &mut descending,
-                );
-            });
-            header.col(|ui| {
-                sort_header(ui, "ROI", HoldingSort::Roi, &mut sort, &mut descending);
-            });
-            header.col(|ui| {
-                ui.strong("");
-            });
+            sort_headers(
+                &mut header,
+                &[
+                    ("Product", Some(HoldingSort::Title)),
+                    ("Size", Some(HoldingSort::Size)),
+                    ("Condition", None),
+                    ("Bought", Some(HoldingSort::Purchased)),
+                    ("Cost", Some(HoldingSort::Cost)),
+                    ("Market value", Some(HoldingSort::Market)),
+                    ("Unrealized P&L", Some(HoldingSort::Pnl)),
+                    ("ROI", Some(HoldingSort::Roi)),
+                    ("", None),
+                ],
+                &mut sort,
+                &mut descending,
+            );
         })
         .body(|body| {
             let order = &form.order.holdings.order;
@@ -391,40 +374,23 @@ pub(super) fn sales_table_ui(
         .column(Column::auto().at_least(40.0))
         .column(Column::remainder().at_least(60.0))
         .header(height, |mut header| {
-            header
-                .col(|ui| sort_header(ui, "Product", SaleSort::Title, &mut sort, &mut descending));
-            header.col(|ui| {
-                ui.strong("Size");
-            });
-            header.col(|ui| {
-                sort_header(ui, "Sold", SaleSort::Sold, &mut sort, &mut descending);
-            });
-            header.col(|ui| {
-                ui.strong("Marketplace");
-            });
-            header.col(|ui| {
-                sort_header(ui, "Price", SaleSort::Price, &mut sort, &mut descending);
-            });
-            header.col(|ui| {
-                ui.strong("Cost");
-            });
-            header.col(|ui| {
-                sort_header(
-                    ui,
-                    "Realized P&L",
-                    SaleSort::Pnl,
-                    &mut sort,
-                    &mut descending,
-                );
-            });
-            header.col(|ui| {
-                sort_header(ui, "ROI", SaleSort::Roi, &mut sort, &mut descending);
-            });
-            header
-                .col(|ui| sort_header(ui, "Days held", SaleSort::Days, &mut sort, &mut descending));
-            header.col(|ui| {
-                ui.strong("");
-            });
+            sort_headers(
+                &mut header,
+                &[
+                    ("Product", Some(SaleSort::Title)),
+                    ("Size", None),
+                    ("Sold", Some(SaleSort::Sold)),
+                    ("Marketplace", None),
+                    ("Price", Some(SaleSort::Price)),
+                    ("Cost", None),
+                    ("Realized P&L", Some(SaleSort::Pnl)),
+                    ("ROI", Some(SaleSort::Roi)),
+                    ("Days held", Some(SaleSort::Days)),
+                    ("", None),
+                ],
+                &mut sort,
+                &mut descending,
+            );
         })
         .body(|body| {
             let order = &form.order.sales.order;
