@@ -1,5 +1,9 @@
 //! Building the index from the catalogue: one pass over products (most popular first), one over
 //! variant GTINs, then the term dictionary, posting lists and prefix table.
+//!
+//! At a million products this is some 15 s of CPU; on two cores it takes about half that: the
+//! products are read in two parts on two threads (the second also reads the GTINs), and the
+//! posting lists, the dictionary and the exact maps are then built at once.
 
 use std::borrow::Borrow;
 use std::collections::HashMap;
@@ -133,9 +137,9 @@ const MAX_TERMS: usize = 1 << 24;
 impl Postings {
     /// Packs per-term document lists (`None`: [`Posting::SameAsAll`]); frequent terms become
     /// bitsets.
-    fn from_lists(lists: Vec<Option<Vec<u32>>>, doc_count: usize) -> Self {
+    fn from_lists<'a>(lists: impl Iterator<Item = Option<&'a [u32]>>, doc_count: usize) -> Self {
         let blocks = bits::blocks_for(doc_count);
-        let mut of_term = Vec::with_capacity(lists.len());
+        let mut of_term = Vec::with_capacity(lists.size_hint().0);
         let mut docs = Vec::new();
         let mut dense = Vec::new();
         let mut dense_count = 0u32;
@@ -147,7 +151,7 @@ impl Postings {
             if list.len() >= 64 && list.len() * 32 >= doc_count {
                 let start = dense.len();
                 dense.resize(start + blocks, 0);
-                for &doc in &list {
+                for &doc in list {
                     bits::insert(&mut dense[start..], doc);
                 }
                 of_term.push(Posting::Dense { index: dense_count });
@@ -157,7 +161,7 @@ impl Postings {
                     start: docs.len() as u32,
                     len: list.len() as u32,
                 });
-                docs.extend_from_slice(&list);
+                docs.extend_from_slice(list);
             }
         }
         Self {
@@ -166,6 +170,45 @@ impl Postings {
             dense,
             blocks,
         }
+    }
+}
+
+/// Per-term document lists back to back: term `t`'s documents are
+/// `docs[offsets[t]..offsets[t + 1]]`, increasing.
+///
+/// Filled by a counting sort over the forward index once every document is read, instead of a
+/// growing `Vec` per term: a million products have some three million terms, most of them in one
+/// or two documents, and as many small vectors cost more in the allocator than the build's
+/// arithmetic.
+struct FlatLists {
+    offsets: Vec<u32>,
+    docs: Vec<u32>,
+}
+
+impl FlatLists {
+    /// Lists of the sizes `counts` (per term), filled by `fill`, which is handed a function
+    /// that appends a document to a term's list; documents must come in increasing order.
+    fn fill(counts: &[u32], fill: impl FnOnce(&mut dyn FnMut(u32, u32))) -> Self {
+        let mut offsets = Vec::with_capacity(counts.len() + 1);
+        let mut total = 0u32;
+        offsets.push(0);
+        for &count in counts {
+            total += count;
+            offsets.push(total);
+        }
+        let mut docs = vec![0u32; total as usize];
+        let mut next: Vec<u32> = offsets[..counts.len()].to_vec();
+        fill(&mut |term, doc| {
+            let slot = &mut next[term as usize];
+            docs[*slot as usize] = doc;
+            *slot += 1;
+        });
+        debug_assert!(next.iter().zip(&offsets[1..]).all(|(a, b)| a == b));
+        Self { offsets, docs }
+    }
+
+    fn list(&self, term: usize) -> &[u32] {
+        &self.docs[self.offsets[term] as usize..self.offsets[term + 1] as usize]
     }
 }
 
@@ -205,6 +248,30 @@ impl<K: Ord> SortedMap<K> {
     }
 }
 
+impl SortedMap<Box<str>> {
+    /// [`SortedMap::new`] for text keys: sorted by their first eight bytes as one number
+    /// first, which settles most comparisons of a million style codes without `memcmp`.
+    pub(crate) fn of_text(entries: Vec<(Box<str>, u32)>) -> Self {
+        let mut keyed: Vec<(u64, Box<str>, u32)> = entries
+            .into_iter()
+            .map(|(key, doc)| (head(&key), key, doc))
+            .collect();
+        keyed.sort_unstable();
+        keyed.dedup();
+        let (keys, docs) = keyed.into_iter().map(|(_, key, doc)| (key, doc)).unzip();
+        Self { keys, docs }
+    }
+}
+
+/// The first eight bytes of `text` as a big-endian number (zero-padded): ordered as the texts
+/// are, where they differ in those bytes.
+fn head(text: &str) -> u64 {
+    let mut bytes = [0u8; 8];
+    let len = text.len().min(8);
+    bytes[..len].copy_from_slice(&text.as_bytes()[..len]);
+    u64::from_be_bytes(bytes)
+}
+
 /// Exact identifiers typed as text or given as filters.
 pub(crate) struct Codes {
     /// `products.sku_norm`.
@@ -227,29 +294,142 @@ pub(crate) fn parse_gtin(text: &str) -> Option<u64> {
     text.parse().ok()
 }
 
+/// Below this many products the index is read on one thread (a second connection and thread
+/// cost more than they save).
+const TWO_THREADS_FROM: usize = 20_000;
+
 /// Reads the catalogue and builds the index.
 pub(crate) fn build(conn: &Connection) -> Result<SearchIndex, SearchError> {
-    let mut builder = Builder::default();
-    let mut statement = conn.prepare(
-        "SELECT pk, id, slug, sku, sku_norm, title, brand, model, category, color, gender,
-                description
-           FROM products ORDER BY popularity DESC, pk",
-    )?;
-    let mut rows = statement.query([])?;
+    let two_threads = std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2);
+    build_with(conn, two_threads.then_some(TWO_THREADS_FROM))
+}
+
+/// [`build`], reading the products on two threads when there are at least `two_threads_from`
+/// of them and the catalogue is a file a second connection can open.
+pub(crate) fn build_with(
+    conn: &Connection,
+    two_threads_from: Option<usize>,
+) -> Result<SearchIndex, SearchError> {
+    // The products are read in popularity order, one B-tree lookup each into a table of some
+    // 800 MB at a million products, and every variant after: through a memory map, a page read
+    // is a memory access instead of a `pread` copy into SQLite's small page cache. The map is
+    // closed again afterwards (its pages would count as the service's resident memory).
+    let restore = map_file(conn)?;
+    let read = read_catalogue(conn, two_threads_from);
+    conn.query_row(&format!("PRAGMA mmap_size = {restore}"), [], |_| Ok(()))
+        .or_else(ignore_no_rows)?;
+    let (builder, gtins) = read?;
+    builder.finish(gtins)
+}
+
+/// Reads `conn`'s file through a memory map from now on; returns the setting to restore.
+fn map_file(conn: &Connection) -> Result<i64, rusqlite::Error> {
+    let was: i64 = match conn.query_row("PRAGMA mmap_size", [], |row| row.get(0)) {
+        Err(rusqlite::Error::QueryReturnedNoRows) => 0,
+        read => read?,
+    };
+    conn.query_row("PRAGMA mmap_size = 8589934592", [], |_| Ok(()))
+        .or_else(ignore_no_rows)?;
+    Ok(was)
+}
+
+/// `PRAGMA mmap_size` answers the size, or nothing where there is no file to map (a database
+/// in memory).
+fn ignore_no_rows(err: rusqlite::Error) -> Result<(), rusqlite::Error> {
+    match err {
+        rusqlite::Error::QueryReturnedNoRows => Ok(()),
+        err => Err(err),
+    }
+}
+
+const PRODUCTS_IN_ORDER: &str =
+    "SELECT pk, id, slug, sku, sku_norm, title, brand, model, category, color, gender,
+        description
+   FROM products ORDER BY popularity DESC, pk LIMIT ?1 OFFSET ?2";
+
+/// Every product into a builder, most popular first, and every variant GTIN with its document.
+///
+/// With two threads, the second reads the least popular quarter of the products (on its own
+/// connection) into its own builder, then the variants, while the first reads the rest; the
+/// two are merged after. The index is the same either way (final term ids depend only on
+/// frequency and spelling; a test compares the saved bytes).
+fn read_catalogue(
+    conn: &Connection,
+    two_threads_from: Option<usize>,
+) -> Result<(Builder, super::gtins::GtinMap), SearchError> {
+    // Documents in order, from the popularity index alone (no table read).
+    let mut statement = conn.prepare("SELECT pk FROM products ORDER BY popularity DESC, pk")?;
+    let pks = statement
+        .query_map([], |row| row.get::<_, i64>(0))?
+        .collect::<Result<Vec<i64>, _>>()?;
+    if u32::try_from(pks.len()).is_err() {
+        return Err(SearchError::TooManyProducts { count: pks.len() });
+    }
+    let path = conn.path().filter(|path| !path.is_empty());
+    let split = match (two_threads_from, path) {
+        // The second thread reads the variants too: give it a quarter of the products.
+        (Some(from), Some(path)) if pks.len() >= from => Some((pks.len() / 4 * 3, path)),
+        _ => None,
+    };
+    let Some((split_at, path)) = split else {
+        let builder = read_products(conn, 0, pks.len(), &pks)?;
+        let gtins = read_gtins(conn, &pks)?;
+        return Ok((builder, gtins));
+    };
+    std::thread::scope(|scope| {
+        let second = scope.spawn(|| -> Result<_, SearchError> {
+            let conn = Connection::open_with_flags(
+                path,
+                rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY
+                    | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+            )?;
+            map_file(&conn)?;
+            let builder = read_products(&conn, split_at, pks.len(), &pks)?;
+            let gtins = read_gtins(&conn, &pks)?;
+            Ok((builder, gtins))
+        });
+        let first = read_products(conn, 0, split_at, &pks);
+        let second = second
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        let mut first = first?;
+        let (second, gtins) = second?;
+        first.append(second);
+        Ok((first, gtins))
+    })
+}
+
+/// Documents `from..to` (of `pks`, the products in document order) into a builder.
+fn read_products(
+    conn: &Connection,
+    from: usize,
+    to: usize,
+    pks: &[i64],
+) -> Result<Builder, SearchError> {
+    let mut builder = Builder {
+        first_doc: from as u32,
+        ..Builder::default()
+    };
+    // Some three terms a product are its own (style code parts, model numbers): room for them
+    // up front instead of growing the table through every power of two.
+    builder.ids.reserve((to - from) * 3);
+    builder.names.reserve((to - from) * 3);
+    let mut statement = conn.prepare(PRODUCTS_IN_ORDER)?;
+    let mut rows = statement.query([(to - from) as i64, from as i64])?;
     while let Some(row) = rows.next()? {
         builder.add_product(row)?;
     }
-    let doc_count = builder.pks.len();
-    if u32::try_from(doc_count).is_err() {
-        return Err(SearchError::TooManyProducts { count: doc_count });
+    // Another connection, or this one a moment ago, read the order: a catalogue changed in
+    // between would number documents twice or not at all.
+    if builder.pks != pks[from..to] {
+        return Err(SearchError::CatalogueChanged);
     }
+    Ok(builder)
+}
 
-    let doc_of_pk: HashMap<i64, u32> = builder
-        .pks
-        .iter()
-        .enumerate()
-        .map(|(doc, &pk)| (pk, doc as u32))
-        .collect();
+/// Every variant GTIN, as its GTIN-14 number, with its product's document.
+fn read_gtins(conn: &Connection, pks: &[i64]) -> Result<super::gtins::GtinMap, SearchError> {
+    let doc_of_pk = DocOfPk::new(pks);
     let mut gtins = Vec::new();
     let mut statement = conn
         .prepare("SELECT product_pk, gtin FROM variants WHERE gtin IS NOT NULL AND gtin <> ''")?;
@@ -257,11 +437,55 @@ pub(crate) fn build(conn: &Connection) -> Result<SearchIndex, SearchError> {
     while let Some(row) = rows.next()? {
         let pk: i64 = row.get(0)?;
         let gtin = text(row, 1)?;
-        if let (Some(&doc), Some(value)) = (doc_of_pk.get(&pk), parse_gtin(gtin)) {
+        if let (Some(doc), Some(value)) = (doc_of_pk.get(pk), parse_gtin(gtin)) {
             gtins.push((value, doc));
         }
     }
-    builder.finish(gtins)
+    Ok(super::gtins::GtinMap::new(gtins))
+}
+
+/// `products.pk` -> document, asked once per variant (some 14 million at a million products).
+/// Catalogue keys are `1..=n` in practice, so a table indexed by key; a map for keys spread wider.
+enum DocOfPk {
+    Table { first: i64, docs: Vec<u32> },
+    Map(foldhash::HashMap<i64, u32>),
+}
+
+impl DocOfPk {
+    const NONE: u32 = u32::MAX;
+
+    fn new(pks: &[i64]) -> Self {
+        let (Some(&first), Some(&last)) = (pks.iter().min(), pks.iter().max()) else {
+            return Self::Map(foldhash::HashMap::default());
+        };
+        let span = last.abs_diff(first);
+        if span < 4 * pks.len() as u64 + 1024 {
+            let mut docs = vec![Self::NONE; span as usize + 1];
+            for (doc, &pk) in pks.iter().enumerate() {
+                docs[pk.abs_diff(first) as usize] = doc as u32;
+            }
+            Self::Table { first, docs }
+        } else {
+            Self::Map(
+                pks.iter()
+                    .enumerate()
+                    .map(|(doc, &pk)| (pk, doc as u32))
+                    .collect(),
+            )
+        }
+    }
+
+    fn get(&self, pk: i64) -> Option<u32> {
+        match self {
+            Self::Table { first, docs } => {
+                let at = pk
+                    .checked_sub(*first)
+                    .and_then(|at| usize::try_from(at).ok())?;
+                docs.get(at).copied().filter(|&doc| doc != Self::NONE)
+            }
+            Self::Map(map) => map.get(&pk).copied(),
+        }
+    }
 }
 
 fn text<'r>(row: &'r Row<'_>, index: usize) -> Result<&'r str, rusqlite::Error> {
@@ -270,14 +494,17 @@ fn text<'r>(row: &'r Row<'_>, index: usize) -> Result<&'r str, rusqlite::Error> 
 
 #[derive(Default)]
 struct Builder {
+    /// The document number of the first product added (a builder may read the second part).
+    first_doc: u32,
     pks: Vec<i64>,
-    /// Term -> provisional id (order of first appearance).
-    ids: HashMap<Box<str>, u32>,
+    /// Term -> provisional id (order of first appearance). Never iterated, so the hasher
+    /// cannot change the index: foldhash's is several times cheaper than `SipHash` on short words.
+    ids: foldhash::HashMap<Box<str>, u32>,
     names: Vec<Box<str>>,
-    /// Provisional term id -> documents.
-    postings: Vec<Vec<u32>>,
-    /// Provisional term id -> documents having it in the title or style code.
-    top_field: Vec<Vec<u32>>,
+    /// Provisional term id -> number of documents having it.
+    doc_count: Vec<u32>,
+    /// Provisional term id -> number of documents having it in the title or style code.
+    top_count: Vec<u32>,
     /// Provisional term id -> last document (+1) that used it, to keep one entry per document.
     seen_in: Vec<u32>,
     starts: Vec<u32>,
@@ -293,9 +520,10 @@ struct Builder {
 
 impl Builder {
     fn add_product(&mut self, row: &Row<'_>) -> Result<(), rusqlite::Error> {
-        let doc = self.pks.len() as u32;
+        let doc = self.first_doc + self.pks.len() as u32;
         self.pks.push(row.get(0)?);
-        let stamp = doc + 1;
+        // Stamps count this builder's documents (a document's terms are marked with it).
+        let stamp = self.pks.len() as u32;
         self.starts.push(self.terms.len() as u32);
 
         let mut position = 0u32;
@@ -304,8 +532,8 @@ impl Builder {
             let term = self.intern(word);
             if self.seen_in[term as usize] != stamp {
                 self.seen_in[term as usize] = stamp;
-                self.postings[term as usize].push(doc);
-                self.top_field[term as usize].push(doc);
+                self.doc_count[term as usize] += 1;
+                self.top_count[term as usize] += 1;
                 distinct += 1;
             }
             let slot = position.min(u32::from(MAX_TITLE_POSITION)) as u8;
@@ -360,131 +588,261 @@ impl Builder {
             return;
         }
         self.seen_in[term as usize] = stamp;
-        self.postings[term as usize].push(stamp - 1);
+        self.doc_count[term as usize] += 1;
         if rank == RANK_TITLE {
-            self.top_field[term as usize].push(stamp - 1);
+            self.top_count[term as usize] += 1;
         }
         self.terms.push(term);
         self.meta.push(rank);
     }
 
     fn intern(&mut self, word: &str) -> u32 {
-        if let Some(&id) = self.ids.get(word) {
-            return id;
+        match self.ids.get(word) {
+            Some(&id) => id,
+            None => self.add_name(word.into()),
         }
+    }
+
+    fn add_name(&mut self, name: Box<str>) -> u32 {
         let id = self.names.len() as u32;
-        let name: Box<str> = word.into();
         self.ids.insert(name.clone(), id);
         self.names.push(name);
-        self.postings.push(Vec::new());
-        self.top_field.push(Vec::new());
+        self.doc_count.push(0);
+        self.top_count.push(0);
         self.seen_in.push(0);
         id
     }
 
-    fn finish(mut self, gtins: Vec<(u64, u32)>) -> Result<SearchIndex, SearchError> {
-        let doc_count = self.pks.len();
-        self.starts.push(self.terms.len() as u32);
-        self.ids = HashMap::new();
-
-        if self.names.len() > MAX_TERMS {
-            return Err(SearchError::TooManyTerms {
-                count: self.names.len(),
-            });
+    /// Adds the documents `other` read, which follow this builder's.
+    fn append(&mut self, other: Builder) {
+        debug_assert_eq!(
+            other.first_doc as usize,
+            self.first_doc as usize + self.pks.len()
+        );
+        // `other`'s term ids -> this builder's.
+        let mut id_here = Vec::with_capacity(other.names.len());
+        for (name, (doc_count, top_count)) in other
+            .names
+            .into_iter()
+            .zip(other.doc_count.iter().zip(&other.top_count))
+        {
+            let id = match self.ids.get(&name) {
+                Some(&id) => id,
+                None => self.add_name(name),
+            };
+            self.doc_count[id as usize] += doc_count;
+            self.top_count[id as usize] += top_count;
+            id_here.push(id);
         }
-        // Final term ids: most frequent first, so the hot end of per-query term tables is small.
-        let mut order: Vec<u32> = (0..self.names.len() as u32).collect();
-        order.sort_unstable_by(|&a, &b| {
-            let (a, b) = (a as usize, b as usize);
-            self.postings[b]
-                .len()
-                .cmp(&self.postings[a].len())
-                .then_with(|| self.names[a].cmp(&self.names[b]))
-        });
-        let mut final_id = vec![0u32; order.len()];
-        for (new, &old) in order.iter().enumerate() {
-            final_id[old as usize] = new as u32;
-        }
-        for term in &mut self.terms {
-            *term = final_id[*term as usize];
-        }
-
-        let frequency: Vec<u32> = order
-            .iter()
-            .map(|&old| self.postings[old as usize].len() as u32)
-            .collect();
-        let mut top_field = Vec::with_capacity(order.len());
-        for &old in &order {
-            let (all, top) = (&self.postings[old as usize], &self.top_field[old as usize]);
-            top_field.push(if top.len() == all.len() {
-                None
-            } else {
-                Some(std::mem::take(&mut self.top_field[old as usize]))
-            });
-        }
-        self.top_field = Vec::new();
-        let all: Vec<Option<Vec<u32>>> = order
-            .iter()
-            .map(|&old| Some(std::mem::take(&mut self.postings[old as usize])))
-            .collect();
-        let postings = Postings::from_lists(all, doc_count);
-        let top_field = Postings::from_lists(top_field, doc_count);
-
-        let mut sorted: Vec<(&str, u32)> = order
-            .iter()
-            .enumerate()
-            .map(|(new, &old)| (&*self.names[old as usize], new as u32))
-            .collect();
-        sorted.sort_unstable_by(|a, b| a.0.cmp(b.0));
-        let mut words = fst::MapBuilder::memory();
-        let mut codes = fst::MapBuilder::memory();
-        for &(name, id) in &sorted {
-            if has_digit(name) {
-                codes.insert(name, u64::from(id))?;
-            } else {
-                words.insert(name, u64::from(id))?;
-            }
-        }
-        let crowded_prefixes = crowded_prefixes(&sorted, &frequency);
-        let dictionary = Dictionary {
-            words: fst::Map::new(words.into_inner()?)?,
-            codes: fst::Map::new(codes.into_inner()?)?,
-            crowded_prefixes,
-            term_count: order.len(),
-        };
-
-        Ok(SearchIndex {
-            pks: self.pks,
-            dictionary,
-            postings,
-            top_field,
-            forward: Forward {
-                docs: (0..doc_count)
-                    .map(|doc| DocHeader {
-                        start: self.starts[doc],
-                        description: self.description_starts[doc],
-                        end: self.starts[doc + 1],
-                        title_len: self.title_len[doc],
-                        title_distinct: self.title_distinct[doc],
-                    })
-                    .collect(),
-                entries: self
-                    .terms
-                    .iter()
-                    .zip(&self.meta)
-                    .map(|(&term, &meta)| term << 8 | u32::from(meta))
-                    .collect(),
-            },
-            codes: Codes {
-                skus: SortedMap::new(self.skus),
-                gtins: super::gtins::GtinMap::new(gtins),
-                ids: SortedMap::new(self.product_ids),
-                slugs: SortedMap::new(self.slugs),
-            },
-            scratch: Mutex::new(Vec::new()),
-            derivations: super::derive::DerivationCache::new(),
-        })
+        let entries_before = self.terms.len() as u32;
+        self.starts
+            .extend(other.starts.iter().map(|start| start + entries_before));
+        self.description_starts.extend(
+            other
+                .description_starts
+                .iter()
+                .map(|start| start + entries_before),
+        );
+        self.terms
+            .extend(other.terms.iter().map(|&term| id_here[term as usize]));
+        self.meta.extend_from_slice(&other.meta);
+        self.pks.extend_from_slice(&other.pks);
+        self.title_len.extend_from_slice(&other.title_len);
+        self.title_distinct.extend_from_slice(&other.title_distinct);
+        self.skus.extend(other.skus);
+        self.product_ids.extend(other.product_ids);
+        self.slugs.extend(other.slugs);
     }
+
+    /// Numbers the terms for good, and builds the posting lists, the dictionary and the exact
+    /// maps. Three independent parts run at once: the exact maps (sorting a million style codes,
+    /// ids and slugs), the posting lists, and the top-field lists with the dictionary.
+    fn finish(self, gtins: super::gtins::GtinMap) -> Result<SearchIndex, SearchError> {
+        let Builder {
+            pks,
+            names,
+            doc_count: docs_of_term,
+            top_count: top_docs_of_term,
+            mut starts,
+            description_starts,
+            terms,
+            meta,
+            title_len,
+            title_distinct,
+            skus,
+            product_ids,
+            slugs,
+            ..
+        } = self;
+        let doc_count = pks.len();
+        starts.push(terms.len() as u32);
+        if names.len() > MAX_TERMS {
+            return Err(SearchError::TooManyTerms { count: names.len() });
+        }
+        std::thread::scope(|outer| {
+            let codes = outer.spawn(move || Codes {
+                skus: SortedMap::of_text(skus),
+                gtins,
+                ids: SortedMap::new(product_ids),
+                slugs: SortedMap::of_text(slugs),
+            });
+
+            // Final term ids: most frequent first, so the hot end of per-query term tables is
+            // small. Terms in byte order (for the dictionary), then by frequency with ties in
+            // byte order: one string sort, not two (most of a million products' terms are codes
+            // found once, so a frequency sort breaking ties by name would compare strings for
+            // nearly every pair).
+            let by_name = sorted_by_name(&names);
+            let mut order = by_name.clone();
+            order.sort_by_key(|&term| std::cmp::Reverse(docs_of_term[term as usize]));
+            let mut final_id = vec![0u32; order.len()];
+            for (new, &old) in order.iter().enumerate() {
+                final_id[old as usize] = new as u32;
+            }
+            let forward_entries: Vec<u32> = terms
+                .iter()
+                .zip(&meta)
+                .map(|(&term, &meta)| final_id[term as usize] << 8 | u32::from(meta))
+                .collect();
+            drop((terms, meta));
+            let frequency: Vec<u32> = order
+                .iter()
+                .map(|&old| docs_of_term[old as usize])
+                .collect();
+            let top_frequency: Vec<u32> = order
+                .iter()
+                .map(|&old| top_docs_of_term[old as usize])
+                .collect();
+            let term_count = order.len();
+            drop(order);
+
+            let (entries, starts) = (&forward_entries, &starts);
+            let (frequency, top_frequency) = (&frequency, &top_frequency);
+            let parts = std::thread::scope(|scope| {
+                let top_and_dictionary = scope.spawn(move || -> Result<_, SearchError> {
+                    // Top-field lists only for terms found outside the title and code too (the
+                    // others are `SameAsAll`).
+                    let counts: Vec<u32> = top_frequency
+                        .iter()
+                        .zip(frequency)
+                        .map(|(&top, &all)| if top == all { 0 } else { top })
+                        .collect();
+                    let top = FlatLists::fill(&counts, |push| {
+                        for doc in 0..doc_count {
+                            each_term_once(entries, starts, doc, &mut |term, meta| {
+                                if meta & META_RANK_MASK == RANK_TITLE
+                                    && top_frequency[term as usize] != frequency[term as usize]
+                                {
+                                    push(term, doc as u32);
+                                }
+                            });
+                        }
+                    });
+                    let top_field = Postings::from_lists(
+                        (0..term_count)
+                            .map(|t| (top_frequency[t] != frequency[t]).then(|| top.list(t))),
+                        doc_count,
+                    );
+                    drop(top);
+                    let sorted: Vec<(&str, u32)> = by_name
+                        .iter()
+                        .map(|&old| (&*names[old as usize], final_id[old as usize]))
+                        .collect();
+                    let mut words = fst::MapBuilder::memory();
+                    let mut codes = fst::MapBuilder::memory();
+                    for &(name, id) in &sorted {
+                        if has_digit(name) {
+                            codes.insert(name, u64::from(id))?;
+                        } else {
+                            words.insert(name, u64::from(id))?;
+                        }
+                    }
+                    let dictionary = Dictionary {
+                        words: fst::Map::new(words.into_inner()?)?,
+                        codes: fst::Map::new(codes.into_inner()?)?,
+                        crowded_prefixes: crowded_prefixes(&sorted, frequency),
+                        term_count,
+                    };
+                    Ok((top_field, dictionary))
+                });
+
+                let all = FlatLists::fill(frequency, |push| {
+                    for doc in 0..doc_count {
+                        each_term_once(entries, starts, doc, &mut |term, _| push(term, doc as u32));
+                    }
+                });
+                let postings =
+                    Postings::from_lists((0..term_count).map(|t| Some(all.list(t))), doc_count);
+                drop(all);
+                let docs = (0..doc_count)
+                    .map(|doc| DocHeader {
+                        start: starts[doc],
+                        description: description_starts[doc],
+                        end: starts[doc + 1],
+                        title_len: title_len[doc],
+                        title_distinct: title_distinct[doc],
+                    })
+                    .collect();
+                let (top_field, dictionary) = top_and_dictionary
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+                Ok::<_, SearchError>((postings, top_field, dictionary, docs))
+            });
+            let codes = codes
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            let (postings, top_field, dictionary, docs) = parts?;
+            let forward = Forward {
+                docs,
+                entries: forward_entries,
+            };
+            Ok((postings, top_field, dictionary, forward, codes))
+        })
+        .map(
+            |(postings, top_field, dictionary, forward, codes)| SearchIndex {
+                pks,
+                dictionary,
+                postings,
+                top_field,
+                forward,
+                codes,
+                scratch: Mutex::new(Vec::new()),
+                derivations: super::derive::DerivationCache::new(),
+            },
+        )
+    }
+}
+
+/// Calls `add` with each term of document `doc` once (term, flags), in forward-index order. A
+/// document has one entry per term, except for title words said twice (`Dunk Low ... Low`):
+/// those repeats are skipped (a title has a dozen words, so looking back is cheap).
+fn each_term_once(entries: &[u32], starts: &[u32], doc: usize, add: &mut dyn FnMut(u32, u8)) {
+    let doc_entries = &entries[starts[doc] as usize..starts[doc + 1] as usize];
+    for (at, &entry) in doc_entries.iter().enumerate() {
+        let meta = entry as u8;
+        let repeated = meta & META_TITLE != 0
+            && doc_entries[..at]
+                .iter()
+                .any(|&earlier| earlier >> 8 == entry >> 8);
+        if !repeated {
+            add(entry >> 8, meta);
+        }
+    }
+}
+
+/// Indexes of `names` (all distinct) in byte order of the names. Compares their first eight
+/// bytes as one number first, which settles nearly every comparison without `memcmp`.
+fn sorted_by_name(names: &[Box<str>]) -> Vec<u32> {
+    let mut keyed: Vec<(u64, u32)> = names
+        .iter()
+        .enumerate()
+        .map(|(id, name)| (head(name), id as u32))
+        .collect();
+    keyed.sort_unstable_by(|a, b| {
+        a.0.cmp(&b.0)
+            .then_with(|| names[a.1 as usize].cmp(&names[b.1 as usize]))
+    });
+    keyed.into_iter().map(|(_, id)| id).collect()
 }
 
 /// For every prefix shared by more than [`PREFIX_EXPANSIONS`] terms, its most frequent
@@ -520,4 +878,44 @@ fn crowded_prefixes(sorted: &[(&str, u32)], frequency: &[u32]) -> HashMap<Box<[u
         }
     }
     table
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalogue::generate::{GenerateOptions, generate};
+
+    /// The index as its saved bytes.
+    fn saved(index: &SearchIndex, dir: &std::path::Path, name: &str) -> Vec<u8> {
+        let path = dir.join(name);
+        super::super::persist::save(index, &path, &[7; 32]).unwrap();
+        std::fs::read(path).unwrap()
+    }
+
+    #[test]
+    fn two_threads_build_the_index_one_thread_builds() {
+        let dir = tempfile::tempdir().unwrap();
+        let catalogue = dir.path().join("catalogue.sqlite");
+        let options = GenerateOptions {
+            products: 3_001,
+            seed: 5,
+            as_of: chrono::NaiveDate::from_ymd_opt(2026, 11, 22).unwrap(),
+            demo_keys: false,
+        };
+        generate(&options, &catalogue, &mut |_| {}).unwrap();
+        let conn = Connection::open(&catalogue).unwrap();
+        let one = build_with(&conn, None).unwrap();
+        let two = build_with(&conn, Some(2)).unwrap();
+        assert_eq!(one.len(), 3_001);
+        let (one, two) = (
+            saved(&one, dir.path(), "one"),
+            saved(&two, dir.path(), "two"),
+        );
+        assert!(one == two, "the two builds differ");
+        // The memory map used for reading is closed again.
+        let mmap: i64 = conn
+            .query_row("PRAGMA mmap_size", [], |row| row.get(0))
+            .unwrap();
+        assert_eq!(mmap, 0);
+    }
 }

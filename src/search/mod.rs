@@ -134,6 +134,10 @@ pub enum SearchError {
     /// Building the term dictionary failed (a 500; it means a bug, terms are sorted first).
     #[error("search index: term dictionary: {0}")]
     Dictionary(#[from] fst::Error),
+    /// The catalogue changed while the index was read from it (its products are read on two
+    /// connections); opening again builds from the catalogue as it is then.
+    #[error("search index: the catalogue changed while it was read")]
+    CatalogueChanged,
     /// The catalogue has more products than the index numbers (over `u32::MAX`).
     #[error("search index: {count} products is more than one index holds")]
     TooManyProducts {

@@ -11,10 +11,32 @@ pub(crate) const MAX_WORD_BYTES: usize = 64;
 /// Calls `each` with every word of `text`, in order.
 pub(crate) fn for_each_word(text: &str, mut each: impl FnMut(&str)) {
     let mut word = String::with_capacity(32);
-    for c in text.chars() {
-        if c.is_alphanumeric() {
-            push_folded(&mut word, c);
-        } else if is_apostrophe(c) && !word.is_empty() {
+    let mut rest = text;
+    while let Some(&byte) = rest.as_bytes().first() {
+        // ASCII, nearly all catalogue text, takes the byte path: the same outcome as the
+        // `char` path below (no folding, a one-byte lower case) at a fraction of the cost of
+        // `to_lowercase` and the folding table (the index build reads ~300 MB of text at a
+        // million products).
+        let c = if byte.is_ascii() {
+            rest = &rest[1..];
+            if byte.is_ascii_alphanumeric() {
+                if word.len() < MAX_WORD_BYTES {
+                    word.push(char::from(byte.to_ascii_lowercase()));
+                }
+                continue;
+            }
+            char::from(byte)
+        } else {
+            let mut chars = rest.chars();
+            let Some(c) = chars.next() else { break };
+            rest = chars.as_str();
+            if c.is_alphanumeric() {
+                push_folded(&mut word, c);
+                continue;
+            }
+            c
+        };
+        if is_apostrophe(c) && !word.is_empty() {
             // Joins `jerry's` into one word; a leading apostrophe (`'07`) is a plain separator.
         } else if !word.is_empty() {
             each(&word);
@@ -140,6 +162,45 @@ mod tests {
     #[test]
     fn accents_fold_to_ascii() {
         assert_eq!(words("Créme Brûlée STRAßE"), ["creme", "brulee", "strasse"]);
+    }
+
+    /// The word rule one `char` at a time, as it was before the ASCII byte path.
+    fn words_char_by_char(text: &str) -> Vec<String> {
+        let (mut out, mut word) = (Vec::new(), String::new());
+        for c in text.chars() {
+            if c.is_alphanumeric() {
+                push_folded(&mut word, c);
+            } else if is_apostrophe(c) && !word.is_empty() {
+            } else if !word.is_empty() {
+                out.push(std::mem::take(&mut word));
+            }
+        }
+        if !word.is_empty() {
+            out.push(word);
+        }
+        out
+    }
+
+    #[test]
+    fn ascii_path_gives_the_char_path_words() {
+        let texts = [
+            "Air Jordan 1 Retro High OG 'Chicago' DZ5485-612".to_owned(),
+            "NIKE x sacai LDWaffle `Black` \u{2019}07 Créme Brûlée ÀÉÎ STRAßE \u{1c4} İstanbul"
+                .to_owned(),
+            "a'b''c ' 'd e' \0\t\n<br>x_y-z.Q~!@#$%^&*()[]{}|;:,./<>?".to_owned(),
+            format!("{}{}", "AbC".repeat(30), "é".repeat(40)),
+            format!("{} {}", "z".repeat(70), "Éa".repeat(40)),
+        ];
+        for text in &texts {
+            assert_eq!(words(text), words_char_by_char(text), "{text}");
+        }
+        // Every ASCII byte, alone and between letters.
+        for byte in 0u8..128 {
+            let c = char::from(byte);
+            for text in [format!("{c}"), format!("Ab{c}Cd"), format!("{c}{c}X{c}")] {
+                assert_eq!(words(&text), words_char_by_char(&text), "{byte}");
+            }
+        }
     }
 
     #[test]
