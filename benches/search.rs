@@ -4,6 +4,7 @@
 //! cargo bench --bench search                          # 100,000 products, 1,000 queries per class
 //! cargo bench --bench search -- --products 1000000 --queries 2000
 //! SOLESCOPE_BENCH_PRODUCTS=20000 cargo bench --bench search
+//! cargo bench --bench search -- --build-only cat1m.sqlite     # index build time, 3 runs, 10 s bound
 //! ```
 //!
 //! Generates a catalogue with the crate's generator in a temporary directory (in a child
@@ -33,7 +34,7 @@ use rand_chacha::ChaCha8Rng;
 use rusqlite::Connection;
 use solescope::catalogue::read::search_hits_by_pk;
 use solescope::model::Country;
-use solescope::search::{HitStore, SearchIndex, SearchRequest, words};
+use solescope::search::{HitStore, IndexSource, SearchIndex, SearchRequest, words};
 use solescope::service::{self, ServiceConfig, ServiceState};
 
 #[allow(dead_code, reason = "each benchmark uses a part of the shared helpers")]
@@ -425,7 +426,7 @@ fn main() {
         return;
     }
     if args.get(1).map(String::as_str) == Some("--build-only") {
-        build_only(&PathBuf::from(&args[2]));
+        build_only(&args[2..]);
         return;
     }
     let options = options();
@@ -641,19 +642,85 @@ fn main() {
     }
 }
 
-/// `--build-only <catalogue>`: the index built from the catalogue and saved beside it (any saved
-/// one removed first), timed; the file's bytes say whether a change to the build changed the index.
-fn build_only(catalogue: &Path) {
-    let saved = SearchIndex::file_for(catalogue);
-    let _ = std::fs::remove_file(&saved);
-    let conn = Connection::open(catalogue).expect("catalogue opened");
-    let started = Instant::now();
-    let (index, source) = SearchIndex::open(catalogue, &conn).expect("index");
-    println!(
-        "index of {} products {source:?} and saved in {:.2} s",
-        index.len(),
-        started.elapsed().as_secs_f64()
-    );
+/// `--build-only <catalogue> [runs] [limit seconds]`: the index built from the catalogue and
+/// saved beside it (any saved one removed first), `runs` times (3), against a baseline measured
+/// in the same run: the same rows read and stepped through on one connection, nothing indexed.
+/// Prints min / median / max; FAIL (exit 1) when the median build and save takes longer than
+/// the limit (10 s, issue 16's bound at a million products). The saved file's bytes say whether
+/// a change to the build changed the index.
+fn build_only(args: &[String]) {
+    let catalogue = PathBuf::from(&args[0]);
+    let runs: usize = args.get(1).map_or(3, |v| v.parse().expect("runs"));
+    let limit: f64 = args.get(2).map_or(10.0, |v| v.parse().expect("limit"));
+    let saved = SearchIndex::file_for(&catalogue);
+    let summary = |mut times: Vec<f64>| {
+        times.sort_by(f64::total_cmp);
+        let median = times[times.len() / 2];
+        let text = format!(
+            "min {:.2} / median {median:.2} / max {:.2} s",
+            times[0],
+            times[times.len() - 1]
+        );
+        (median, text)
+    };
+    let baseline: Vec<f64> = (0..runs)
+        .map(|_| {
+            let conn = Connection::open(&catalogue).expect("catalogue opened");
+            let started = Instant::now();
+            let mut products = conn
+                .prepare(
+                    "SELECT pk, id, slug, sku, sku_norm, title, brand, model, category, color,
+                            gender, description FROM products ORDER BY popularity DESC, pk",
+                )
+                .expect("products");
+            let mut rows = products.query([]).expect("products");
+            let mut bytes = 0usize;
+            while let Some(row) = rows.next().expect("row") {
+                for column in 0..12 {
+                    bytes += row
+                        .get_ref(column)
+                        .expect("column")
+                        .as_bytes()
+                        .map_or(8, <[u8]>::len);
+                }
+            }
+            let mut variants = conn
+                .prepare("SELECT product_pk, gtin FROM variants WHERE gtin IS NOT NULL")
+                .expect("variants");
+            let mut rows = variants.query([]).expect("variants");
+            while let Some(row) = rows.next().expect("row") {
+                bytes += row
+                    .get_ref(1)
+                    .expect("gtin")
+                    .as_bytes()
+                    .map_or(0, <[u8]>::len);
+            }
+            std::hint::black_box(bytes);
+            started.elapsed().as_secs_f64()
+        })
+        .collect();
+    let mut products = 0;
+    let builds: Vec<f64> = (0..runs)
+        .map(|_| {
+            let _ = std::fs::remove_file(&saved);
+            let conn = Connection::open(&catalogue).expect("catalogue opened");
+            let started = Instant::now();
+            let (index, source) = SearchIndex::open(&catalogue, &conn).expect("index");
+            assert_eq!(source, IndexSource::Built);
+            products = index.len();
+            started.elapsed().as_secs_f64()
+        })
+        .collect();
+    let (_, baseline) = summary(baseline);
+    let (median, builds) = summary(builds);
+    println!("{products} products, {runs} runs");
+    println!("  baseline, the rows read on one connection, nothing indexed: {baseline}");
+    println!("  index built and saved:                                      {builds}");
+    if median > limit {
+        println!("FAIL: the median build and save took {median:.2} s (limit {limit} s)");
+        std::process::exit(1);
+    }
+    println!("PASS: the median build and save took {median:.2} s (limit {limit} s)");
 }
 
 /// `--rank-only <catalogue> <count> <threads> [searched]`: ranking alone, in process, on `count` distinct

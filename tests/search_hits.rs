@@ -219,3 +219,73 @@ async fn service_answers_damaged_records_from_the_catalogue() {
     assert_eq!((hits("demo-pro").await, hits("demo-free").await), before);
     server.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_store_built_after_the_start_answers_as_the_catalogue_did_meanwhile() {
+    // A large catalogue's hit store is built, and its index saved, once the service answers;
+    // `background_from: 0` makes a small one large.
+    let dir = tempfile::tempdir().unwrap();
+    let catalogue = common::catalogue(dir.path(), "catalogue.sqlite", 3_000, 6);
+    let mut config = common::config(&catalogue);
+    config.background_from = 0;
+    let state = tokio::task::spawn_blocking(move || {
+        solescope::service::ServiceState::open(&config).unwrap()
+    })
+    .await
+    .unwrap();
+    let server = solescope::service::spawn("127.0.0.1:0", state.clone())
+        .await
+        .unwrap();
+    let client = reqwest::Client::new();
+    let pages = || async {
+        let mut pages = Vec::new();
+        for (query, key) in [
+            ("nike", "demo-pro"),
+            ("jordan 1", "demo-free"),
+            ("", "demo-ultra"),
+        ] {
+            let answer = client
+                .get(format!(
+                    "{}/search?query={query}&limit=50",
+                    server.base_url()
+                ))
+                .header("Authorization", key)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(answer.status(), 200);
+            let mut page = answer.json::<serde_json::Value>().await.unwrap();
+            page.as_object_mut().unwrap().remove("processingTimeMs");
+            pages.push(page);
+        }
+        pages
+    };
+    // Answered at once, while the store of 3,000 products is still being built.
+    let was_ready = state.hits_ready();
+    let meanwhile = pages().await;
+    assert!(!was_ready, "the store was built before the first search");
+    let started = std::time::Instant::now();
+    while !state.hits_ready() {
+        assert!(
+            started.elapsed().as_secs() < 60,
+            "the hit store never became ready"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(HitStore::file_for(&catalogue).exists());
+    assert!(
+        pages().await == meanwhile,
+        "pages differ once the store is ready"
+    );
+    // The index built at the start is saved after the store: a second start reads it back.
+    let index_file = solescope::search::SearchIndex::file_for(&catalogue);
+    while !index_file.exists() {
+        assert!(
+            started.elapsed().as_secs() < 60,
+            "the index was never saved"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(meanwhile[0]["hits"].as_array().unwrap().len() > 10);
+    server.shutdown().await;
+}

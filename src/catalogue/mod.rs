@@ -240,3 +240,43 @@ pub(crate) fn write_meta(
     }
     Ok(())
 }
+
+/// Runs `read` with `conn`'s file read through a memory map, closed again afterwards.
+///
+/// For reads of whole tables at start (the search index, the hit store, the related-products
+/// index: a million products and 14 million variants, many reached by one B-tree lookup each):
+/// a page read is then a memory access instead of a `pread` copy into `SQLite`'s small page
+/// cache. The map is closed after because its pages would count as the service's resident
+/// memory while it stays open.
+pub fn with_file_mapped<T, E: From<rusqlite::Error>>(
+    conn: &Connection,
+    read: impl FnOnce() -> Result<T, E>,
+) -> Result<T, E> {
+    let restore = map_file(conn)?;
+    let outcome = read();
+    conn.query_row(&format!("PRAGMA mmap_size = {restore}"), [], |_| Ok(()))
+        .or_else(ignore_no_rows)?;
+    outcome
+}
+
+/// Reads `conn`'s file through a memory map from now on (for a connection closed after its
+/// read); returns the setting to restore.
+pub fn map_file(conn: &Connection) -> Result<i64, rusqlite::Error> {
+    let was: i64 = match conn.query_row("PRAGMA mmap_size", [], |row| row.get(0)) {
+        Err(rusqlite::Error::QueryReturnedNoRows) => 0,
+        read => read?,
+    };
+    // 8 GB: more than any catalogue here; `SQLite` caps it at its compile-time limit.
+    conn.query_row("PRAGMA mmap_size = 8589934592", [], |_| Ok(()))
+        .or_else(ignore_no_rows)?;
+    Ok(was)
+}
+
+/// `PRAGMA mmap_size` answers the size, or nothing where there is no file to map (a database
+/// in memory).
+fn ignore_no_rows(err: rusqlite::Error) -> Result<(), rusqlite::Error> {
+    match err {
+        rusqlite::Error::QueryReturnedNoRows => Ok(()),
+        err => Err(err),
+    }
+}

@@ -131,6 +131,71 @@ pub(crate) struct DocHeader {
     pub(crate) title_distinct: u8,
 }
 
+/// Distinct terms, numbered in order of first appearance: all their text in one buffer and a
+/// hash table of ids over it.
+///
+/// Written here because a map from boxed strings costs two small allocations per term (the key
+/// and the name kept by id), six million at a million products, whose freed memory the
+/// allocator then keeps: the service's resident memory after a first start was some 200 MB
+/// above a second start's. Three large buffers instead are returned whole when dropped.
+#[derive(Default)]
+struct TermTable {
+    text: String,
+    /// Term `t` is `text[ends[t - 1]..ends[t]]` (from 0 for the first).
+    ends: Vec<usize>,
+    /// Ids, found by the hash of their text. Never iterated, so the hasher cannot change the
+    /// index: foldhash's is several times cheaper than `SipHash` on short words.
+    ids: hashbrown::HashTable<u32>,
+}
+
+impl TermTable {
+    fn hash(word: &str) -> u64 {
+        use std::hash::BuildHasher;
+        foldhash::fast::FixedState::with_seed(0).hash_one(word)
+    }
+
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    fn reserve(&mut self, terms: usize) {
+        self.ends.reserve(terms);
+        self.text.reserve(terms * 8);
+        self.ids.reserve(terms, |&id| {
+            Self::hash(Self::name_in(&self.text, &self.ends, id))
+        });
+    }
+
+    fn name(&self, id: u32) -> &str {
+        Self::name_in(&self.text, &self.ends, id)
+    }
+
+    fn name_in<'a>(text: &'a str, ends: &[usize], id: u32) -> &'a str {
+        let id = id as usize;
+        let start = if id == 0 { 0 } else { ends[id - 1] };
+        &text[start..ends[id]]
+    }
+
+    /// The id of `word`, and whether it is new.
+    fn intern(&mut self, word: &str) -> (u32, bool) {
+        let hash = Self::hash(word);
+        let (text, ends) = (&self.text, &self.ends);
+        if let Some(&id) = self
+            .ids
+            .find(hash, |&id| Self::name_in(text, ends, id) == word)
+        {
+            return (id, false);
+        }
+        let id = self.ends.len() as u32;
+        self.text.push_str(word);
+        self.ends.push(self.text.len());
+        let (text, ends) = (&self.text, &self.ends);
+        self.ids
+            .insert_unique(hash, id, |&id| Self::hash(Self::name_in(text, ends, id)));
+        (id, true)
+    }
+}
+
 /// Term ids must fit the 24 bits a forward entry keeps for them.
 const MAX_TERMS: usize = 1 << 24;
 
@@ -311,35 +376,10 @@ pub(crate) fn build_with(
     two_threads_from: Option<usize>,
 ) -> Result<SearchIndex, SearchError> {
     // The products are read in popularity order, one B-tree lookup each into a table of some
-    // 800 MB at a million products, and every variant after: through a memory map, a page read
-    // is a memory access instead of a `pread` copy into SQLite's small page cache. The map is
-    // closed again afterwards (its pages would count as the service's resident memory).
-    let restore = map_file(conn)?;
-    let read = read_catalogue(conn, two_threads_from);
-    conn.query_row(&format!("PRAGMA mmap_size = {restore}"), [], |_| Ok(()))
-        .or_else(ignore_no_rows)?;
-    let (builder, gtins) = read?;
+    // 800 MB at a million products, and every variant after: through a memory map.
+    let (builder, gtins) =
+        crate::catalogue::with_file_mapped(conn, || read_catalogue(conn, two_threads_from))?;
     builder.finish(gtins)
-}
-
-/// Reads `conn`'s file through a memory map from now on; returns the setting to restore.
-fn map_file(conn: &Connection) -> Result<i64, rusqlite::Error> {
-    let was: i64 = match conn.query_row("PRAGMA mmap_size", [], |row| row.get(0)) {
-        Err(rusqlite::Error::QueryReturnedNoRows) => 0,
-        read => read?,
-    };
-    conn.query_row("PRAGMA mmap_size = 8589934592", [], |_| Ok(()))
-        .or_else(ignore_no_rows)?;
-    Ok(was)
-}
-
-/// `PRAGMA mmap_size` answers the size, or nothing where there is no file to map (a database
-/// in memory).
-fn ignore_no_rows(err: rusqlite::Error) -> Result<(), rusqlite::Error> {
-    match err {
-        rusqlite::Error::QueryReturnedNoRows => Ok(()),
-        err => Err(err),
-    }
 }
 
 const PRODUCTS_IN_ORDER: &str =
@@ -383,7 +423,7 @@ fn read_catalogue(
                 rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY
                     | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
             )?;
-            map_file(&conn)?;
+            crate::catalogue::map_file(&conn)?;
             let builder = read_products(&conn, split_at, pks.len(), &pks)?;
             let gtins = read_gtins(&conn, &pks)?;
             Ok((builder, gtins))
@@ -412,7 +452,6 @@ fn read_products(
     };
     // Some three terms a product are its own (style code parts, model numbers): room for them
     // up front instead of growing the table through every power of two.
-    builder.ids.reserve((to - from) * 3);
     builder.names.reserve((to - from) * 3);
     let mut statement = conn.prepare(PRODUCTS_IN_ORDER)?;
     let mut rows = statement.query([(to - from) as i64, from as i64])?;
@@ -497,10 +536,8 @@ struct Builder {
     /// The document number of the first product added (a builder may read the second part).
     first_doc: u32,
     pks: Vec<i64>,
-    /// Term -> provisional id (order of first appearance). Never iterated, so the hasher
-    /// cannot change the index: foldhash's is several times cheaper than `SipHash` on short words.
-    ids: foldhash::HashMap<Box<str>, u32>,
-    names: Vec<Box<str>>,
+    /// Terms by provisional id (order of first appearance).
+    names: TermTable,
     /// Provisional term id -> number of documents having it.
     doc_count: Vec<u32>,
     /// Provisional term id -> number of documents having it in the title or style code.
@@ -597,19 +634,12 @@ impl Builder {
     }
 
     fn intern(&mut self, word: &str) -> u32 {
-        match self.ids.get(word) {
-            Some(&id) => id,
-            None => self.add_name(word.into()),
+        let (id, new) = self.names.intern(word);
+        if new {
+            self.doc_count.push(0);
+            self.top_count.push(0);
+            self.seen_in.push(0);
         }
-    }
-
-    fn add_name(&mut self, name: Box<str>) -> u32 {
-        let id = self.names.len() as u32;
-        self.ids.insert(name.clone(), id);
-        self.names.push(name);
-        self.doc_count.push(0);
-        self.top_count.push(0);
-        self.seen_in.push(0);
         id
     }
 
@@ -621,15 +651,10 @@ impl Builder {
         );
         // `other`'s term ids -> this builder's.
         let mut id_here = Vec::with_capacity(other.names.len());
-        for (name, (doc_count, top_count)) in other
-            .names
-            .into_iter()
-            .zip(other.doc_count.iter().zip(&other.top_count))
+        for (term, (doc_count, top_count)) in
+            other.doc_count.iter().zip(&other.top_count).enumerate()
         {
-            let id = match self.ids.get(&name) {
-                Some(&id) => id,
-                None => self.add_name(name),
-            };
+            let id = self.intern(other.names.name(term as u32));
             self.doc_count[id as usize] += doc_count;
             self.top_count[id as usize] += top_count;
             id_here.push(id);
@@ -746,7 +771,7 @@ impl Builder {
                     drop(top);
                     let sorted: Vec<(&str, u32)> = by_name
                         .iter()
-                        .map(|&old| (&*names[old as usize], final_id[old as usize]))
+                        .map(|&old| (names.name(old), final_id[old as usize]))
                         .collect();
                     let mut words = fst::MapBuilder::memory();
                     let mut codes = fst::MapBuilder::memory();
@@ -832,15 +857,13 @@ fn each_term_once(entries: &[u32], starts: &[u32], doc: usize, add: &mut dyn FnM
 
 /// Indexes of `names` (all distinct) in byte order of the names. Compares their first eight
 /// bytes as one number first, which settles nearly every comparison without `memcmp`.
-fn sorted_by_name(names: &[Box<str>]) -> Vec<u32> {
-    let mut keyed: Vec<(u64, u32)> = names
-        .iter()
-        .enumerate()
-        .map(|(id, name)| (head(name), id as u32))
+fn sorted_by_name(names: &TermTable) -> Vec<u32> {
+    let mut keyed: Vec<(u64, u32)> = (0..names.len() as u32)
+        .map(|id| (head(names.name(id)), id))
         .collect();
     keyed.sort_unstable_by(|a, b| {
         a.0.cmp(&b.0)
-            .then_with(|| names[a.1 as usize].cmp(&names[b.1 as usize]))
+            .then_with(|| names.name(a.1).cmp(names.name(b.1)))
     });
     keyed.into_iter().map(|(_, id)| id).collect()
 }

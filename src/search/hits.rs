@@ -90,6 +90,16 @@ pub enum HitError {
     /// The record failed its checksum or does not decode.
     #[error("damaged hit record for product {0}")]
     Damaged(i64),
+    /// The store is still being built (the service answers from the catalogue meanwhile).
+    #[error("the hit store is still being built")]
+    NotReady,
+}
+
+/// What [`HitStore::open_kept`] found beside the catalogue.
+enum Kept {
+    Opened(HitStore),
+    /// Missing, stale or damaged; the catalogue's identity, when it could be read.
+    Unusable(Option<[u8; 32]>),
 }
 
 impl HitStore {
@@ -108,34 +118,12 @@ impl HitStore {
         catalogue: &Path,
         conn: &Connection,
     ) -> Result<(HitStore, IndexSource), SearchError> {
+        let identity = match Self::open_kept(catalogue) {
+            Kept::Opened(store) => return Ok((store, IndexSource::Loaded)),
+            Kept::Unusable(identity) => identity,
+        };
         let path = Self::file_for(catalogue);
         let started = Instant::now();
-        let identity = match catalogue_identity(catalogue) {
-            Ok(identity) => {
-                match File::open(&path)
-                    .map_err(LoadError::from)
-                    .and_then(|file| load(file, &identity))
-                {
-                    Ok(store) => {
-                        tracing::info!(
-                            products = store.len(),
-                            elapsed_ms = started.elapsed().as_millis() as u64,
-                            "hit store opened"
-                        );
-                        return Ok((store, IndexSource::Loaded));
-                    }
-                    Err(LoadError::Io(err)) if err.kind() == std::io::ErrorKind::NotFound => {}
-                    Err(err) => {
-                        tracing::warn!(path = %path.display(), "hit store not used, rebuilding: {err}");
-                    }
-                }
-                Some(identity)
-            }
-            Err(err) => {
-                tracing::warn!(catalogue = %catalogue.display(), "hit store not kept: {err}");
-                None
-            }
-        };
         let beside = match identity {
             Some(identity) => build_beside(conn, &path, &identity),
             None => Err(SearchError::Io(std::io::Error::other(
@@ -160,6 +148,46 @@ impl HitStore {
             "hit store built"
         );
         Ok((store, IndexSource::Built))
+    }
+
+    /// The store kept beside `catalogue` when it was made for the catalogue as it is now (a
+    /// few milliseconds: the directory is read, the records stay on disk), else `None`: it
+    /// must be built ([`open`](Self::open); why is logged).
+    pub fn open_existing(catalogue: &Path) -> Option<HitStore> {
+        match Self::open_kept(catalogue) {
+            Kept::Opened(store) => Some(store),
+            Kept::Unusable(_) => None,
+        }
+    }
+
+    fn open_kept(catalogue: &Path) -> Kept {
+        let path = Self::file_for(catalogue);
+        let started = Instant::now();
+        let identity = match catalogue_identity(catalogue) {
+            Ok(identity) => identity,
+            Err(err) => {
+                tracing::warn!(catalogue = %catalogue.display(), "hit store not kept: {err}");
+                return Kept::Unusable(None);
+            }
+        };
+        match File::open(&path)
+            .map_err(LoadError::from)
+            .and_then(|file| load(file, &identity))
+        {
+            Ok(store) => {
+                tracing::info!(
+                    products = store.len(),
+                    elapsed_ms = started.elapsed().as_millis() as u64,
+                    "hit store opened"
+                );
+                return Kept::Opened(store);
+            }
+            Err(LoadError::Io(err)) if err.kind() == std::io::ErrorKind::NotFound => {}
+            Err(err) => {
+                tracing::warn!(path = %path.display(), "hit store not used, rebuilding: {err}");
+            }
+        }
+        Kept::Unusable(Some(identity))
     }
 
     /// Number of products in the store.
@@ -375,7 +403,9 @@ fn build_beside(
     identity: &[u8; 32],
 ) -> Result<HitStore, SearchError> {
     let mut staged = crate::durable::stage(path)?;
-    write_store(conn, staged.file(), identity)?;
+    // Every product and variant is read, the variants one index lookup each: through a memory
+    // map, as the index build reads them.
+    crate::catalogue::with_file_mapped(conn, || write_store(conn, staged.file(), identity))?;
     staged.commit()?;
     let file = File::open(path)?;
     load(file, identity).map_err(|err| SearchError::Io(std::io::Error::other(err.to_string())))

@@ -81,7 +81,7 @@ mod text;
 mod typo;
 
 pub use self::hits::{HitError, HitStore};
-pub use self::persist::IndexSource;
+pub use self::persist::{IndexSource, UnsavedIndex};
 pub use self::text::words;
 
 use std::sync::Mutex;

@@ -84,12 +84,26 @@ impl SearchIndex {
         catalogue: &Path,
         conn: &rusqlite::Connection,
     ) -> Result<(SearchIndex, IndexSource), SearchError> {
+        let (index, source, unsaved) = Self::open_unsaved(catalogue, conn)?;
+        if let Some(unsaved) = unsaved {
+            unsaved.save(&index);
+        }
+        Ok((index, source))
+    }
+
+    /// [`open`](Self::open), except that an index it builds is not saved yet: the caller saves
+    /// it with [`UnsavedIndex::save`] when it has the time (the service: once it answers; at a
+    /// million products writing the file takes some 2 s).
+    pub fn open_unsaved(
+        catalogue: &Path,
+        conn: &rusqlite::Connection,
+    ) -> Result<(SearchIndex, IndexSource, Option<UnsavedIndex>), SearchError> {
         let path = Self::file_for(catalogue);
         let identity = match catalogue_identity(catalogue) {
             Ok(identity) => identity,
             Err(err) => {
                 tracing::warn!(catalogue = %catalogue.display(), "search index not kept: {err}");
-                return Ok((SearchIndex::build(conn)?, IndexSource::Built));
+                return Ok((SearchIndex::build(conn)?, IndexSource::Built, None));
             }
         };
         let started = Instant::now();
@@ -101,7 +115,7 @@ impl SearchIndex {
                     path = %path.display(),
                     "search index read back"
                 );
-                return Ok((index, IndexSource::Loaded));
+                return Ok((index, IndexSource::Loaded, None));
             }
             Err(LoadError::Io(err)) if err.kind() == std::io::ErrorKind::NotFound => {}
             Err(err) => {
@@ -109,18 +123,42 @@ impl SearchIndex {
             }
         }
         let index = SearchIndex::build(conn)?;
+        tracing::info!(
+            products = index.len(),
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            "search index built"
+        );
+        Ok((
+            index,
+            IndexSource::Built,
+            Some(UnsavedIndex { path, identity }),
+        ))
+    }
+}
+
+/// Where and for which catalogue state a freshly built index is to be kept.
+#[derive(Debug)]
+#[must_use = "the index is kept only once saved"]
+pub struct UnsavedIndex {
+    path: PathBuf,
+    identity: [u8; 32],
+}
+
+impl UnsavedIndex {
+    /// Writes `index` (the one built with this) beside its catalogue; a failure is logged and
+    /// only costs a rebuild at the next start.
+    pub fn save(self, index: &SearchIndex) {
         let started = Instant::now();
-        match save(&index, &path, &identity) {
+        match save(index, &self.path, &self.identity) {
             Ok(()) => tracing::info!(
                 elapsed_ms = started.elapsed().as_millis() as u64,
-                path = %path.display(),
+                path = %self.path.display(),
                 "search index saved"
             ),
             Err(err) => {
-                tracing::warn!(path = %path.display(), "search index not saved: {err}");
+                tracing::warn!(path = %self.path.display(), "search index not saved: {err}");
             }
         }
-        Ok((index, IndexSource::Built))
     }
 }
 

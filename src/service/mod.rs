@@ -71,7 +71,16 @@ pub struct ServiceConfig {
     /// Where the real-time budget and the API keys are shared with other replicas
     /// (`serve --redis`); `None`: the in-process limiter and the catalogue's key table.
     pub shared: Option<Arc<dyn shared::SharedStore>>,
+    /// From this many products, a hit store that must be built is built after the service
+    /// starts answering (which serves hits from the catalogue meanwhile), and a freshly built
+    /// index is saved after it ([`BACKGROUND_FROM`] by default).
+    pub background_from: usize,
 }
+
+/// Default of [`ServiceConfig::background_from`]: below it the hit store and the index file
+/// take well under a second to write (the demo catalogue's 20,000 products: both ready before
+/// the first search); at a million products some 10 s and 2 s.
+pub const BACKGROUND_FROM: usize = 50_000;
 
 impl ServiceConfig {
     /// Defaults for a catalogue: simulator defaults, 120 real-time requests per minute.
@@ -84,6 +93,7 @@ impl ServiceConfig {
             request_timeout: REQUEST_TIMEOUT,
             demo_keys: true,
             shared: None,
+            background_from: BACKGROUND_FROM,
         }
     }
 }
@@ -113,7 +123,7 @@ pub enum ServiceError {
 /// Everything the handlers share.
 pub struct ServiceState {
     pool: Pool,
-    search: SearchIndex,
+    search: Arc<SearchIndex>,
     marketplaces: Arc<dyn Marketplaces>,
     realtime_budget: WindowLimiter,
     /// See [`ServiceConfig::realtime_per_minute`].
@@ -129,8 +139,9 @@ pub struct ServiceState {
     /// Counted once at start: the catalogue does not change while it is served, and counting
     /// 1.4 million variants costs milliseconds per request.
     stats: crate::model::Stats,
-    /// Every product's search hit, ready to be written as JSON (see [`HitStore`]).
-    hits: HitStore,
+    /// Every product's search hit, ready to be written as JSON (see [`HitStore`]); empty while
+    /// it is built after the start (hits come from the catalogue meanwhile).
+    hits: std::sync::OnceLock<HitStore>,
 }
 
 impl std::fmt::Debug for ServiceState {
@@ -180,7 +191,9 @@ impl ServiceState {
         tier: crate::model::Tier,
     ) -> Result<Vec<u8>, ApiError> {
         self.write_hits(pks, country, tier, |pk, err, out| {
-            tracing::error!("search hit from the catalogue instead: {err}");
+            if !matches!(err, crate::search::HitError::NotReady) {
+                tracing::error!("search hit from the catalogue instead: {err}");
+            }
             self.hit_from_catalogue(pk, country, tier, out)
         })
     }
@@ -204,7 +217,11 @@ impl ServiceState {
             if written > 0 {
                 out.push(b',');
             }
-            let found = match self.hits.write_hit(pk, country, full, &mut out) {
+            let from_store = match self.hits.get() {
+                Some(store) => store.write_hit(pk, country, full, &mut out),
+                None => Err(crate::search::HitError::NotReady),
+            };
+            let found = match from_store {
                 Ok(()) => true,
                 Err(err) => missing(pk, err, &mut out)?,
             };
@@ -254,42 +271,33 @@ impl ServiceState {
     ) -> Result<Arc<Self>, ServiceError> {
         let pool = Pool::open(&config.catalogue)?;
         let conn = pool.get()?;
-        // The index and the hit store are read back from beside the catalogue when it has not
-        // changed, else built and kept there. Independent, so built at once on two threads (a
-        // first start at a million products: 28 s and 14 s one after the other).
-        let (search, hits) = std::thread::scope(|scope| {
-            let hits = scope.spawn(|| -> Result<HitStore, ServiceError> {
-                let conn = pool.get()?;
-                let started = Instant::now();
-                let (hits, source) = HitStore::open(&config.catalogue, &conn)?;
-                tracing::info!(
-                    products = hits.len(),
-                    ?source,
-                    elapsed_ms = started.elapsed().as_millis() as u64,
-                    "search hits ready"
-                );
-                Ok(hits)
-            });
-            let started = Instant::now();
-            let search = SearchIndex::open(&config.catalogue, &conn).map(|(search, source)| {
-                tracing::info!(
-                    products = search.len(),
-                    ?source,
-                    elapsed_ms = started.elapsed().as_millis() as u64,
-                    "search index ready"
-                );
-                search
-            });
-            // A panic while building the hit store is a panic here, as it was on one thread.
-            let hits = hits
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (search, hits)
-        });
-        let (search, hits) = (search?, hits?);
+        // The index first, with both cores (at a million products its build reads on two
+        // threads). The hit store is opened when it is kept beside the catalogue. What must be
+        // built or written for a large catalogue (the hit store: some 10 s at a million
+        // products, as long as the index; the index file: 2 s) is done once the service
+        // answers, for a small one before.
+        let started = Instant::now();
+        let (search, source, unsaved) = SearchIndex::open_unsaved(&config.catalogue, &conn)?;
+        tracing::info!(
+            products = search.len(),
+            ?source,
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            "search index ready"
+        );
+        let search = Arc::new(search);
+        let hits = std::sync::OnceLock::new();
+        let mut build_hits_later = false;
+        if let Some(store) = HitStore::open_existing(&config.catalogue) {
+            let _ = hits.set(store);
+        } else if search.len() >= config.background_from {
+            build_hits_later = true;
+        } else {
+            let (store, _) = HitStore::open(&config.catalogue, &conn)?;
+            let _ = hits.set(store);
+        }
         let stats = crate::catalogue::read::stats(&conn)?;
         drop(conn);
-        Ok(Arc::new(Self {
+        let service = Arc::new(Self {
             pool,
             search,
             marketplaces,
@@ -301,7 +309,77 @@ impl ServiceState {
             request_timeout: config.request_timeout,
             stats,
             hits,
-        }))
+        });
+        let unsaved = match unsaved {
+            Some(unsaved) if service.search.len() < config.background_from => {
+                unsaved.save(&service.search);
+                None
+            }
+            unsaved => unsaved,
+        };
+        let catalogue = build_hits_later.then(|| config.catalogue.clone());
+        finish_in_background(&service, catalogue, unsaved);
+        Ok(service)
+    }
+
+    /// Whether the hit store is ready (hits come from the catalogue until it is).
+    #[must_use]
+    pub fn hits_ready(&self) -> bool {
+        self.hits.get().is_some()
+    }
+}
+
+/// On a thread of its own, once the service answers: builds the hit store of `catalogue` (when
+/// given) and hands it to the service, then saves the freshly built index (when given). A
+/// failure is logged: hits keep coming from the catalogue, the index is rebuilt at next start.
+fn finish_in_background(
+    state: &Arc<ServiceState>,
+    catalogue: Option<PathBuf>,
+    unsaved: Option<crate::search::UnsavedIndex>,
+) {
+    if catalogue.is_none() && unsaved.is_none() {
+        return;
+    }
+    let service = Arc::downgrade(state);
+    let index = Arc::clone(&state.search);
+    let spawned = std::thread::Builder::new()
+        .name("after-start".into())
+        .spawn(move || {
+            if let Some(catalogue) = catalogue {
+                let started = Instant::now();
+                let built = rusqlite::Connection::open_with_flags(
+                    &catalogue,
+                    rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY
+                        | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+                )
+                .map_err(crate::search::SearchError::from)
+                .and_then(|conn| HitStore::open(&catalogue, &conn));
+                match built {
+                    Ok((store, source)) => {
+                        tracing::info!(
+                            products = store.len(),
+                            ?source,
+                            elapsed_ms = started.elapsed().as_millis() as u64,
+                            "search hits ready"
+                        );
+                        // A service shut down meanwhile has no use for it.
+                        if let Some(service) = service.upgrade() {
+                            let _ = service.hits.set(store);
+                        }
+                    }
+                    Err(err) => {
+                        tracing::error!("search hits keep coming from the catalogue: {err:#}");
+                    }
+                }
+            }
+            if let Some(unsaved) = unsaved {
+                unsaved.save(&index);
+            }
+        });
+    if let Err(err) = spawned {
+        tracing::error!(
+            "the hit store and the index file wait for the next start: no thread: {err}"
+        );
     }
 }
 

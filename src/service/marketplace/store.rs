@@ -206,17 +206,35 @@ impl Store {
 }
 
 impl RelatedIndex {
+    /// One read of every product; a key is allocated once per brand and model, not once per
+    /// product. (Not through a memory map as the first start's builds read: this runs at every
+    /// start, and the mapped pages would count as resident memory meanwhile.)
     fn build(conn: &Connection) -> rusqlite::Result<Self> {
         let mut index = Self::default();
         let mut statement =
             conn.prepare("SELECT pk, brand, model FROM products ORDER BY popularity DESC, pk")?;
         let mut rows = statement.query([])?;
+        let mut key = (String::new(), String::new());
         while let Some(row) = rows.next()? {
             let pk: i64 = row.get(0)?;
-            let brand: String = row.get(1)?;
-            let model: String = row.get(2)?;
-            index.by_brand.entry(brand.clone()).or_default().push(pk);
-            index.by_model.entry((brand, model)).or_default().push(pk);
+            let brand = row.get_ref(1)?.as_str()?;
+            let model = row.get_ref(2)?.as_str()?;
+            match index.by_brand.get_mut(brand) {
+                Some(pks) => pks.push(pk),
+                None => {
+                    index.by_brand.insert(brand.to_owned(), vec![pk]);
+                }
+            }
+            key.0.clear();
+            key.0.push_str(brand);
+            key.1.clear();
+            key.1.push_str(model);
+            match index.by_model.get_mut(&key) {
+                Some(pks) => pks.push(pk),
+                None => {
+                    index.by_model.insert(key.clone(), vec![pk]);
+                }
+            }
         }
         Ok(index)
     }

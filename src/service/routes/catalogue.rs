@@ -122,7 +122,9 @@ pub(crate) async fn search(
     let hits = match state.hits_json_from_store(&outcome.product_pks, country, tier) {
         Ok(hits) => hits,
         Err(err) => {
-            tracing::error!("search hits from the catalogue instead: {err}");
+            if !matches!(err, crate::search::HitError::NotReady) {
+                tracing::error!("search hits from the catalogue instead: {err}");
+            }
             let pks = outcome.product_pks;
             state
                 .blocking(move |state| state.hits_json(&pks, country, tier))
