@@ -52,7 +52,8 @@
 //!    matched whole (not as prefix);
 //! 6. popularity (higher first), then `pk` (lower first).
 //!
-//! Rules 1 and 2 are computed over bitsets for all candidates (bit-sliced counters). Rules 3-5
+//! Rule 1 is computed over bitsets for all candidates (bit-sliced counters), rule 2 the same way
+//! but only in the blocks of 64 documents that hold the buckets the page is taken from. Rules 3-5
 //! are computed per document only for the buckets that fill the page, visiting documents in
 //! order of a cheap lower bound of their key and stopping once no later one can enter the
 //! page. A bucket of more than [`RANK_WINDOW`] documents is ranked in windows of that many

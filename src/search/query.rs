@@ -28,7 +28,10 @@ pub(crate) struct Scratch {
     pub(super) sets: Vec<u64>,
     pub(super) sets_used: usize,
     pub(super) blocks: usize,
-    /// Blocks with at least one candidate, and their bit-sliced counters.
+    /// Blocks with at least one candidate, and their bit-sliced word counters (rule 1).
+    counted: Vec<u32>,
+    counts: Vec<[u64; COUNT_PLANES]>,
+    /// The blocks the buckets looked at so far lie in, with their words and typo counters.
     pub(super) active: Vec<u32>,
     pub(super) planes: Vec<[u64; PLANES]>,
     pub(super) expansions: Vec<Expansion>,
@@ -45,6 +48,8 @@ impl Scratch {
             sets: Vec::new(),
             sets_used: 0,
             blocks: bits::blocks_for(doc_count),
+            counted: Vec::new(),
+            counts: Vec::new(),
             active: Vec::new(),
             planes: Vec::new(),
             expansions: Vec::new(),
@@ -401,34 +406,33 @@ fn rank(
     }
     let total = bits::count(scratch.set(candidates)) + code_hits.len() as u64;
 
-    // Rules 1 and 2 as bit-sliced counters per block of 64 documents.
-    let mut active = std::mem::take(&mut scratch.active);
-    let mut all_planes = std::mem::take(&mut scratch.planes);
-    active.clear();
-    all_planes.clear();
+    // Rule 1 as bit-sliced counters per block of 64 documents, for every block with a
+    // candidate. Rule 2's typo counters come after, only for the blocks holding the buckets the
+    // page is taken from (`typo_planes` below): at a million products most blocks hold a
+    // candidate of a frequent word, and few a document matching most of the query's words.
+    let mut counted = std::mem::take(&mut scratch.counted);
+    let mut counts = std::mem::take(&mut scratch.counts);
+    counted.clear();
+    counts.clear();
     for (b, &block) in scratch.set(candidates).iter().enumerate() {
         if block != 0 {
-            active.push(b as u32);
+            counted.push(b as u32);
         }
     }
-    for &b in &active {
+    for &b in &counted {
         let b = b as usize;
         let candidates_block = scratch.sets[candidates * blocks + b];
-        let mut planes = [0u64; PLANES];
+        let mut planes = [0u64; COUNT_PLANES];
         for sets in &word_sets[..word_count] {
-            let block = |set: usize| scratch.sets[set * blocks + b];
-            let any = block(sets[2]) & candidates_block;
-            let one_or_less = block(sets[1]);
-            let one_typo = one_or_less & !block(sets[0]) & candidates_block;
-            let two_typos = any & !one_or_less;
-            bits::add_bit(&mut planes[..COUNT_PLANES], any);
-            bits::add_bit(&mut planes[COUNT_PLANES..], one_typo);
-            bits::add_bit(&mut planes[COUNT_PLANES + 1..], two_typos);
+            bits::add_bit(
+                &mut planes,
+                scratch.sets[sets[2] * blocks + b] & candidates_block,
+            );
         }
-        all_planes.push(planes);
+        counts.push(planes);
     }
-    scratch.active = active;
-    scratch.planes = all_planes;
+    scratch.counted = counted;
+    scratch.counts = counts;
 
     let mut out: Vec<u32> = Vec::with_capacity(need.min(code_hits.len() + 1024));
     out.extend_from_slice(code_hits);
@@ -441,8 +445,7 @@ fn rank(
     let mut per_count = [0u64; MAX_QUERY_WORDS + 1];
     // Bucket sizes: each lane is counted once, in the first count (or typo total) it equals,
     // and a block stops once all its lanes are counted (most match few words, with no typo).
-    for planes in &scratch.planes {
-        let counters = &planes[..COUNT_PLANES];
+    for counters in &scratch.counts {
         let mut rest = counters.iter().fold(0, |lanes, plane| lanes | plane);
         let mut c = 1;
         while rest != 0 && c <= word_count {
@@ -452,9 +455,27 @@ fn rank(
             c += 1;
         }
     }
+    // The fewest words matched that the page can need: the buckets down to there hold enough
+    // documents. Typo counters are computed for the blocks holding those buckets; should the
+    // page need more (it should not), for every block.
+    let wanted = (need - out.len()) as u64;
+    let mut enough_from = 1;
+    let mut above = 0u64;
+    for matched in (1..=word_count).rev() {
+        above += per_count[matched];
+        if above >= wanted {
+            enough_from = matched;
+            break;
+        }
+    }
+    typo_planes(scratch, &word_sets[..word_count], candidates, enough_from);
     for matched in (1..=word_count).rev() {
         if per_count[matched] == 0 {
             continue;
+        }
+        if matched < enough_from && enough_from > 1 {
+            enough_from = 1;
+            typo_planes(scratch, &word_sets[..word_count], candidates, 1);
         }
         let mut per_typos = [0u64; 2 * MAX_QUERY_WORDS + 1];
         for planes in &scratch.planes {
@@ -491,6 +512,49 @@ fn rank(
         }
     }
     (out, total)
+}
+
+/// Fills `scratch.active` and `scratch.planes` (rules 1 and 2) with the counted blocks holding a
+/// document that matches at least `from_matched` words.
+fn typo_planes(
+    scratch: &mut Scratch,
+    word_sets: &[[usize; 3]],
+    candidates: usize,
+    from_matched: usize,
+) {
+    let blocks = scratch.blocks;
+    let mut active = std::mem::take(&mut scratch.active);
+    let mut all_planes = std::mem::take(&mut scratch.planes);
+    active.clear();
+    all_planes.clear();
+    for (&b, counters) in scratch.counted.iter().zip(&scratch.counts) {
+        let wanted = if from_matched <= 1 {
+            u64::MAX
+        } else {
+            (from_matched..=word_sets.len())
+                .fold(0, |lanes, c| lanes | bits::lanes_equal(counters, c as u32))
+        };
+        if wanted == 0 {
+            continue;
+        }
+        let b = b as usize;
+        let candidates_block = scratch.sets[candidates * blocks + b];
+        let mut planes = [0u64; PLANES];
+        planes[..COUNT_PLANES].copy_from_slice(counters);
+        for sets in word_sets {
+            let block = |set: usize| scratch.sets[set * blocks + b];
+            let any = block(sets[2]) & candidates_block;
+            let one_or_less = block(sets[1]);
+            let one_typo = one_or_less & !block(sets[0]) & candidates_block;
+            let two_typos = any & !one_or_less;
+            bits::add_bit(&mut planes[COUNT_PLANES..], one_typo);
+            bits::add_bit(&mut planes[COUNT_PLANES + 1..], two_typos);
+        }
+        active.push(b as u32);
+        all_planes.push(planes);
+    }
+    scratch.active = active;
+    scratch.planes = all_planes;
 }
 
 #[cfg(test)]
