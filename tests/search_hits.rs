@@ -103,8 +103,13 @@ fn store_is_reused_rebuilt_when_stale_or_damaged_and_never_serves_a_damaged_reco
     assert_eq!(file, dir.path().join("catalogue.sqlite.search-hits"));
     assert_eq!(open(&catalogue).1, IndexSource::Built);
     assert!(file.exists());
-    assert_eq!(open(&catalogue).1, IndexSource::Loaded);
+    let (store, source) = open(&catalogue);
+    assert_eq!(source, IndexSource::Loaded);
     let good = std::fs::read(&file).unwrap();
+    // Warming the page cache reads every record: all of the file but the directory (16 bytes a
+    // product) and the 32-byte trailer.
+    let records = good.len() as u64 - 16 * store.len() as u64 - 32;
+    assert_eq!(store.warm_page_cache().unwrap(), records);
 
     // A flipped byte inside a record: the file opens (only the directory is checked whole), the
     // record is refused on read, every other record still served.

@@ -190,6 +190,24 @@ impl HitStore {
         Kept::Unusable(Some(identity))
     }
 
+    /// Reads the records once, front to back, so that the operating system holds them in its
+    /// page cache; returns the bytes read. `/search` reads records on the async workers: after a
+    /// restart with a cold page cache (a reboot, gigabytes written meanwhile) each record was a
+    /// disk read there, and at a million products the service answered 165 searches/s with a
+    /// p99 of 633 ms for its first half minute (measured). Read in order, the 2 GB take about a
+    /// second from disk, a fraction of that when already cached.
+    pub fn warm_page_cache(&self) -> std::io::Result<u64> {
+        let end = self.offsets.last().copied().unwrap_or(0);
+        let mut buffer = vec![0u8; 4 << 20];
+        let mut at = 0;
+        while at < end {
+            let len = (end - at).min(buffer.len() as u64) as usize;
+            read_exact_at(&self.file, &mut buffer[..len], at)?;
+            at += len as u64;
+        }
+        Ok(at)
+    }
+
     /// Number of products in the store.
     #[must_use]
     pub fn len(&self) -> usize {

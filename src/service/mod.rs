@@ -287,9 +287,12 @@ impl ServiceState {
         let search = Arc::new(search);
         let hits = std::sync::OnceLock::new();
         let mut build_hits_later = false;
+        let large = search.len() >= config.background_from;
+        let mut warm_hits = false;
         if let Some(store) = HitStore::open_existing(&config.catalogue) {
             let _ = hits.set(store);
-        } else if search.len() >= config.background_from {
+            warm_hits = large;
+        } else if large {
             build_hits_later = true;
         } else {
             let (store, _) = HitStore::open(&config.catalogue, &conn)?;
@@ -319,6 +322,9 @@ impl ServiceState {
         };
         let catalogue = build_hits_later.then(|| config.catalogue.clone());
         finish_in_background(&service, catalogue, unsaved);
+        if warm_hits {
+            warm_hits_in_background(&service);
+        }
         Ok(service)
     }
 
@@ -326,6 +332,32 @@ impl ServiceState {
     #[must_use]
     pub fn hits_ready(&self) -> bool {
         self.hits.get().is_some()
+    }
+}
+
+/// Reads a large hit store kept from an earlier start into the page cache, on a thread of its
+/// own (see [`HitStore::warm_page_cache`]); a failure is logged, and records are then read from
+/// disk as they are asked for.
+fn warm_hits_in_background(state: &Arc<ServiceState>) {
+    let service = Arc::clone(state);
+    let spawned = std::thread::Builder::new()
+        .name("warm-hits".into())
+        .spawn(move || {
+            let Some(store) = service.hits.get() else {
+                return;
+            };
+            let started = Instant::now();
+            match store.warm_page_cache() {
+                Ok(bytes) => tracing::info!(
+                    megabytes = bytes >> 20,
+                    elapsed_ms = started.elapsed().as_millis() as u64,
+                    "hit store read into the page cache"
+                ),
+                Err(err) => tracing::warn!("hit store not read into the page cache: {err}"),
+            }
+        });
+    if let Err(err) = spawned {
+        tracing::warn!("hit store not read into the page cache: no thread: {err}");
     }
 }
 
