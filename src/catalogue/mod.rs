@@ -259,9 +259,8 @@ pub fn with_file_mapped<T, E: From<rusqlite::Error>>(
     outcome
 }
 
-/// Reads `conn`'s file through a memory map from now on (for a connection closed after its
-/// read); returns the setting to restore.
-pub fn map_file(conn: &Connection) -> Result<i64, rusqlite::Error> {
+/// Reads `conn`'s file through a memory map from now on; returns the setting to restore.
+fn map_file(conn: &Connection) -> Result<i64, rusqlite::Error> {
     let was: i64 = match conn.query_row("PRAGMA mmap_size", [], |row| row.get(0)) {
         Err(rusqlite::Error::QueryReturnedNoRows) => 0,
         read => read?,
@@ -279,4 +278,29 @@ fn ignore_no_rows(err: rusqlite::Error) -> Result<(), rusqlite::Error> {
         rusqlite::Error::QueryReturnedNoRows => Ok(()),
         err => Err(err),
     }
+}
+
+/// Column `column` of `row` as text, borrowed (no `String` per field when a whole table is read).
+pub(crate) fn text_at<'row>(
+    row: &'row rusqlite::Row<'_>,
+    column: usize,
+) -> rusqlite::Result<&'row str> {
+    row.get_ref(column)?
+        .as_str()
+        .map_err(|err| conversion(column, err))
+}
+
+/// Column `column` of `row` as text or `NULL`, borrowed.
+pub(crate) fn optional_text_at<'row>(
+    row: &'row rusqlite::Row<'_>,
+    column: usize,
+) -> rusqlite::Result<Option<&'row str>> {
+    row.get_ref(column)?
+        .as_str_or_null()
+        .map_err(|err| conversion(column, err))
+}
+
+/// A column that is not text, as an error naming the column.
+fn conversion(column: usize, err: rusqlite::types::FromSqlError) -> rusqlite::Error {
+    rusqlite::Error::FromSqlConversionFailure(column, rusqlite::types::Type::Text, Box::new(err))
 }

@@ -78,6 +78,25 @@ pub(crate) fn lanes_equal(planes: &[u64], value: u32) -> u64 {
     mask
 }
 
+/// Adds to `counts[v]` how many lanes of `lanes` have the value `v` in the bit-sliced counters
+/// `planes`, for `v` in `values` in order, stopping once every lane is counted (most lanes hold
+/// one of the first values).
+pub(crate) fn tally(
+    planes: &[u64],
+    mut lanes: u64,
+    values: std::ops::RangeInclusive<usize>,
+    counts: &mut [u64],
+) {
+    for value in values {
+        if lanes == 0 {
+            break;
+        }
+        let equal = lanes_equal(planes, value as u32) & lanes;
+        counts[value] += u64::from(equal.count_ones());
+        lanes &= !equal;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

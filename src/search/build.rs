@@ -423,10 +423,10 @@ fn read_catalogue(
                 rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY
                     | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
             )?;
-            crate::catalogue::map_file(&conn)?;
-            let builder = read_products(&conn, split_at, pks.len(), &pks)?;
-            let gtins = read_gtins(&conn, &pks)?;
-            Ok((builder, gtins))
+            crate::catalogue::with_file_mapped(&conn, || {
+                let builder = read_products(&conn, split_at, pks.len(), &pks)?;
+                Ok((builder, read_gtins(&conn, &pks)?))
+            })
         });
         let first = read_products(conn, 0, split_at, &pks);
         let second = second
@@ -527,8 +527,9 @@ impl DocOfPk {
     }
 }
 
+/// Column `index` of `row` as text, `NULL` as empty.
 fn text<'r>(row: &'r Row<'_>, index: usize) -> Result<&'r str, rusqlite::Error> {
-    Ok(row.get_ref(index)?.as_str_or_null()?.unwrap_or(""))
+    Ok(crate::catalogue::optional_text_at(row, index)?.unwrap_or(""))
 }
 
 #[derive(Default)]
@@ -704,137 +705,170 @@ impl Builder {
         if names.len() > MAX_TERMS {
             return Err(SearchError::TooManyTerms { count: names.len() });
         }
-        std::thread::scope(|outer| {
-            let codes = outer.spawn(move || Codes {
+        std::thread::scope(|scope| {
+            let codes = scope.spawn(move || Codes {
                 skus: SortedMap::of_text(skus),
                 gtins,
                 ids: SortedMap::new(product_ids),
                 slugs: SortedMap::of_text(slugs),
             });
-
-            // Final term ids: most frequent first, so the hot end of per-query term tables is
-            // small. Terms in byte order (for the dictionary), then by frequency with ties in
-            // byte order: one string sort, not two (most of a million products' terms are codes
-            // found once, so a frequency sort breaking ties by name would compare strings for
-            // nearly every pair).
-            let by_name = sorted_by_name(&names);
-            let mut order = by_name.clone();
-            order.sort_by_key(|&term| std::cmp::Reverse(docs_of_term[term as usize]));
-            let mut final_id = vec![0u32; order.len()];
-            for (new, &old) in order.iter().enumerate() {
-                final_id[old as usize] = new as u32;
-            }
-            let forward_entries: Vec<u32> = terms
-                .iter()
-                .zip(&meta)
-                .map(|(&term, &meta)| final_id[term as usize] << 8 | u32::from(meta))
-                .collect();
-            drop((terms, meta));
-            let frequency: Vec<u32> = order
-                .iter()
-                .map(|&old| docs_of_term[old as usize])
-                .collect();
-            let top_frequency: Vec<u32> = order
-                .iter()
-                .map(|&old| top_docs_of_term[old as usize])
-                .collect();
-            let term_count = order.len();
-            drop(order);
-
-            let (entries, starts) = (&forward_entries, &starts);
-            let (frequency, top_frequency) = (&frequency, &top_frequency);
-            let parts = std::thread::scope(|scope| {
-                let top_and_dictionary = scope.spawn(move || -> Result<_, SearchError> {
-                    // Top-field lists only for terms found outside the title and code too (the
-                    // others are `SameAsAll`).
-                    let counts: Vec<u32> = top_frequency
-                        .iter()
-                        .zip(frequency)
-                        .map(|(&top, &all)| if top == all { 0 } else { top })
-                        .collect();
-                    let top = FlatLists::fill(&counts, |push| {
-                        for doc in 0..doc_count {
-                            each_term_once(entries, starts, doc, &mut |term, meta| {
-                                if meta & META_RANK_MASK == RANK_TITLE
-                                    && top_frequency[term as usize] != frequency[term as usize]
-                                {
-                                    push(term, doc as u32);
-                                }
-                            });
-                        }
-                    });
-                    let top_field = Postings::from_lists(
-                        (0..term_count)
-                            .map(|t| (top_frequency[t] != frequency[t]).then(|| top.list(t))),
-                        doc_count,
-                    );
-                    drop(top);
-                    let sorted: Vec<(&str, u32)> = by_name
-                        .iter()
-                        .map(|&old| (names.name(old), final_id[old as usize]))
-                        .collect();
-                    let mut words = fst::MapBuilder::memory();
-                    let mut codes = fst::MapBuilder::memory();
-                    for &(name, id) in &sorted {
-                        if has_digit(name) {
-                            codes.insert(name, u64::from(id))?;
-                        } else {
-                            words.insert(name, u64::from(id))?;
-                        }
-                    }
-                    let dictionary = Dictionary {
-                        words: fst::Map::new(words.into_inner()?)?,
-                        codes: fst::Map::new(codes.into_inner()?)?,
-                        crowded_prefixes: crowded_prefixes(&sorted, frequency),
-                        term_count,
-                    };
-                    Ok((top_field, dictionary))
-                });
-
-                let all = FlatLists::fill(frequency, |push| {
-                    for doc in 0..doc_count {
-                        each_term_once(entries, starts, doc, &mut |term, _| push(term, doc as u32));
-                    }
-                });
-                let postings =
-                    Postings::from_lists((0..term_count).map(|t| Some(all.list(t))), doc_count);
-                drop(all);
-                let docs = (0..doc_count)
-                    .map(|doc| DocHeader {
-                        start: starts[doc],
-                        description: description_starts[doc],
-                        end: starts[doc + 1],
-                        title_len: title_len[doc],
-                        title_distinct: title_distinct[doc],
-                    })
-                    .collect();
-                let (top_field, dictionary) = top_and_dictionary
+            let numbered = Numbered::new(&names, &docs_of_term, &top_docs_of_term, terms, meta);
+            let (postings, (top_field, dictionary)) = std::thread::scope(|scope| {
+                let top = scope.spawn(|| numbered.top_field_and_dictionary(&names, &starts));
+                let postings = numbered.postings(&starts);
+                let top = top
                     .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
-                Ok::<_, SearchError>((postings, top_field, dictionary, docs))
-            });
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                top.map(|top| (postings, top))
+            })?;
+            let docs = (0..doc_count)
+                .map(|doc| DocHeader {
+                    start: starts[doc],
+                    description: description_starts[doc],
+                    end: starts[doc + 1],
+                    title_len: title_len[doc],
+                    title_distinct: title_distinct[doc],
+                })
+                .collect();
             let codes = codes
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            let (postings, top_field, dictionary, docs) = parts?;
-            let forward = Forward {
-                docs,
-                entries: forward_entries,
-            };
-            Ok((postings, top_field, dictionary, forward, codes))
-        })
-        .map(
-            |(postings, top_field, dictionary, forward, codes)| SearchIndex {
+            Ok(SearchIndex {
                 pks,
                 dictionary,
                 postings,
                 top_field,
-                forward,
+                forward: Forward {
+                    docs,
+                    entries: numbered.entries,
+                },
                 codes,
                 scratch: Mutex::new(Vec::new()),
                 derivations: super::derive::DerivationCache::new(),
-            },
+            })
+        })
+    }
+}
+
+/// The terms numbered for good: most frequent first, so the hot end of per-query term tables is
+/// small, ties in byte order.
+struct Numbered {
+    /// Provisional ids in byte order of their terms.
+    by_name: Vec<u32>,
+    /// Provisional id -> final id.
+    final_id: Vec<u32>,
+    /// The forward index's entries, `final id << 8 | meta`.
+    entries: Vec<u32>,
+    /// Final id -> documents having the term, and having it in the title or code.
+    frequency: Vec<u32>,
+    top_frequency: Vec<u32>,
+}
+
+impl Numbered {
+    /// One string sort, not two: terms in byte order (for the dictionary), then by frequency
+    /// with a stable sort (most of a million products' terms are codes found once, so a
+    /// frequency sort breaking ties by name would compare strings for nearly every pair).
+    fn new(
+        names: &TermTable,
+        docs_of_term: &[u32],
+        top_docs_of_term: &[u32],
+        terms: Vec<u32>,
+        meta: Vec<u8>,
+    ) -> Self {
+        let by_name = sorted_by_name(names);
+        let mut order = by_name.clone();
+        order.sort_by_key(|&term| std::cmp::Reverse(docs_of_term[term as usize]));
+        let mut final_id = vec![0u32; order.len()];
+        for (new, &old) in order.iter().enumerate() {
+            final_id[old as usize] = new as u32;
+        }
+        // Consumed: the provisional entries (some 200 MB at a million products) are freed here.
+        let entries = terms
+            .into_iter()
+            .zip(meta)
+            .map(|(term, meta)| final_id[term as usize] << 8 | u32::from(meta))
+            .collect();
+        let in_order = |counts: &[u32]| order.iter().map(|&old| counts[old as usize]).collect();
+        Self {
+            frequency: in_order(docs_of_term),
+            top_frequency: in_order(top_docs_of_term),
+            by_name,
+            final_id,
+            entries,
+        }
+    }
+
+    fn doc_count(starts: &[u32]) -> usize {
+        starts.len() - 1
+    }
+
+    /// Every term's documents.
+    fn postings(&self, starts: &[u32]) -> Postings {
+        let doc_count = Self::doc_count(starts);
+        let all = FlatLists::fill(&self.frequency, |push| {
+            for doc in 0..doc_count {
+                each_term_once(&self.entries, starts, doc, &mut |term, _| {
+                    push(term, doc as u32);
+                });
+            }
+        });
+        Postings::from_lists(
+            (0..self.frequency.len()).map(|t| Some(all.list(t))),
+            doc_count,
         )
+    }
+
+    /// The documents having each term in the title or code (lists only for terms found
+    /// elsewhere too: the others are `SameAsAll`), and the dictionary.
+    fn top_field_and_dictionary(
+        &self,
+        names: &TermTable,
+        starts: &[u32],
+    ) -> Result<(Postings, Dictionary), SearchError> {
+        let doc_count = Self::doc_count(starts);
+        let (frequency, top_frequency) = (&self.frequency, &self.top_frequency);
+        let counts: Vec<u32> = top_frequency
+            .iter()
+            .zip(frequency)
+            .map(|(&top, &all)| if top == all { 0 } else { top })
+            .collect();
+        let top = FlatLists::fill(&counts, |push| {
+            for doc in 0..doc_count {
+                each_term_once(&self.entries, starts, doc, &mut |term, meta| {
+                    if meta & META_RANK_MASK == RANK_TITLE
+                        && top_frequency[term as usize] != frequency[term as usize]
+                    {
+                        push(term, doc as u32);
+                    }
+                });
+            }
+        });
+        let top_field = Postings::from_lists(
+            (0..frequency.len()).map(|t| (top_frequency[t] != frequency[t]).then(|| top.list(t))),
+            doc_count,
+        );
+        drop(top);
+        let sorted: Vec<(&str, u32)> = self
+            .by_name
+            .iter()
+            .map(|&old| (names.name(old), self.final_id[old as usize]))
+            .collect();
+        let mut words = fst::MapBuilder::memory();
+        let mut codes = fst::MapBuilder::memory();
+        for &(name, id) in &sorted {
+            if has_digit(name) {
+                codes.insert(name, u64::from(id))?;
+            } else {
+                words.insert(name, u64::from(id))?;
+            }
+        }
+        let dictionary = Dictionary {
+            words: fst::Map::new(words.into_inner()?)?,
+            codes: fst::Map::new(codes.into_inner()?)?,
+            crowded_prefixes: crowded_prefixes(&sorted, frequency),
+            term_count: frequency.len(),
+        };
+        Ok((top_field, dictionary))
     }
 }
 

@@ -39,6 +39,8 @@ use std::time::Instant;
 
 use rusqlite::Connection;
 
+use crate::catalogue::{optional_text_at, text_at};
+
 use self::record::{Encoder, TEXT_FIELDS};
 use super::persist::catalogue_identity;
 use super::{IndexSource, SearchError};
@@ -95,11 +97,14 @@ pub enum HitError {
     NotReady,
 }
 
-/// What [`HitStore::open_kept`] found beside the catalogue.
-enum Kept {
-    Opened(HitStore),
-    /// Missing, stale or damaged; the catalogue's identity, when it could be read.
-    Unusable(Option<[u8; 32]>),
+/// A hit store that must be built: what [`HitStore::open_existing`] answers when none usable is
+/// kept beside the catalogue (missing, stale or damaged; the reason is logged).
+#[derive(Debug)]
+#[must_use = "the store is there only once built"]
+pub struct UnbuiltHitStore {
+    catalogue: PathBuf,
+    /// The catalogue's identity, when it could be read (else the store is not kept beside it).
+    identity: Option<[u8; 32]>,
 }
 
 impl HitStore {
@@ -118,56 +123,27 @@ impl HitStore {
         catalogue: &Path,
         conn: &Connection,
     ) -> Result<(HitStore, IndexSource), SearchError> {
-        let identity = match Self::open_kept(catalogue) {
-            Kept::Opened(store) => return Ok((store, IndexSource::Loaded)),
-            Kept::Unusable(identity) => identity,
-        };
-        let path = Self::file_for(catalogue);
-        let started = Instant::now();
-        let beside = match identity {
-            Some(identity) => build_beside(conn, &path, &identity),
-            None => Err(SearchError::Io(std::io::Error::other(
-                "no catalogue identity",
-            ))),
-        };
-        let store = match beside {
-            Ok(store) => store,
-            Err(SearchError::Io(err)) => {
-                tracing::warn!(path = %path.display(), "hit store not written beside the catalogue, kept in a temporary file: {err}");
-                let mut file = tempfile::tempfile()?;
-                let identity = [0u8; 32];
-                write_store(conn, &mut file, &identity)?;
-                load(file, &identity)
-                    .map_err(|err| SearchError::Io(std::io::Error::other(err.to_string())))?
-            }
-            Err(err) => return Err(err),
-        };
-        tracing::info!(
-            products = store.len(),
-            elapsed_ms = started.elapsed().as_millis() as u64,
-            "hit store built"
-        );
-        Ok((store, IndexSource::Built))
-    }
-
-    /// The store kept beside `catalogue` when it was made for the catalogue as it is now (a
-    /// few milliseconds: the directory is read, the records stay on disk), else `None`: it
-    /// must be built ([`open`](Self::open); why is logged).
-    pub fn open_existing(catalogue: &Path) -> Option<HitStore> {
-        match Self::open_kept(catalogue) {
-            Kept::Opened(store) => Some(store),
-            Kept::Unusable(_) => None,
+        match Self::open_existing(catalogue) {
+            Ok(store) => Ok((store, IndexSource::Loaded)),
+            Err(unbuilt) => Ok((unbuilt.build(conn)?, IndexSource::Built)),
         }
     }
 
-    fn open_kept(catalogue: &Path) -> Kept {
+    /// The store kept beside `catalogue` when it was made for the catalogue as it is now (a
+    /// few milliseconds: the directory is read, the records stay on disk); else what is needed
+    /// to build it ([`UnbuiltHitStore::build`]).
+    pub fn open_existing(catalogue: &Path) -> Result<HitStore, UnbuiltHitStore> {
         let path = Self::file_for(catalogue);
         let started = Instant::now();
+        let unbuilt = |identity| UnbuiltHitStore {
+            catalogue: catalogue.to_path_buf(),
+            identity,
+        };
         let identity = match catalogue_identity(catalogue) {
             Ok(identity) => identity,
             Err(err) => {
                 tracing::warn!(catalogue = %catalogue.display(), "hit store not kept: {err}");
-                return Kept::Unusable(None);
+                return Err(unbuilt(None));
             }
         };
         match File::open(&path)
@@ -180,14 +156,14 @@ impl HitStore {
                     elapsed_ms = started.elapsed().as_millis() as u64,
                     "hit store opened"
                 );
-                return Kept::Opened(store);
+                return Ok(store);
             }
             Err(LoadError::Io(err)) if err.kind() == std::io::ErrorKind::NotFound => {}
             Err(err) => {
                 tracing::warn!(path = %path.display(), "hit store not used, rebuilding: {err}");
             }
         }
-        Kept::Unusable(Some(identity))
+        Err(unbuilt(Some(identity)))
     }
 
     /// Reads the records once, front to back, so that the operating system holds them in its
@@ -297,6 +273,44 @@ fn read_exact_at(file: &File, mut buffer: &mut [u8], mut offset: u64) -> std::io
     Ok(())
 }
 
+impl UnbuiltHitStore {
+    /// The catalogue the store is for.
+    pub fn catalogue(&self) -> &Path {
+        &self.catalogue
+    }
+
+    /// Builds the store from the catalogue (open as `conn`) and writes it beside it; when it
+    /// cannot be written there (a read-only folder), in an anonymous temporary file.
+    pub fn build(self, conn: &Connection) -> Result<HitStore, SearchError> {
+        let path = HitStore::file_for(&self.catalogue);
+        let started = Instant::now();
+        let beside = match self.identity {
+            Some(identity) => build_beside(conn, &path, &identity),
+            None => Err(SearchError::Io(std::io::Error::other(
+                "no catalogue identity",
+            ))),
+        };
+        let store = match beside {
+            Ok(store) => store,
+            Err(SearchError::Io(err)) => {
+                tracing::warn!(path = %path.display(), "hit store not written beside the catalogue, kept in a temporary file: {err}");
+                let mut file = tempfile::tempfile()?;
+                let identity = [0u8; 32];
+                write_store(conn, &mut file, &identity)?;
+                load(file, &identity)
+                    .map_err(|err| SearchError::Io(std::io::Error::other(err.to_string())))?
+            }
+            Err(err) => return Err(err),
+        };
+        tracing::info!(
+            products = store.len(),
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            "hit store built"
+        );
+        Ok(store)
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Writing
 
@@ -350,12 +364,13 @@ fn write_store(conn: &Connection, file: &mut File, identity: &[u8; 32]) -> Resul
                 break;
             }
             if owner == pk {
-                encoder.variant_id(
-                    variant
-                        .get_ref(1)?
-                        .as_blob()
-                        .map_err(|err| conversion(1, err))?,
-                );
+                encoder.variant_id(variant.get_ref(1)?.as_blob().map_err(|err| {
+                    rusqlite::Error::FromSqlConversionFailure(
+                        1,
+                        rusqlite::types::Type::Blob,
+                        Box::new(err),
+                    )
+                })?);
                 let size = text_at(variant, 2)?;
                 encoder.text(size);
                 encoder.optional_text(optional_text_at(variant, 3)?);
@@ -391,27 +406,6 @@ fn write_store(conn: &Connection, file: &mut File, identity: &[u8; 32]) -> Resul
     out.write_all(&0u32.to_le_bytes()).map_err(io)?;
     out.write_all(MAGIC).map_err(io)?;
     out.flush().map_err(io)
-}
-
-/// Column `column` of `row` as text, borrowed (no `String` per field while building).
-fn text_at<'row>(row: &'row rusqlite::Row<'_>, column: usize) -> rusqlite::Result<&'row str> {
-    row.get_ref(column)?
-        .as_str()
-        .map_err(|err| conversion(column, err))
-}
-
-/// Column `column` of `row` as text or `NULL`, borrowed.
-fn optional_text_at<'row>(
-    row: &'row rusqlite::Row<'_>,
-    column: usize,
-) -> rusqlite::Result<Option<&'row str>> {
-    row.get_ref(column)?
-        .as_str_or_null()
-        .map_err(|err| conversion(column, err))
-}
-
-fn conversion(column: usize, err: rusqlite::types::FromSqlError) -> rusqlite::Error {
-    rusqlite::Error::FromSqlConversionFailure(column, rusqlite::types::Type::Text, Box::new(err))
 }
 
 /// Writes the store to `path` atomically ([`crate::durable`]) and opens it.

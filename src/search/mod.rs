@@ -81,7 +81,7 @@ mod query;
 mod text;
 mod typo;
 
-pub use self::hits::{HitError, HitStore};
+pub use self::hits::{HitError, HitStore, UnbuiltHitStore};
 pub use self::persist::{IndexSource, UnsavedIndex};
 pub use self::text::words;
 

@@ -448,14 +448,8 @@ fn rank(
     // Bucket sizes: each lane is counted once, in the first count (or typo total) it equals,
     // and a block stops once all its lanes are counted (most match few words, with no typo).
     for counters in &scratch.counts {
-        let mut rest = counters.iter().fold(0, |lanes, plane| lanes | plane);
-        let mut c = 1;
-        while rest != 0 && c <= word_count {
-            let lanes = bits::lanes_equal(counters, c as u32) & rest;
-            per_count[c] += u64::from(lanes.count_ones());
-            rest &= !lanes;
-            c += 1;
-        }
+        let lanes = counters.iter().fold(0, |lanes, plane| lanes | plane);
+        bits::tally(counters, lanes, 1..=word_count, &mut per_count);
     }
     // The fewest words matched that the page can need: the buckets down to there hold enough
     // documents. Typo counters are computed for the blocks holding those buckets; should the
@@ -485,14 +479,8 @@ fn rank(
             if lanes == 0 {
                 continue;
             }
-            let mut rest = lanes;
-            let mut t = 0;
-            while rest != 0 && t <= max_typos as usize {
-                let typo_lanes = bits::lanes_equal(&planes[COUNT_PLANES..], t as u32) & rest;
-                per_typos[t] += u64::from(typo_lanes.count_ones());
-                rest &= !typo_lanes;
-                t += 1;
-            }
+            let typo_counters = &planes[COUNT_PLANES..];
+            bits::tally(typo_counters, lanes, 0..=max_typos as usize, &mut per_typos);
         }
         for (typos, &size) in per_typos.iter().enumerate() {
             if size == 0 {

@@ -20,7 +20,7 @@ pub mod shared;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 use axum::Router;
@@ -37,7 +37,7 @@ use self::error::Shaped;
 use self::limits::WindowLimiter;
 use self::marketplace::{Marketplaces, Simulator, SimulatorConfig};
 use self::pool::Pool;
-use crate::catalogue::CatalogueError;
+use crate::catalogue::{Catalogue, CatalogueError};
 use crate::search::{HitStore, SearchIndex};
 
 /// Real-time requests per key per minute (spec, Limits).
@@ -141,7 +141,7 @@ pub struct ServiceState {
     stats: crate::model::Stats,
     /// Every product's search hit, ready to be written as JSON (see [`HitStore`]); empty while
     /// it is built after the start (hits come from the catalogue meanwhile).
-    hits: std::sync::OnceLock<HitStore>,
+    hits: OnceLock<HitStore>,
 }
 
 impl std::fmt::Debug for ServiceState {
@@ -178,83 +178,57 @@ impl ServiceState {
         country: crate::model::Country,
         tier: crate::model::Tier,
     ) -> Result<Vec<u8>, crate::search::HitError> {
-        self.write_hits(pks, country, tier, |_, err, _| Err(err))
+        let store = self.hits.get().ok_or(crate::search::HitError::NotReady)?;
+        write_hits(store, pks, country, tier, |_, err, _| Err(err))
     }
 
-    /// The JSON array of the search hits of `pks`, in order, from the hit store. A hit the store
-    /// cannot give (a damaged record) comes from the catalogue instead; a pk the catalogue does
-    /// not have is skipped, as `search_hits` does.
+    /// The JSON array of the search hits of `pks`, in order. From the hit store, a hit it cannot
+    /// give (a damaged record) from the catalogue instead; the whole page from the catalogue
+    /// while the store is being built. A pk the catalogue does not have is skipped, as
+    /// `search_hits` does.
     fn hits_json(
         &self,
         pks: &[i64],
         country: crate::model::Country,
         tier: crate::model::Tier,
     ) -> Result<Vec<u8>, ApiError> {
-        self.write_hits(pks, country, tier, |pk, err, out| {
-            if !matches!(err, crate::search::HitError::NotReady) {
-                tracing::error!("search hit from the catalogue instead: {err}");
-            }
-            self.hit_from_catalogue(pk, country, tier, out)
+        let Some(store) = self.hits.get() else {
+            return self.hits_from_catalogue(pks, country, tier);
+        };
+        write_hits(store, pks, country, tier, |pk, err, out| {
+            tracing::error!("search hit from the catalogue instead: {err}");
+            let page = self.hits_from_catalogue(&[pk], country, tier)?;
+            // `[hit]`, or `[]` when the catalogue has no such product.
+            out.extend_from_slice(&page[1..page.len() - 1]);
+            Ok(page.len() > 2)
         })
     }
 
-    /// The JSON array of the hits of `pks` from the hit store; `missing` appends a hit the store
-    /// cannot give (`Ok(false)`: skip it) or ends the page with its error.
-    fn write_hits<E>(
+    /// The JSON array of the search hits of `pks`, in order, read from the catalogue in one
+    /// query.
+    fn hits_from_catalogue(
         &self,
         pks: &[i64],
         country: crate::model::Country,
         tier: crate::model::Tier,
-        mut missing: impl FnMut(i64, crate::search::HitError, &mut Vec<u8>) -> Result<bool, E>,
-    ) -> Result<Vec<u8>, E> {
-        let full = tier.allows(crate::model::Feature::ReleaseAndRetail);
-        // About 3.7 KB per hit with a dozen variants.
-        let mut out = Vec::with_capacity(pks.len() * 4096 + 2);
-        out.push(b'[');
-        let mut written = 0usize;
-        for &pk in pks {
-            let mark = out.len();
-            if written > 0 {
-                out.push(b',');
-            }
-            let from_store = match self.hits.get() {
-                Some(store) => store.write_hit(pk, country, full, &mut out),
-                None => Err(crate::search::HitError::NotReady),
-            };
-            let found = match from_store {
-                Ok(()) => true,
-                Err(err) => missing(pk, err, &mut out)?,
-            };
-            if found {
-                written += 1;
-            } else {
-                out.truncate(mark);
-            }
-        }
-        out.push(b']');
-        Ok(out)
-    }
-
-    /// Appends product `pk`'s search hit read from the catalogue; `false` when there is none.
-    fn hit_from_catalogue(
-        &self,
-        pk: i64,
-        country: crate::model::Country,
-        tier: crate::model::Tier,
-        out: &mut Vec<u8>,
-    ) -> Result<bool, ApiError> {
+    ) -> Result<Vec<u8>, ApiError> {
         let conn = self.pool.get()?;
-        let Some(hit) = crate::catalogue::read::search_hits(&conn, &[pk], country)?.pop() else {
-            return Ok(false);
-        };
+        let hits = crate::catalogue::read::search_hits(&conn, pks, country)?;
         let serialize_failed = |err: serde_json::Error| {
             tracing::error!("serializing a search hit: {err:#}");
             ApiError::Internal
         };
-        let mut value = serde_json::to_value(&hit).map_err(serialize_failed)?;
-        auth::strip_omitted_fields(&mut value, tier);
-        serde_json::to_writer(out, &value).map_err(serialize_failed)?;
-        Ok(true)
+        let mut out = vec![b'['];
+        for (at, hit) in hits.iter().enumerate() {
+            if at > 0 {
+                out.push(b',');
+            }
+            let mut value = serde_json::to_value(hit).map_err(serialize_failed)?;
+            auth::strip_omitted_fields(&mut value, tier);
+            serde_json::to_writer(&mut out, &value).map_err(serialize_failed)?;
+        }
+        out.push(b']');
+        Ok(out)
     }
 
     /// Opens the catalogue, builds the search index and starts the simulator. Blocking: call it
@@ -284,25 +258,25 @@ impl ServiceState {
             elapsed_ms = started.elapsed().as_millis() as u64,
             "search index ready"
         );
-        let search = Arc::new(search);
-        let hits = std::sync::OnceLock::new();
-        let mut build_hits_later = false;
         let large = search.len() >= config.background_from;
-        let mut warm_hits = false;
-        if let Some(store) = HitStore::open_existing(&config.catalogue) {
-            let _ = hits.set(store);
-            warm_hits = large;
-        } else if large {
-            build_hits_later = true;
-        } else {
-            let (store, _) = HitStore::open(&config.catalogue, &conn)?;
-            let _ = hits.set(store);
-        }
+        let unsaved = match unsaved {
+            Some(unsaved) if !large => {
+                unsaved.save(&search);
+                None
+            }
+            unsaved => unsaved,
+        };
+        let (hits, hits_later) = match HitStore::open_existing(&config.catalogue) {
+            Ok(store) if large => (OnceLock::from(store), HitsLater::Warm),
+            Ok(store) => (OnceLock::from(store), HitsLater::Nothing),
+            Err(unbuilt) if large => (OnceLock::new(), HitsLater::Build(unbuilt)),
+            Err(unbuilt) => (OnceLock::from(unbuilt.build(&conn)?), HitsLater::Nothing),
+        };
         let stats = crate::catalogue::read::stats(&conn)?;
         drop(conn);
         let service = Arc::new(Self {
             pool,
-            search,
+            search: Arc::new(search),
             marketplaces,
             realtime_budget: WindowLimiter::new(config.realtime_per_minute, 60),
             realtime_per_minute: config.realtime_per_minute,
@@ -313,18 +287,7 @@ impl ServiceState {
             stats,
             hits,
         });
-        let unsaved = match unsaved {
-            Some(unsaved) if service.search.len() < config.background_from => {
-                unsaved.save(&service.search);
-                None
-            }
-            unsaved => unsaved,
-        };
-        let catalogue = build_hits_later.then(|| config.catalogue.clone());
-        finish_in_background(&service, catalogue, unsaved);
-        if warm_hits {
-            warm_hits_in_background(&service);
-        }
+        finish_in_background(&service, hits_later, unsaved);
         Ok(service)
     }
 
@@ -335,41 +298,57 @@ impl ServiceState {
     }
 }
 
-/// Reads a large hit store kept from an earlier start into the page cache, on a thread of its
-/// own (see [`HitStore::warm_page_cache`]); a failure is logged, and records are then read from
-/// disk as they are asked for.
-fn warm_hits_in_background(state: &Arc<ServiceState>) {
-    let service = Arc::clone(state);
-    let spawned = std::thread::Builder::new()
-        .name("warm-hits".into())
-        .spawn(move || {
-            let Some(store) = service.hits.get() else {
-                return;
-            };
-            let started = Instant::now();
-            match store.warm_page_cache() {
-                Ok(bytes) => tracing::info!(
-                    megabytes = bytes >> 20,
-                    elapsed_ms = started.elapsed().as_millis() as u64,
-                    "hit store read into the page cache"
-                ),
-                Err(err) => tracing::warn!("hit store not read into the page cache: {err}"),
-            }
-        });
-    if let Err(err) = spawned {
-        tracing::warn!("hit store not read into the page cache: no thread: {err}");
+/// The JSON array of the hits of `pks` from `store`; `missing` appends a hit the store cannot
+/// give (`Ok(false)`: skip it) or ends the page with its error.
+fn write_hits<E>(
+    store: &HitStore,
+    pks: &[i64],
+    country: crate::model::Country,
+    tier: crate::model::Tier,
+    mut missing: impl FnMut(i64, crate::search::HitError, &mut Vec<u8>) -> Result<bool, E>,
+) -> Result<Vec<u8>, E> {
+    let full = tier.allows(crate::model::Feature::ReleaseAndRetail);
+    // About 3.7 KB per hit with a dozen variants.
+    let mut out = Vec::with_capacity(pks.len() * 4096 + 2);
+    out.push(b'[');
+    let mut written = 0usize;
+    for &pk in pks {
+        let mark = out.len();
+        if written > 0 {
+            out.push(b',');
+        }
+        let found = match store.write_hit(pk, country, full, &mut out) {
+            Ok(()) => true,
+            Err(err) => missing(pk, err, &mut out)?,
+        };
+        if found {
+            written += 1;
+        } else {
+            out.truncate(mark);
+        }
     }
+    out.push(b']');
+    Ok(out)
 }
 
-/// On a thread of its own, once the service answers: builds the hit store of `catalogue` (when
-/// given) and hands it to the service, then saves the freshly built index (when given). A
-/// failure is logged: hits keep coming from the catalogue, the index is rebuilt at next start.
+/// What is left to do for the hit store once a large catalogue's service answers.
+enum HitsLater {
+    Nothing,
+    /// Read the kept store once into the page cache ([`HitStore::warm_page_cache`]).
+    Warm,
+    /// Build the store, then hand it to the service.
+    Build(crate::search::UnbuiltHitStore),
+}
+
+/// On a thread of its own, once the service answers: the hit store's work (`hits_later`), then
+/// the freshly built index saved (when given). A failure is logged: hits keep coming from the
+/// catalogue or from disk, the index is rebuilt at the next start.
 fn finish_in_background(
     state: &Arc<ServiceState>,
-    catalogue: Option<PathBuf>,
+    hits_later: HitsLater,
     unsaved: Option<crate::search::UnsavedIndex>,
 ) {
-    if catalogue.is_none() && unsaved.is_none() {
+    if matches!(hits_later, HitsLater::Nothing) && unsaved.is_none() {
         return;
     }
     let service = Arc::downgrade(state);
@@ -377,30 +356,19 @@ fn finish_in_background(
     let spawned = std::thread::Builder::new()
         .name("after-start".into())
         .spawn(move || {
-            if let Some(catalogue) = catalogue {
-                let started = Instant::now();
-                let built = rusqlite::Connection::open_with_flags(
-                    &catalogue,
-                    rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY
-                        | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
-                )
-                .map_err(crate::search::SearchError::from)
-                .and_then(|conn| HitStore::open(&catalogue, &conn));
-                match built {
-                    Ok((store, source)) => {
-                        tracing::info!(
-                            products = store.len(),
-                            ?source,
-                            elapsed_ms = started.elapsed().as_millis() as u64,
-                            "search hits ready"
-                        );
+            match hits_later {
+                HitsLater::Nothing => {}
+                HitsLater::Warm => {
+                    if let Some(store) = service.upgrade().as_ref().and_then(|s| s.hits.get()) {
+                        warm_page_cache(store);
+                    }
+                }
+                HitsLater::Build(unbuilt) => {
+                    if let Some(store) = build_hit_store(unbuilt) {
                         // A service shut down meanwhile has no use for it.
                         if let Some(service) = service.upgrade() {
                             let _ = service.hits.set(store);
                         }
-                    }
-                    Err(err) => {
-                        tracing::error!("search hits keep coming from the catalogue: {err:#}");
                     }
                 }
             }
@@ -412,6 +380,43 @@ fn finish_in_background(
         tracing::error!(
             "the hit store and the index file wait for the next start: no thread: {err}"
         );
+    }
+}
+
+fn warm_page_cache(store: &HitStore) {
+    let started = Instant::now();
+    match store.warm_page_cache() {
+        Ok(bytes) => tracing::info!(
+            megabytes = bytes >> 20,
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            "hit store read into the page cache"
+        ),
+        Err(err) => tracing::warn!("hit store not read into the page cache: {err}"),
+    }
+}
+
+/// Builds the hit store on a connection of its own; `None` (logged) when that fails.
+fn build_hit_store(unbuilt: crate::search::UnbuiltHitStore) -> Option<HitStore> {
+    let started = Instant::now();
+    let built = match Catalogue::open_read_only(unbuilt.catalogue()) {
+        Ok(catalogue) => unbuilt
+            .build(catalogue.connection())
+            .map_err(|err| err.to_string()),
+        Err(err) => Err(err.to_string()),
+    };
+    match built {
+        Ok(store) => {
+            tracing::info!(
+                products = store.len(),
+                elapsed_ms = started.elapsed().as_millis() as u64,
+                "search hits ready"
+            );
+            Some(store)
+        }
+        Err(err) => {
+            tracing::error!("search hits keep coming from the catalogue: {err}");
+            None
+        }
     }
 }
 

@@ -217,8 +217,8 @@ impl RelatedIndex {
         let mut key = (String::new(), String::new());
         while let Some(row) = rows.next()? {
             let pk: i64 = row.get(0)?;
-            let brand = row.get_ref(1)?.as_str()?;
-            let model = row.get_ref(2)?.as_str()?;
+            let brand = crate::catalogue::text_at(row, 1)?;
+            let model = crate::catalogue::text_at(row, 2)?;
             match index.by_brand.get_mut(brand) {
                 Some(pks) => pks.push(pk),
                 None => {

@@ -119,17 +119,14 @@ pub(crate) async fn search(
         other => ApiError::BadRequest(other.to_string()),
     })?;
     let estimated_total_hits = outcome.estimated_total_hits;
-    let hits = match state.hits_json_from_store(&outcome.product_pks, country, tier) {
-        Ok(hits) => hits,
-        Err(err) => {
-            if !matches!(err, crate::search::HitError::NotReady) {
-                tracing::error!("search hits from the catalogue instead: {err}");
-            }
-            let pks = outcome.product_pks;
-            state
-                .blocking(move |state| state.hits_json(&pks, country, tier))
-                .await?
-        }
+    let hits = if let Ok(hits) = state.hits_json_from_store(&outcome.product_pks, country, tier) {
+        hits
+    } else {
+        // The store is being built, or a record is damaged (`hits_json` logs which).
+        let pks = outcome.product_pks;
+        state
+            .blocking(move |state| state.hits_json(&pks, country, tier))
+            .await?
     };
     let body = search_page_json(
         &hits,
