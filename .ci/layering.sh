@@ -4,6 +4,7 @@
 #
 #   model <- catalogue <- search <- service        (the service side)
 #   model <- client <- ui <- app                   (the window side)
+#   upstream <- service, client                    (outside HTTP: body caps, redirects, errors)
 #   model <- figures <- ui                         (pure arithmetic the views draw)
 #   durable <- catalogue, search, service, app     (replacing a whole file, crash-safe)
 #   model, durable <- userdb <- app                (the user's own data, its own SQLite file)
@@ -20,8 +21,9 @@ declare -A allowed=(
     [durable]=""
     [catalogue]="model durable"
     [search]="model catalogue durable"
-    [service]="model catalogue search durable"
-    [client]="model"
+    [upstream]=""
+    [service]="model catalogue search durable upstream"
+    [client]="model upstream"
     [figures]="model"
     [ui]="model client figures"
     [userdb]="model durable"

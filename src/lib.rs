@@ -6,7 +6,10 @@
 //! - [`durable`]: replacing a whole file so that a crash never tears it.
 //! - [`catalogue`]: the SQLite catalogue: schema, migrations, generator, importer, demo file.
 //! - [`search`]: the search index over the catalogue, kept in a file beside it.
-//! - [`service`]: the HTTP service over the catalogue and the index.
+//! - [`upstream`]: the HTTP plumbing every outside source shares (body caps, timeouts,
+//!   same-origin redirects, `Retry-After`, JSON or an HTML page): the client and the
+//!   service's upstreams use it.
+//! - [`service`]: the HTTP service over the catalogue and the index, and the sources behind it.
 //! - [`client`]: the typed HTTP client the window talks through (to the local or a remote
 //!   service).
 //! - [`figures`]: pure market arithmetic over the wire types.
@@ -24,4 +27,5 @@ pub mod model;
 pub mod search;
 pub mod service;
 pub mod ui;
+pub mod upstream;
 pub mod userdb;

@@ -134,10 +134,7 @@ fn header_number(headers: &HeaderMap, name: &str) -> Option<u64> {
     headers.get(name)?.to_str().ok()?.trim().parse().ok()
 }
 
-/// `Retry-After` in seconds (the HTTP-date form is not used by this interface and is ignored).
-pub(crate) fn retry_after(headers: &HeaderMap) -> Option<Duration> {
-    header_number(headers, "retry-after").map(Duration::from_secs)
-}
+pub(crate) use crate::upstream::body::retry_after;
 
 #[cfg(test)]
 mod tests {

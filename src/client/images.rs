@@ -63,33 +63,14 @@ pub fn image_url_for(image_url: &str, base_url: &str, width_px: Option<u32>) -> 
 pub const MAX_IMAGE_REDIRECTS: usize = 5;
 
 /// The redirect policy for image fetches: follow at most [`MAX_IMAGE_REDIRECTS`] hops, each to
-/// the same scheme, host and port as the URL first asked for; stop at anything else, so the
-/// 3xx itself is the answer (and the fetch fails on its status). A catalogue names an image's
-/// host; a redirect must not turn that into a fetch from a host (an intranet address, say) or a
-/// scheme nobody chose.
+/// the same scheme, host and port as the URL first asked for. A catalogue names an image's
+/// host; a redirect must not turn that into a fetch from another host or scheme.
 #[must_use]
 pub fn same_origin_redirects() -> redirect::Policy {
-    redirect::Policy::custom(|attempt| {
-        let Some(first) = attempt.previous().first() else {
-            return attempt.stop();
-        };
-        if attempt.previous().len() > MAX_IMAGE_REDIRECTS {
-            attempt.error(format!("more than {MAX_IMAGE_REDIRECTS} redirects"))
-        } else if same_origin(first, attempt.url()) {
-            attempt.follow()
-        } else {
-            attempt.stop()
-        }
-    })
+    crate::upstream::redirect::same_origin(MAX_IMAGE_REDIRECTS)
 }
 
-/// Same scheme, host and port (the default port counted as the port).
-#[must_use]
-pub fn same_origin(a: &Url, b: &Url) -> bool {
-    a.scheme() == b.scheme()
-        && a.host_str() == b.host_str()
-        && a.port_or_known_default() == b.port_or_known_default()
-}
+pub use crate::upstream::redirect::is_same_origin as same_origin;
 
 /// How big a picture may be before it is decoded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
