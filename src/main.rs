@@ -13,8 +13,10 @@ use solescope::catalogue::generate::{self, GenerateOptions, Phase, Progress};
 use solescope::catalogue::{Catalogue, demo, import, keys, stats};
 use solescope::client::{KeyStore, KeyringStore, MemoryKeyStore};
 use solescope::model::Tier;
-use solescope::service::marketplace::SimulatorConfig;
+use solescope::service::kicksdb::{self, Kicksdb, KicksdbConfig};
+use solescope::service::marketplace::{Marketplaces, SimulatorConfig};
 use solescope::service::shared::RedisStore;
+use solescope::service::source::CatalogueSource;
 use solescope::service::{self, ServiceConfig, ServiceState};
 use solescope::userdb::UserDb;
 
@@ -85,7 +87,28 @@ struct ServeArgs {
     /// (redis://HOST:PORT/DB); the keys are then managed with `keys ... --redis`.
     #[arg(long, value_name = "URL")]
     redis: Option<String>,
+    /// Where prices come from: `demo` (the catalogue and the simulator) or `kicksdb` (live, with
+    /// the KicksDB key in the environment variable `SOLESCOPE_KICKSDB_KEY`; --catalogue is then
+    /// the mirror kept for offline, default kicksdb-mirror.sqlite in the data directory).
+    #[arg(long, value_enum, default_value_t = SourceArg::Demo)]
+    source: SourceArg,
+    /// KicksDB's base URL (with --source kicksdb).
+    #[arg(long, value_name = "URL", default_value = kicksdb::DEFAULT_BASE_URL)]
+    kicksdb_url: String,
 }
+
+/// `serve --source`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum SourceArg {
+    /// The catalogue file and the marketplace simulator.
+    Demo,
+    /// KicksDB, live, with a mirror for when it cannot be reached.
+    Kicksdb,
+}
+
+/// The environment variable `serve --source kicksdb` reads the KicksDB key from (never an
+/// argument: arguments are visible to every user of the machine).
+const KICKSDB_KEY_ENV: &str = "SOLESCOPE_KICKSDB_KEY";
 
 #[derive(Debug, Subcommand)]
 enum KeysCommand {
@@ -206,7 +229,19 @@ fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
         (0.0..=1.0).contains(&args.upstream_failure_rate),
         "--upstream-failure-rate is a share from 0 to 1"
     );
-    let catalogue = catalogue_or_demo(args.catalogue.clone())?;
+    let kicksdb_key = match args.source {
+        SourceArg::Demo => None,
+        SourceArg::Kicksdb => Some(std::env::var(KICKSDB_KEY_ENV).ok().filter(|k| !k.trim().is_empty()).with_context(|| {
+            format!("--source kicksdb reads your KicksDB key from the environment variable {KICKSDB_KEY_ENV}, which is not set")
+        })?),
+    };
+    let catalogue = match (&kicksdb_key, args.catalogue.clone()) {
+        (Some(_), Some(path)) => path,
+        (Some(_), None) => demo::data_dir()
+            .context("no home directory, so no place for the KicksDB mirror (pass --catalogue)")?
+            .join(KICKSDB_MIRROR_FILE),
+        (None, path) => catalogue_or_demo(path)?,
+    };
     let mut config = ServiceConfig::new(&catalogue);
     config.simulator.latency_ms = args.upstream_latency_ms;
     config.simulator.failure_rate = args.upstream_failure_rate;
@@ -235,8 +270,27 @@ fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
         tracing::info!("real-time budget and API keys shared through Redis");
         config.shared = Some(Arc::new(store));
     }
-    let state =
-        ServiceState::open(&config).with_context(|| format!("opening {}", catalogue.display()))?;
+    let state = match kicksdb_key {
+        None => ServiceState::open(&config)
+            .with_context(|| format!("opening {}", catalogue.display()))?,
+        Some(key) => {
+            let mut live = KicksdbConfig::new(key, &catalogue);
+            live.base_url.clone_from(&args.kicksdb_url);
+            // The service cannot promise its clients more real-time calls than KicksDB allows.
+            config.realtime_per_minute = config.realtime_per_minute.min(live.realtime_per_minute);
+            let source = Arc::new(
+                Kicksdb::new(&live, config.shared.clone())
+                    .context("starting the KicksDB source")?,
+            );
+            tracing::info!(base_url = %args.kicksdb_url, mirror = %catalogue.display(), "prices from KicksDB");
+            ServiceState::with_sources(
+                &config,
+                Arc::new(Arc::clone(&source)) as Arc<dyn Marketplaces>,
+                Arc::new(source) as Arc<dyn CatalogueSource>,
+            )
+            .with_context(|| format!("opening the mirror {}", catalogue.display()))?
+        }
+    };
     runtime.block_on(async {
         let handle = service::spawn(&args.addr, state).await?;
         println!("Serving {} on {}", catalogue.display(), handle.base_url());
@@ -248,6 +302,9 @@ fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
         Ok(())
     })
 }
+
+/// The KicksDB mirror's file name in the data directory.
+const KICKSDB_MIRROR_FILE: &str = "kicksdb-mirror.sqlite";
 
 /// Whether every address `addr` names is a loopback one (an unresolvable name counts as not).
 fn is_loopback(addr: &str) -> bool {
@@ -536,6 +593,7 @@ fn run_window(screenshot: &ScreenshotArgs) -> anyhow::Result<()> {
         Some(dir) => Some(dir.path().join(UserDb::FILE_NAME)),
         None => demo::data_dir().map(|dir| dir.join(UserDb::FILE_NAME)),
     };
+    let live = kicksdb_launcher(&runtime_handle);
     let outcome = app::run(
         status,
         Box::new(prepare),
@@ -544,6 +602,7 @@ fn run_window(screenshot: &ScreenshotArgs) -> anyhow::Result<()> {
         plan,
         state_path,
         user_db,
+        Some(live),
     )
     .map_err(|err| anyhow::anyhow!("window: {err}"));
     // Requests in flight are not waited for on exit.
@@ -557,6 +616,53 @@ fn run_window(screenshot: &ScreenshotArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The window's KicksDB source: given the user's key, starts an in-process service over KicksDB
+/// (`SOLESCOPE_KICKSDB_URL`, default the real one) with its mirror in the data directory, and
+/// answers its base URL. A second launch (a new key) stops the first service.
+fn kicksdb_launcher(runtime: &tokio::runtime::Handle) -> app::LiveLauncher {
+    let running: Arc<tokio::sync::Mutex<Option<service::ServerHandle>>> = Arc::default();
+    let runtime = runtime.clone();
+    Arc::new(move |key: String| {
+        let running = Arc::clone(&running);
+        let runtime = runtime.clone();
+        Box::pin(async move {
+            if let Some(old) = running.lock().await.take() {
+                old.shutdown().await;
+            }
+            let base_url = std::env::var("SOLESCOPE_KICKSDB_URL")
+                .ok()
+                .filter(|url| !url.trim().is_empty())
+                .unwrap_or_else(|| kicksdb::DEFAULT_BASE_URL.to_owned());
+            let mirror = demo::data_dir()
+                .ok_or("no home directory, so no place for the KicksDB mirror")?
+                .join(KICKSDB_MIRROR_FILE);
+            let state = tokio::task::spawn_blocking(move || {
+                let mut live = KicksdbConfig::new(key, &mirror);
+                live.base_url = base_url;
+                let mut config = ServiceConfig::new(&mirror);
+                config.realtime_per_minute = live.realtime_per_minute;
+                let source = Arc::new(Kicksdb::new(&live, None).map_err(|err| format!("{err:#}"))?);
+                ServiceState::with_sources(
+                    &config,
+                    Arc::new(Arc::clone(&source)) as Arc<dyn Marketplaces>,
+                    Arc::new(source) as Arc<dyn CatalogueSource>,
+                )
+                .map_err(|err| format!("opening the mirror {}: {err:#}", mirror.display()))
+            })
+            .await
+            .map_err(|err| format!("starting the KicksDB service: {err}"))??;
+            let handle = runtime
+                .spawn(service::spawn("127.0.0.1:0", state))
+                .await
+                .map_err(|err| format!("starting the KicksDB service: {err}"))?
+                .map_err(|err| format!("starting the KicksDB service: {err:#}"))?;
+            let url = handle.base_url();
+            *running.lock().await = Some(handle);
+            Ok(url)
+        })
+    })
 }
 
 /// Products are most of the work; weeks and indexes the rest.

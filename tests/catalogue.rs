@@ -333,10 +333,14 @@ fn an_older_schema_is_migrated_in_place() {
     let before = popularity(&Connection::open(&path).unwrap());
     assert!(before.iter().any(|&p| p > 0));
     {
-        // Turn the file into what version 1 wrote: no popularity column.
+        // Turn the file into what version 1 wrote: no popularity column, none of version 3's
+        // live-source columns and table.
         let conn = Connection::open(&path).unwrap();
         conn.execute_batch(
-            "DROP INDEX products_popularity; ALTER TABLE products DROP COLUMN popularity; PRAGMA user_version = 1;",
+            "DROP INDEX products_popularity; ALTER TABLE products DROP COLUMN popularity;
+             ALTER TABLE variants DROP COLUMN asks_usd; ALTER TABLE variants DROP COLUMN asks_eur;
+             ALTER TABLE weekly_orders DROP COLUMN gmv_cents; DROP TABLE product_sources;
+             PRAGMA user_version = 1;",
         )
         .unwrap();
     }
@@ -349,6 +353,21 @@ fn an_older_schema_is_migrated_in_place() {
         popularity(catalogue.connection()),
         before,
         "popularity recomputed from orders"
+    );
+    assert_eq!(
+        scalar(
+            catalogue.connection(),
+            "SELECT count(*) FROM product_sources"
+        ),
+        0,
+        "version 3's table of mirrored products is there, empty"
+    );
+    assert_eq!(
+        scalar(
+            catalogue.connection(),
+            "SELECT count(*) FROM weekly_orders WHERE gmv_cents IS NOT NULL"
+        ),
+        0
     );
 }
 

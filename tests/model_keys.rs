@@ -142,6 +142,7 @@ fn variant() -> Variant {
             model: "Air Jordan 1".to_owned(),
         },
         source: "resale_b".to_owned(),
+        asks: None,
     }
 }
 
@@ -179,7 +180,7 @@ fn product() -> Product {
 
 fn weekly_order() -> WeeklyOrder {
     WeeklyOrder {
-        position: 3,
+        position: Some(3),
         orders: 1_284,
         aov: 398.75,
         gmv: 511_995.0,
@@ -849,7 +850,7 @@ fn service_types_round_trip() {
             country: Country::Fr.code().to_owned(),
             currency: Country::Fr.currency().to_owned(),
             products: 5_000,
-            variants: 61_234,
+            variants: Some(61_234),
         }],
         built_at: "2025-03-05T14:21:07Z".to_owned(),
         schema_version: 1,

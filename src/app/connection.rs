@@ -37,6 +37,7 @@ impl App {
         match &self.state.source {
             DataSource::LocalDemo => LOCAL_DEMO_ACCOUNT.to_owned(),
             DataSource::Remote { base_url } => crate::client::keystore::account_for(base_url),
+            DataSource::Kicksdb => super::KICKSDB_ACCOUNT.to_owned(),
         }
     }
 
@@ -167,12 +168,15 @@ impl App {
         match action {
             SettingsAction::None => {}
             SettingsAction::SwitchDemoTier(tier) => self.switch_demo_tier(tier, ctx),
+            SettingsAction::UseKicksdb { api_key } => self.use_kicksdb(api_key, ctx),
             SettingsAction::UseLocal => {
+                self.leave_kicksdb();
                 self.state.source = DataSource::LocalDemo;
                 self.disconnect();
                 self.base_url = self.local_base_url.clone();
             }
             SettingsAction::UseRemote { base_url, api_key } => {
+                self.leave_kicksdb();
                 self.state.source = DataSource::Remote {
                     base_url: base_url.clone(),
                 };
@@ -199,7 +203,11 @@ impl App {
                     );
                 });
                 self.disconnect();
-                self.connect(None, ctx);
+                if self.is_kicksdb() {
+                    self.use_kicksdb(None, ctx);
+                } else {
+                    self.connect(None, ctx);
+                }
             }
         }
     }

@@ -44,7 +44,13 @@ impl App {
         let waited_secs = ctx.input(|i| i.time) - edited_at;
         if waited_secs >= SEARCH_DEBOUNCE_SECS {
             self.search_edited_at = None;
-            self.send_search(ctx);
+            if self.is_kicksdb() {
+                // The mirror answers as you type; KicksDB once typing pauses longer.
+                self.send_search_with(ctx, true);
+                self.live.search_typed_at = Some(edited_at);
+            } else {
+                self.send_search(ctx);
+            }
         } else {
             ctx.request_repaint_after(Duration::from_secs_f64(SEARCH_DEBOUNCE_SECS - waited_secs));
         }
@@ -62,14 +68,21 @@ impl App {
             sku: filter(&self.state.sku_filter),
             gtin: filter(&self.state.gtin_filter),
             country: self.state.country,
+            cached_only: false,
         }
     }
 
     pub(super) fn send_search(&mut self, ctx: &egui::Context) {
+        self.send_search_with(ctx, false);
+    }
+
+    /// The first page of the search; from held answers only when `cached_only`.
+    pub(super) fn send_search_with(&mut self, ctx: &egui::Context, cached_only: bool) {
         let Some(client) = self.client.clone() else {
             return;
         };
-        let query = self.search_query(1);
+        let mut query = self.search_query(1);
+        query.cached_only = cached_only;
         self.search.more = Requested::NotYetRequested;
         self.search.pages_loaded = 1;
         self.search.highlighted = None;

@@ -12,21 +12,33 @@ use crate::ui::fetched::Fetched;
 use crate::ui::orders::WeeklySeries;
 
 impl App {
+    /// Where the prices on screen come from, for the top bar's badge.
+    pub(super) fn price_source(&self) -> ui::source_badge::PriceSource {
+        use ui::source_badge::PriceSource;
+        let origin = self.client.as_ref().and_then(Client::data_origin);
+        match &self.state.source {
+            super::DataSource::LocalDemo => PriceSource::Demo,
+            super::DataSource::Remote { base_url } => PriceSource::Server {
+                base_url: base_url.clone(),
+                upstream: origin.map(|o| o.source),
+            },
+            super::DataSource::Kicksdb => match origin {
+                Some(o) if o.source == "kicksdb-mirror" => PriceSource::KicksdbCached {
+                    as_of: o.as_of,
+                    reason: o.stale_reason,
+                },
+                Some(_) => PriceSource::KicksdbLive,
+                None => PriceSource::KicksdbConnecting,
+            },
+        }
+    }
+
     pub(super) fn panels_ui(&mut self, ui: &mut egui::Ui, ctx: &egui::Context) {
         let tier = self.tier();
         egui::Panel::top("top_bar").show(ui, |ui| {
             ui.horizontal(|ui| {
                 ui.strong("Solescope");
-                if self.is_local() {
-                    ui.label(
-                        egui::RichText::new(" demo data ")
-                            .background_color(ui.visuals().warn_fg_color)
-                            .color(ui.visuals().extreme_bg_color),
-                    )
-                    .on_hover_text("Generated demo catalogue, served by the app itself");
-                } else if let Some(base_url) = &self.base_url {
-                    ui.weak(base_url.as_str());
-                }
+                ui::source_badge::source_badge_ui(ui, &self.price_source());
                 ui.separator();
                 for view in View::ALL {
                     let badge = self.alert_badge();
@@ -115,6 +127,7 @@ impl App {
             }
             View::Portfolio => self.portfolio_view_ui(ui, ctx),
             View::Settings => {
+                let key_status = self.kicksdb_key_status();
                 let connection = ui::settings::ConnectionInfo {
                     base_url: self.base_url.as_deref().unwrap_or_default(),
                     is_local: self.is_local(),
@@ -122,6 +135,9 @@ impl App {
                     reported_tier: tier,
                     has_key: self.client.as_ref().is_some_and(Client::has_key),
                     connect_error: self.client_error.as_deref(),
+                    is_kicksdb: self.is_kicksdb(),
+                    kicksdb_key_status: key_status.as_ref().map(|(ok, text)| (*ok, text.as_str())),
+                    upstream_quota: self.client.as_ref().and_then(Client::upstream_quota),
                 };
                 let action = ui::settings::settings_ui(
                     ui,

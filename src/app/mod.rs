@@ -19,6 +19,7 @@ mod fetches;
 pub mod images;
 mod keyboard;
 mod layout;
+mod live;
 pub mod monitor;
 pub mod notify;
 mod portfolio;
@@ -34,6 +35,7 @@ use std::sync::Arc;
 pub use self::connection::{DEFAULT_DEMO_TIER, LOCAL_DEMO_ACCOUNT, demo_key, demo_tier_from_key};
 pub use self::export::write_png;
 use self::fetches::SearchPages;
+pub use self::live::{KICKSDB_ACCOUNT, LIVE_SEARCH_PAUSE_SECS, LiveLauncher};
 pub use self::requested::Requested;
 pub use self::screenshot::ScreenshotRequest;
 use self::screenshot::ScreenshotRun;
@@ -103,6 +105,8 @@ pub struct App {
     /// Alerts, per-size history and the monitor.
     alerts: alerts::AlertsState,
     portfolio: portfolio::Portfolio,
+    /// The KicksDB source: its key, its in-process service, the key check.
+    live: live::LiveSource,
 }
 
 impl App {
@@ -112,9 +116,10 @@ impl App {
         let remote_draft = ui::settings::RemoteDraft {
             base_url: match &init.state.source {
                 DataSource::Remote { base_url } => base_url.clone(),
-                DataSource::LocalDemo => String::new(),
+                DataSource::LocalDemo | DataSource::Kicksdb => String::new(),
             },
             api_key: String::new(),
+            kicksdb_key: String::new(),
         };
         let mut app = Self {
             state: init.state,
@@ -149,6 +154,7 @@ impl App {
             started_at: Some(std::time::Instant::now()),
             alerts: alerts::AlertsState::default(),
             portfolio: portfolio::Portfolio::new(None),
+            live: live::LiveSource::default(),
         };
         if let Some(path) = init.user_db {
             app.open_user_db(path);
@@ -228,6 +234,8 @@ impl App {
     pub fn is_idle(&self) -> bool {
         self.client.is_some()
             && self.search_edited_at.is_none()
+            && self.live.search_typed_at.is_none()
+            && !self.live.check.is_pending()
             && !self.key.is_pending()
             && !self.search.results.is_pending()
             && !self.search.more.is_pending()
@@ -308,7 +316,9 @@ impl App {
         self.poll();
         self.portfolio_frame(&ctx);
 
-        if self.base_url.is_none() {
+        if self.base_url.is_none() && self.is_kicksdb() {
+            self.kicksdb_tick(&ctx);
+        } else if self.base_url.is_none() {
             if let DataSource::Remote { base_url } = &self.state.source {
                 self.base_url = Some(base_url.clone());
             } else {
@@ -322,7 +332,7 @@ impl App {
                 }
             }
         }
-        if self.client.is_none() && !self.connect_attempted {
+        if self.client.is_none() && !self.connect_attempted && !self.is_kicksdb() {
             self.connect_with_stored_key(&ctx);
             // Ready to type: the search box has the focus from the first frame.
             if ctx.memory(egui::Memory::focused).is_none() {
@@ -330,6 +340,7 @@ impl App {
             }
         }
         self.send_search_after_debounce(&ctx);
+        self.live_search_after_pause(&ctx);
         self.keyboard(&ctx);
         self.alerts_tick(&ctx);
         self.panels_ui(ui, &ctx);

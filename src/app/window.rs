@@ -19,6 +19,10 @@ pub struct ScreenshotPlan {
 /// Opens the window and runs until it is closed. `prepare` starts the local service and
 /// finishes `startup` with its base URL. `user_db` is the user's database (watchlist, portfolio,
 /// alerts, history), opened once and shared by them.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the window's parts, each handed over once by main"
+)]
 pub fn run(
     startup: StartupStatus,
     prepare: Prepare,
@@ -27,6 +31,7 @@ pub fn run(
     screenshot: Option<ScreenshotPlan>,
     state_path: Option<std::path::PathBuf>,
     user_db: Option<std::path::PathBuf>,
+    live: Option<super::LiveLauncher>,
 ) -> eframe::Result {
     let mut viewport = egui::ViewportBuilder::default()
         .with_title("Solescope")
@@ -62,7 +67,7 @@ pub fn run(
                     None,
                 ),
             };
-            let app = App::new(AppInit {
+            let mut app = App::new(AppInit {
                 runtime,
                 key_store,
                 startup,
@@ -70,6 +75,9 @@ pub fn run(
                 screenshot,
                 user_db,
             });
+            if let Some(live) = live {
+                app = app.with_live_launcher(live);
+            }
             Ok(Box::new(WindowApp(app)))
         }),
     )

@@ -19,6 +19,17 @@ const STEPS: &[&str] = &[
              WHERE w.product_pk = products.pk
              ORDER BY week_start DESC LIMIT 4)), 0);
      CREATE INDEX products_popularity ON products(popularity DESC, pk);",
+    // 2 -> 3: live sources: where a mirrored product came from and when, asks per size, exact
+    // weekly GMV.
+    "ALTER TABLE variants ADD COLUMN asks_usd INTEGER;
+     ALTER TABLE variants ADD COLUMN asks_eur INTEGER;
+     ALTER TABLE weekly_orders ADD COLUMN gmv_cents INTEGER;
+     CREATE TABLE product_sources (
+         product_pk        INTEGER PRIMARY KEY REFERENCES products(pk) ON DELETE CASCADE,
+         source            TEXT NOT NULL,
+         fetched_at        TEXT NOT NULL,
+         weeks_fetched_at  TEXT
+     );",
 ];
 
 pub(super) fn migrate(conn: &mut Connection, from: u32, path: &Path) -> Result<(), CatalogueError> {

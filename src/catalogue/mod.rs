@@ -11,6 +11,7 @@ pub mod gtin;
 pub mod import;
 pub mod keys;
 mod migrate;
+pub mod mirror;
 pub mod read;
 pub mod stats;
 
@@ -19,7 +20,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, OpenFlags, OptionalExtension};
 
 /// The schema version this build writes and reads.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 const SCHEMA: &str = include_str!("schema.sql");
 const INDEX_MARKER: &str = "-- Indexes for every lookup";

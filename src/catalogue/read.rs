@@ -270,7 +270,7 @@ pub fn product(
         .collect::<Result<_, _>>()?;
 
     let mut variants = conn.prepare_cached(
-        "SELECT id, size, size_uk, size_eu, gtin, link, price_usd_cents
+        "SELECT id, size, size_uk, size_eu, gtin, link, price_usd_cents, asks_usd
          FROM variants WHERE product_pk = ?1 ORDER BY position",
     )?;
     let mut rows = variants.query([pk])?;
@@ -311,6 +311,7 @@ pub fn product(
                 model: model.clone(),
             },
             source: "resale_b".to_owned(),
+            asks: row.get::<_, Option<i64>>(7)?.map(|asks| asks.max(0) as u32),
         });
     }
     drop(rows);
@@ -349,21 +350,25 @@ pub fn product(
     Ok(Some(p))
 }
 
-/// Up to 52 weekly order records, newest first. `gmv` is `orders x aov`, exact to the cent.
+/// Up to 52 weekly order records, newest first. `gmv` is the stored exact GMV where a live
+/// source gave one, else `orders x aov`, exact to the cent; `position` is `None` when unknown.
 pub fn weekly_orders(conn: &Connection, pk: i64) -> Result<Vec<WeeklyOrder>, CatalogueError> {
     let mut statement = conn.prepare_cached(
-        "SELECT week_start, position, orders, aov_cents FROM weekly_orders
+        "SELECT week_start, position, orders, aov_cents, gmv_cents FROM weekly_orders
          WHERE product_pk = ?1 ORDER BY week_start DESC LIMIT 52",
     )?;
     let rows = statement.query_map([pk], |row| {
         let week_start: i64 = row.get(0)?;
         let orders: i64 = row.get(2)?;
         let aov_cents: i64 = row.get(3)?;
+        let gmv_cents: Option<i64> = row.get(4)?;
+        let position: u32 = row.get(1)?;
         Ok(WeeklyOrder {
-            position: row.get(1)?,
+            // 0: the source gave no rank.
+            position: (position > 0).then_some(position),
             orders: orders as u32,
             aov: money(aov_cents),
-            gmv: money(orders * aov_cents),
+            gmv: money(gmv_cents.unwrap_or(orders * aov_cents)),
             inserted_at: chrono::DateTime::from_timestamp(week_start, 0)
                 .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
                 .unwrap_or_default(),
@@ -390,7 +395,7 @@ pub fn stats(conn: &Connection) -> Result<Stats, CatalogueError> {
                 country: country.code().to_owned(),
                 currency: country.currency().to_owned(),
                 products: products as u64,
-                variants: variants as u64,
+                variants: Some(variants as u64),
             })
             .collect(),
         built_at: built_at.unwrap_or_default(),

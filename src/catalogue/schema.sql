@@ -1,4 +1,4 @@
--- Solescope catalogue schema, version 2 (PRAGMA user_version = 2).
+-- Solescope catalogue schema, version 3 (PRAGMA user_version = 3).
 --
 -- This file creates a fresh catalogue. Files written by an older version are brought up to date
 -- by the steps in `migrate.rs`, one version at a time, each in its own transaction.
@@ -65,7 +65,9 @@ CREATE TABLE variants (
     gtin             TEXT,                 -- UPC-A or EAN-13; NULL when unknown
     link             TEXT,                 -- NULL: derived from the product link and the size
     price_usd_cents  INTEGER NOT NULL,
-    price_eur_cents  INTEGER NOT NULL
+    price_eur_cents  INTEGER NOT NULL,
+    asks_usd         INTEGER,              -- asks open for the size, when a live source says (3)
+    asks_eur         INTEGER
 );
 
 CREATE TABLE release_dates (
@@ -90,15 +92,26 @@ CREATE TABLE links (
 
 -- 52 weeks per product; `week_start` is the Monday of the week at 00:00:00Z, in seconds since the
 -- Unix epoch (`datetime(week_start, 'unixepoch')` reads it).
--- `position` ranks all products of that week by orders (1 = most orders; ties by `pk`).
+-- `position` ranks all products of that week by orders (1 = most orders; ties by `pk`); 0 when
+-- the rank is unknown (a live source gives none): read as null, never invented.
 CREATE TABLE weekly_orders (
     product_pk  INTEGER NOT NULL REFERENCES products(pk) ON DELETE CASCADE,
     week_start  INTEGER NOT NULL,
     position    INTEGER NOT NULL,
     orders      INTEGER NOT NULL,
     aov_cents   INTEGER NOT NULL,          -- USD
+    gmv_cents   INTEGER,                   -- USD, exact (sum of orders x price) when a live source gave it (3); NULL: orders x aov
     PRIMARY KEY (product_pk, week_start)
 ) WITHOUT ROWID;
+
+-- Products mirrored from a live source (version 3): which source and when they were fetched.
+-- Products of a generated or imported catalogue have no row.
+CREATE TABLE product_sources (
+    product_pk        INTEGER PRIMARY KEY REFERENCES products(pk) ON DELETE CASCADE,
+    source            TEXT NOT NULL,       -- `kicksdb`
+    fetched_at        TEXT NOT NULL,       -- RFC 3339 UTC, the product and its sizes
+    weeks_fetched_at  TEXT                 -- RFC 3339 UTC, its weekly figures; NULL: never
+);
 
 -- API keys are stored only as SHA-256 hex digests; the key itself is shown once when created.
 CREATE TABLE api_keys (

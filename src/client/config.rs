@@ -88,6 +88,9 @@ pub struct SearchQuery {
     pub sku: Option<String>,
     /// The country dataset; FR needs a pro or ultra key.
     pub country: Country,
+    /// Ask only for what the server already holds (`Cache-Control: only-if-cached`): search
+    /// as you type against a live source, which then spends no upstream call per keystroke.
+    pub cached_only: bool,
 }
 
 impl SearchQuery {

@@ -83,7 +83,27 @@ struct Inner {
 struct Learned {
     tier: Option<Tier>,
     budget: BudgetTracker,
+    origin: Option<DataOrigin>,
+    upstream_quota: Option<u64>,
 }
+
+/// Where the catalogue figures of the newest answer came from, as the server said
+/// (`X-Solescope-Source`, `X-Solescope-As-Of`, `X-Solescope-Stale-Reason`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DataOrigin {
+    /// `catalogue`, `kicksdb` or `kicksdb-mirror`.
+    pub source: String,
+    /// When a mirror's figures were fetched (RFC 3339).
+    pub as_of: Option<String>,
+    /// Why the live source did not answer, when a mirror did.
+    pub stale_reason: Option<String>,
+}
+
+/// Headers a server names its sources in.
+const SOURCE_HEADER: &str = "x-solescope-source";
+const AS_OF_HEADER: &str = "x-solescope-as-of";
+const STALE_REASON_HEADER: &str = "x-solescope-stale-reason";
+const QUOTA_HEADER: &str = "x-upstream-quota-current";
 
 impl fmt::Debug for Client {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -159,6 +179,8 @@ impl Client {
                 learned: Mutex::new(Learned {
                     tier: None,
                     budget: BudgetTracker::new(),
+                    origin: None,
+                    upstream_quota: None,
                 }),
             }),
         })
@@ -181,6 +203,18 @@ impl Client {
     #[must_use]
     pub fn tier(&self) -> Option<Tier> {
         self.learned().tier
+    }
+
+    /// Where the newest catalogue answer's figures came from, when the server said.
+    #[must_use]
+    pub fn data_origin(&self) -> Option<DataOrigin> {
+        self.learned().origin.clone()
+    }
+
+    /// The live source's count of this month's requests, when the server passes it on.
+    #[must_use]
+    pub fn upstream_quota(&self) -> Option<u64> {
+        self.learned().upstream_quota
     }
 
     /// The real-time requests left in the current window.
@@ -214,7 +248,7 @@ impl Client {
             }
         }
         drop_empty_query(&mut url);
-        self.get(url, Budgeted::No).await
+        self.get_with(url, Budgeted::No, query.cached_only).await
     }
 
     /// `GET /product/{id}`: one product (UUID or slug) in the search-hit shape.
@@ -373,6 +407,16 @@ impl Client {
         url: Url,
         budgeted: Budgeted,
     ) -> Result<T, ClientError> {
+        self.get_with(url, budgeted, false).await
+    }
+
+    /// [`get`](Self::get), asking only for held answers when `cached_only`.
+    async fn get_with<T: DeserializeOwned>(
+        &self,
+        url: Url,
+        budgeted: Budgeted,
+        cached_only: bool,
+    ) -> Result<T, ClientError> {
         let deadline = Instant::now() + self.inner.call_timeout;
         let max_attempts = self.inner.retries.saturating_add(1);
         let mut attempts = 0;
@@ -388,7 +432,7 @@ impl Client {
             }
             attempts += 1;
             let started = Instant::now();
-            let err = match self.attempt(&url, budgeted, timeout).await {
+            let err = match self.attempt(&url, budgeted, timeout, cached_only).await {
                 Ok(value) => return Ok(value),
                 Err(err) => err,
             };
@@ -496,6 +540,7 @@ impl Client {
         url: &Url,
         budgeted: Budgeted,
         timeout: Duration,
+        cached_only: bool,
     ) -> Result<T, ClientError> {
         let mut request = self
             .inner
@@ -503,6 +548,9 @@ impl Client {
             .get(url.clone())
             .timeout(timeout)
             .header(header::ACCEPT, "application/json");
+        if cached_only {
+            request = request.header(header::CACHE_CONTROL, "only-if-cached");
+        }
         if let Some(auth) = &self.inner.auth {
             request = request.header(header::AUTHORIZATION, auth.clone());
         }
@@ -557,6 +605,20 @@ impl Client {
         }
         if budgeted == Budgeted::Realtime {
             learned.budget.record(headers, status, Instant::now());
+        }
+        if let Some(quota) = header_text(headers, QUOTA_HEADER).and_then(|q| q.parse().ok()) {
+            learned.upstream_quota = Some(quota);
+        }
+        // The catalogue's sources only: a real-time answer names its marketplace.
+        if let Some(source) = header_text(headers, SOURCE_HEADER)
+            .filter(|s| matches!(*s, "catalogue" | "kicksdb" | "kicksdb-mirror"))
+            .filter(|_| (200..300).contains(&status))
+        {
+            learned.origin = Some(DataOrigin {
+                source: source.to_owned(),
+                as_of: header_text(headers, AS_OF_HEADER).map(str::to_owned),
+                stale_reason: header_text(headers, STALE_REASON_HEADER).map(str::to_owned),
+            });
         }
     }
 

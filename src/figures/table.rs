@@ -38,7 +38,7 @@ pub fn weeks_csv(products: &[(&str, &[Week])]) -> Result<String, CsvError> {
                 week.orders.to_string(),
                 format!("{:.2}", week.aov),
                 format!("{:.2}", week.gmv),
-                week.position.to_string(),
+                week.position.map(|p| p.to_string()).unwrap_or_default(),
             ])?;
         }
     }

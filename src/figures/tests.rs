@@ -23,7 +23,7 @@ fn weeks_with_orders(count: usize, orders: &[u32]) -> Vec<Week> {
             let orders = orders[i % orders.len()];
             Week {
                 start: newest - TimeDelta::days(7 * (count - 1 - i) as i64),
-                position: 10,
+                position: Some(10),
                 orders,
                 aov: if orders > 0 { 100.0 } else { 0.0 },
                 gmv: f64::from(orders) * 100.0,
@@ -34,7 +34,7 @@ fn weeks_with_orders(count: usize, orders: &[u32]) -> Vec<Week> {
 
 fn record(inserted_at: &str, orders: u32) -> WeeklyOrder {
     WeeklyOrder {
-        position: 3,
+        position: Some(3),
         orders,
         aov: 120.5,
         gmv: f64::from(orders) * 120.5,

@@ -13,8 +13,8 @@ const DAYS_PER_WEEK: i64 = 7;
 pub struct Week {
     /// First day of the week (UTC).
     pub start: NaiveDate,
-    /// Ranking position that week; 1 is best.
-    pub position: u32,
+    /// Ranking position that week; 1 is best. `None` where the source gives no rank.
+    pub position: Option<u32>,
     /// Orders that week.
     pub orders: u32,
     /// Average order value, in the product's currency; 0 in weeks without orders.

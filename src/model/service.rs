@@ -150,8 +150,10 @@ pub struct DatasetStats {
     pub currency: String,
     /// Number of products.
     pub products: u64,
-    /// Number of variants (sizes) over all products.
-    pub variants: u64,
+    /// Number of variants (sizes) over all products; `null` where the source does not count
+    /// them (KicksDB).
+    #[serde(default)]
+    pub variants: Option<u64>,
 }
 
 /// Payload of a subscription page: what one tier offers.

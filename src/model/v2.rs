@@ -175,6 +175,10 @@ pub struct Variant {
     pub metadata: VariantMetadata,
     /// Where the variant comes from, e.g. `resale_b`.
     pub source: String,
+    /// Asks open for this size, where a live source says so (an addition to the interface's
+    /// variant; absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub asks: Option<u32>,
 }
 
 /// The `metadata` object of a [`Variant`].
@@ -189,8 +193,10 @@ pub struct VariantMetadata {
 /// Market figures of one product for one week.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct WeeklyOrder {
-    /// Ranking position for that week; 1 is best.
-    pub position: u32,
+    /// Ranking position for that week; 1 is best. `null` where the source gives no weekly rank
+    /// (a live source): never invented.
+    #[serde(default)]
+    pub position: Option<u32>,
     /// Order count for the week.
     pub orders: u32,
     /// Average order value.
@@ -257,6 +263,7 @@ impl Variant {
                 model: String::new(),
             },
             source: "resale_b".to_owned(),
+            asks: None,
         }
     }
 }

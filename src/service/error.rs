@@ -60,6 +60,22 @@ pub enum ApiError {
     /// 504: the request took longer than the service allows itself for one answer.
     #[error("{0}")]
     TimedOut(String),
+    /// 429: a live source's own limit is spent (KicksDB's 60 real-time calls a minute, or its
+    /// 429); retry after `Retry-After` seconds.
+    #[error("{message}")]
+    UpstreamRateLimited {
+        /// Which limit, and when the next call is free.
+        message: String,
+        /// Seconds to wait.
+        retry_after_secs: u64,
+    },
+    /// 502: the live source refused the service's key for it (KicksDB's 401): the operator's
+    /// (or the desktop user's) KicksDB key is wrong, not the caller's.
+    #[error("{0}")]
+    UpstreamKeyRefused(String),
+    /// 502: the live source's plan does not include this (KicksDB's 403); names the plan.
+    #[error("{0}")]
+    UpstreamPlan(String),
 }
 
 impl ApiError {
@@ -70,9 +86,13 @@ impl ApiError {
             ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden { .. } => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::RateLimited { .. } | ApiError::UpstreamRateLimited { .. } => {
+                StatusCode::TOO_MANY_REQUESTS
+            }
             ApiError::Internal => StatusCode::INTERNAL_SERVER_ERROR,
-            ApiError::UpstreamFailed(_) => StatusCode::BAD_GATEWAY,
+            ApiError::UpstreamFailed(_)
+            | ApiError::UpstreamKeyRefused(_)
+            | ApiError::UpstreamPlan(_) => StatusCode::BAD_GATEWAY,
             ApiError::UpstreamTimeout(_) | ApiError::TimedOut(_) => StatusCode::GATEWAY_TIMEOUT,
             ApiError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
         }
@@ -91,6 +111,9 @@ impl ApiError {
             ApiError::UpstreamTimeout(_) => "upstream_timeout",
             ApiError::Unavailable { .. } => "unavailable",
             ApiError::TimedOut(_) => "timeout",
+            ApiError::UpstreamRateLimited { .. } => "upstream_rate_limited",
+            ApiError::UpstreamKeyRefused(_) => "upstream_key_refused",
+            ApiError::UpstreamPlan(_) => "upstream_plan",
         }
     }
 
@@ -120,6 +143,9 @@ impl ApiError {
                 retry_after_secs, ..
             }
             | ApiError::Unavailable {
+                retry_after_secs, ..
+            }
+            | ApiError::UpstreamRateLimited {
                 retry_after_secs, ..
             } => {
                 headers.insert(header::RETRY_AFTER, HeaderValue::from(*retry_after_secs));

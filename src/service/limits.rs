@@ -74,9 +74,70 @@ impl WindowLimiter {
     }
 }
 
+/// At most `limit` events in any `window` (a sliding log): what an upstream that counts "per
+/// minute" on its own clock can be trusted to accept. A fixed window would let twice the limit
+/// through across a window's edge. Written by hand for the same reason as [`WindowLimiter`]:
+/// the caller must learn how long until the next free slot.
+#[derive(Debug)]
+pub struct SlidingLimiter {
+    limit: usize,
+    window: std::time::Duration,
+    sent: Mutex<std::collections::VecDeque<std::time::Instant>>,
+}
+
+impl SlidingLimiter {
+    /// `limit` events per `window`.
+    pub fn new(limit: u32, window: std::time::Duration) -> Self {
+        Self {
+            limit: limit.max(1) as usize,
+            window,
+            sent: Mutex::new(std::collections::VecDeque::new()),
+        }
+    }
+
+    /// Takes a slot now (`Ok`), or says how long until one frees (`Err`).
+    pub fn try_take(&self) -> Result<(), std::time::Duration> {
+        self.try_take_at(std::time::Instant::now())
+    }
+
+    /// [`try_take`](Self::try_take) at a given instant, for tests.
+    pub fn try_take_at(&self, now: std::time::Instant) -> Result<(), std::time::Duration> {
+        let mut sent = self.sent.lock().unwrap_or_else(PoisonError::into_inner);
+        while sent
+            .front()
+            .is_some_and(|first| now.saturating_duration_since(*first) >= self.window)
+        {
+            sent.pop_front();
+        }
+        if sent.len() >= self.limit {
+            let first = sent.front().copied().unwrap_or(now);
+            return Err((first + self.window).saturating_duration_since(now));
+        }
+        sent.push_back(now);
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sliding_limit_holds_across_a_window_edge() {
+        let limiter = SlidingLimiter::new(3, std::time::Duration::from_secs(60));
+        let t0 = std::time::Instant::now();
+        let at = |secs: u64| t0 + std::time::Duration::from_secs(secs);
+        assert!(limiter.try_take_at(at(50)).is_ok());
+        assert!(limiter.try_take_at(at(58)).is_ok());
+        assert!(limiter.try_take_at(at(59)).is_ok());
+        // A fixed minute window would start afresh at 60: a sliding one waits for 50 + 60.
+        assert_eq!(
+            limiter.try_take_at(at(61)),
+            Err(std::time::Duration::from_secs(49))
+        );
+        assert!(limiter.try_take_at(at(110)).is_ok());
+        assert!(limiter.try_take_at(at(111)).is_err());
+    }
 
     #[test]
     fn exactly_the_limit_passes_per_window_and_keys_are_independent() {

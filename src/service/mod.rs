@@ -11,12 +11,14 @@
 
 pub mod auth;
 pub mod error;
+pub mod kicksdb;
 pub mod limits;
 pub mod marketplace;
 pub mod openapi;
 pub mod pool;
 mod routes;
 pub mod shared;
+pub mod source;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -125,6 +127,8 @@ pub struct ServiceState {
     pool: Pool,
     search: Arc<SearchIndex>,
     marketplaces: Arc<dyn Marketplaces>,
+    /// Where search, products, orders and counts come from (see [`source`]).
+    catalogue: Arc<dyn source::CatalogueSource>,
     realtime_budget: WindowLimiter,
     /// See [`ServiceConfig::realtime_per_minute`].
     realtime_per_minute: u32,
@@ -243,6 +247,17 @@ impl ServiceState {
         config: &ServiceConfig,
         marketplaces: Arc<dyn Marketplaces>,
     ) -> Result<Arc<Self>, ServiceError> {
+        Self::with_sources(config, marketplaces, Arc::new(source::LocalCatalogue))
+    }
+
+    /// The service over `config.catalogue` (a live source's mirror, for a live `catalogue`),
+    /// with `marketplaces` behind the real-time endpoints and `catalogue` deciding what search,
+    /// products, orders and counts answer.
+    pub fn with_sources(
+        config: &ServiceConfig,
+        marketplaces: Arc<dyn Marketplaces>,
+        catalogue: Arc<dyn source::CatalogueSource>,
+    ) -> Result<Arc<Self>, ServiceError> {
         let pool = Pool::open(&config.catalogue)?;
         let conn = pool.get()?;
         // The index first, with both cores (at a million products its build reads on two
@@ -278,6 +293,7 @@ impl ServiceState {
             pool,
             search: Arc::new(search),
             marketplaces,
+            catalogue,
             realtime_budget: WindowLimiter::new(config.realtime_per_minute, 60),
             realtime_per_minute: config.realtime_per_minute,
             shared: config.shared.clone().map(shared::Shared::new),
@@ -435,6 +451,7 @@ pub fn router(state: Arc<ServiceState>) -> Router {
         ))
         .timeout(timeout);
     routes::router(state.clone())
+        .layer(middleware::from_fn_with_state(state.clone(), quota_header))
         .layer(middleware::from_fn_with_state(state, auth::authenticate))
         .layer(tower_http::catch_panic::CatchPanicLayer::custom(
             |_: Box<dyn std::any::Any + Send>| {
@@ -466,6 +483,22 @@ pub fn router(state: Arc<ServiceState>) -> Router {
                 )
                 .on_failure(()),
         )
+}
+
+/// Adds the live source's monthly request count ([`source::QUOTA_HEADER`]) to every answer,
+/// when it reports one: the window shows it in Settings.
+async fn quota_header(
+    axum::extract::State(state): axum::extract::State<Arc<ServiceState>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let mut response = next.run(request).await;
+    if let Some(used) = state.catalogue.quota_used() {
+        response
+            .headers_mut()
+            .insert(source::QUOTA_HEADER, HeaderValue::from(used));
+    }
+    response
 }
 
 /// The answer when one of the service's own bounds refuses a request.

@@ -63,6 +63,28 @@ end
 return {used, (window + 1) * window_secs - now}
 ";
 
+/// A sliding log of an upstream's calls in a sorted set (score and member: the call's time in
+/// microseconds from Redis's clock, plus a counter so two calls in one microsecond stay two):
+/// entries older than the window go, then one is added if fewer than the limit remain.
+/// Returns 0 when a slot was taken, else the milliseconds until the oldest entry leaves.
+const SLIDING_SCRIPT: &str = r"
+local t = redis.call('TIME')
+local now_us = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local limit = tonumber(ARGV[1])
+local window_us = tonumber(ARGV[2]) * 1000
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now_us - window_us)
+if redis.call('ZCARD', KEYS[1]) < limit then
+    local n = redis.call('INCR', KEYS[1] .. ':n')
+    redis.call('ZADD', KEYS[1], now_us, now_us .. ':' .. n)
+    redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]) + 1000)
+    redis.call('PEXPIRE', KEYS[1] .. ':n', tonumber(ARGV[2]) + 1000)
+    return 0
+end
+local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+local wait_us = tonumber(oldest[2]) + window_us - now_us
+return math.max(1, math.ceil(wait_us / 1000))
+";
+
 /// Why the shared store did not answer.
 #[derive(Debug, thiserror::Error)]
 pub enum SharedError {
@@ -94,6 +116,21 @@ pub trait SharedStore: Send + Sync + Debug {
 
     /// The tier of the valid (known, not revoked) key whose digest is `key_hash`.
     async fn tier_of_hash(&self, key_hash: &str) -> Result<Option<Tier>, SharedError>;
+
+    /// Takes one slot of at most `limit` calls in any `window_ms` under `name` (an upstream's
+    /// limit, shared by every replica): `Ok(Ok)` if taken, `Ok(Err(wait_ms))` until a slot
+    /// frees.
+    async fn take_sliding(
+        &self,
+        name: &str,
+        limit: u32,
+        window_ms: u64,
+    ) -> Result<Result<(), u64>, SharedError> {
+        let _ = (name, limit, window_ms);
+        Err(SharedError::Invalid(
+            "this store does not count upstream calls".into(),
+        ))
+    }
 }
 
 /// One key's fields as `HMGET` answers them: tier, label, created, revoked.
@@ -108,6 +145,7 @@ type Row = (
 pub struct RedisStore {
     conn: ConnectionManager,
     count: redis::Script,
+    sliding: redis::Script,
 }
 
 impl Debug for RedisStore {
@@ -150,6 +188,7 @@ impl RedisStore {
         let store = Self {
             conn,
             count: redis::Script::new(COUNT_SCRIPT),
+            sliding: redis::Script::new(SLIDING_SCRIPT),
         };
         let mut conn = store.conn.clone();
         bounded(redis::cmd("PING").query_async::<String>(&mut conn)).await?;
@@ -273,6 +312,28 @@ impl SharedStore for RedisStore {
             Ok(budget)
         } else {
             Err(budget)
+        })
+    }
+
+    async fn take_sliding(
+        &self,
+        name: &str,
+        limit: u32,
+        window_ms: u64,
+    ) -> Result<Result<(), u64>, SharedError> {
+        let mut conn = self.conn.clone();
+        let wait_ms: i64 = bounded(
+            self.sliding
+                .key(format!("{PREFIX}up:{name}"))
+                .arg(limit.max(1))
+                .arg(window_ms.max(1))
+                .invoke_async(&mut conn),
+        )
+        .await?;
+        Ok(if wait_ms <= 0 {
+            Ok(())
+        } else {
+            Err(u64::try_from(wait_ms).unwrap_or(1))
         })
     }
 

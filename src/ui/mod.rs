@@ -12,6 +12,7 @@ pub mod portfolio;
 pub mod realtime;
 pub mod search;
 pub mod settings;
+pub mod source_badge;
 pub mod state;
 pub mod watchlist;
 pub mod widgets;

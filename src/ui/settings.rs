@@ -1,6 +1,6 @@
-//! The settings view: where the data comes from (the local demo or a remote server), the API
-//! key (entered masked, kept in the OS keyring), the key's tier, the demo tier switch and the
-//! theme.
+//! The settings view: where the data comes from (the offline demo, KicksDB live with the
+//! user's own key, or a Solescope server), the keys (entered masked, kept in the OS keyring),
+//! the key's tier, KicksDB's monthly count, the demo tier switch and the theme.
 
 use super::state::ThemeChoice;
 use crate::model::Tier;
@@ -20,6 +20,12 @@ pub struct ConnectionInfo<'a> {
     pub has_key: bool,
     /// Why the last connection attempt failed, if it did.
     pub connect_error: Option<&'a str>,
+    /// Whether KicksDB is the source.
+    pub is_kicksdb: bool,
+    /// What the check of the KicksDB key said: (accepted or pending, the sentence).
+    pub kicksdb_key_status: Option<(bool, &'a str)>,
+    /// KicksDB's count of this month's requests with the key, once an answer told it.
+    pub upstream_quota: Option<u64>,
 }
 
 /// What the user is typing in the remote form. Never persisted: the key goes to the keyring.
@@ -29,6 +35,8 @@ pub struct RemoteDraft {
     pub base_url: String,
     /// The key typed; cleared once handed to the app.
     pub api_key: String,
+    /// The KicksDB key typed; cleared once handed to the app.
+    pub kicksdb_key: String,
 }
 
 impl std::fmt::Debug for RemoteDraft {
@@ -36,6 +44,7 @@ impl std::fmt::Debug for RemoteDraft {
         f.debug_struct("RemoteDraft")
             .field("base_url", &self.base_url)
             .field("api_key", &"[redacted]")
+            .field("kicksdb_key", &"[redacted]")
             .finish()
     }
 }
@@ -50,6 +59,11 @@ pub enum SettingsAction {
     SwitchDemoTier(Tier),
     /// Go back to the local demo catalogue.
     UseLocal,
+    /// Use KicksDB live; `api_key` replaces the stored KicksDB key when given.
+    UseKicksdb {
+        /// The key typed, if any.
+        api_key: Option<String>,
+    },
     /// Use the remote server at `base_url`; `api_key` replaces the stored key when given.
     UseRemote {
         /// The server's base URL, trimmed.
@@ -77,15 +91,26 @@ pub fn settings_ui(
             ui.weak("Data");
             ui.horizontal(|ui| {
                 if ui
-                    .selectable_label(connection.is_local, "Local demo")
-                    .on_hover_text("The bundled demo catalogue, served by the app itself")
+                    .selectable_label(connection.is_local, "Demo (offline)")
+                    .on_hover_text("The bundled demo catalogue with generated prices, served by the app itself")
                     .clicked()
                     && !connection.is_local
                 {
                     action = SettingsAction::UseLocal;
                 }
-                ui.selectable_label(!connection.is_local, "Remote server")
-                    .on_hover_text("A server that speaks the same interface: fill in below");
+                if ui
+                    .selectable_label(connection.is_kicksdb, "KicksDB (live)")
+                    .on_hover_text("Real prices from KicksDB with your own key: fill in below")
+                    .clicked()
+                    && !connection.is_kicksdb
+                {
+                    action = SettingsAction::UseKicksdb { api_key: None };
+                }
+                ui.selectable_label(
+                    !connection.is_local && !connection.is_kicksdb,
+                    "Solescope server",
+                )
+                .on_hover_text("A server that speaks the same interface: fill in below");
             });
             ui.end_row();
 
@@ -95,6 +120,8 @@ pub fn settings_ui(
                     "Local demo catalogue, served in-process at {}",
                     connection.base_url
                 ));
+            } else if connection.is_kicksdb {
+                ui.label("KicksDB, through the app's own service (a mirror is kept for offline)");
             } else {
                 ui.label(connection.base_url);
             }
@@ -130,7 +157,10 @@ pub fn settings_ui(
         });
 
     ui.add_space(16.0);
-    ui.strong("Remote server");
+    kicksdb_ui(ui, &connection, draft, &mut action);
+
+    ui.add_space(16.0);
+    ui.strong("Solescope server");
     ui.weak("Any server that speaks the Sneaker Market Data Service interface.");
     egui::Grid::new("remote_settings")
         .num_columns(2)
@@ -188,4 +218,83 @@ pub fn settings_ui(
         ui.colored_label(ui.visuals().error_fg_color, err);
     }
     action
+}
+
+/// The KicksDB section: the key (masked), what its check said, the month's request count.
+fn kicksdb_ui(
+    ui: &mut egui::Ui,
+    connection: &ConnectionInfo<'_>,
+    draft: &mut RemoteDraft,
+    action: &mut SettingsAction,
+) {
+    ui.strong("KicksDB (live)");
+    ui.weak(
+        "Real StockX and GOAT prices with your own KicksDB key (kicks.dev). Real-time lookups count against KicksDB's 60 a minute per key.",
+    );
+    egui::Grid::new("kicksdb_settings")
+        .num_columns(2)
+        .spacing([16.0, 8.0])
+        .show(ui, |ui| {
+            let label = ui.label("KicksDB key");
+            ui.add(
+                egui::TextEdit::singleline(&mut draft.kicksdb_key)
+                    .password(true)
+                    .hint_text("KICKS-…; kept in the OS keyring, never on disk")
+                    .desired_width(320.0),
+            )
+            .labelled_by(label.id);
+            ui.end_row();
+
+            ui.label("");
+            ui.horizontal(|ui| {
+                let typed = draft.kicksdb_key.trim().to_owned();
+                let text = if connection.is_kicksdb {
+                    "Use this key"
+                } else {
+                    "Use KicksDB"
+                };
+                if ui
+                    .add_enabled(
+                        !typed.is_empty() || !connection.is_kicksdb,
+                        egui::Button::new(text),
+                    )
+                    .clicked()
+                {
+                    draft.kicksdb_key.clear();
+                    *action = SettingsAction::UseKicksdb {
+                        api_key: (!typed.is_empty()).then_some(typed),
+                    };
+                }
+                if connection.is_kicksdb
+                    && ui
+                        .button("Forget key")
+                        .on_hover_text("Delete the KicksDB key from the keyring")
+                        .clicked()
+                {
+                    *action = SettingsAction::ForgetKey;
+                }
+            });
+            ui.end_row();
+
+            if let Some((ok, text)) = connection
+                .kicksdb_key_status
+                .filter(|_| connection.is_kicksdb)
+            {
+                ui.weak("Key");
+                if ok {
+                    ui.label(text);
+                } else {
+                    ui.colored_label(ui.visuals().error_fg_color, text);
+                }
+                ui.end_row();
+            }
+            if connection.is_kicksdb {
+                ui.weak("This month");
+                ui.label(connection.upstream_quota.map_or_else(
+                    || "KicksDB's count of your requests shows after its first answer".to_owned(),
+                    |used| format!("{used} requests to KicksDB with this key (X-Quota-Current)"),
+                ));
+                ui.end_row();
+            }
+        });
 }

@@ -104,6 +104,9 @@ pub enum DataSource {
         /// The server's base URL.
         base_url: String,
     },
+    /// KicksDB, live, with the user's own key (in the key store), through an in-process
+    /// service that keeps a mirror for offline.
+    Kicksdb,
 }
 
 /// A starred product, with what is needed to show it before any fetch lands.

@@ -38,6 +38,20 @@ pub enum UpstreamError {
     /// 500: something on our side broke (e.g. the catalogue could not be read).
     #[error("{0}")]
     Internal(String),
+    /// 429: the marketplace's own limit is spent (counted before sending, or its 429).
+    #[error("{message}")]
+    RateLimited {
+        /// Which limit, and when the next call is free.
+        message: String,
+        /// Seconds to wait.
+        retry_after_secs: u64,
+    },
+    /// 502: the source refused the service's key for it.
+    #[error("{0}")]
+    KeyRefused(String),
+    /// 502: the source's plan does not include this lookup.
+    #[error("{0}")]
+    PlanRefused(String),
 }
 
 /// The query of a related-products lookup, as given (absent or empty values mean the default).
@@ -54,6 +68,10 @@ pub struct RelatedQuery {
 /// Live lookups on the marketplaces.
 #[async_trait::async_trait]
 pub trait Marketplaces: Send + Sync {
+    /// Where the answers come from, as the `X-Solescope-Source` header says it (`simulator`,
+    /// `kicksdb`).
+    fn source(&self) -> &'static str;
+
     /// One product from `resale-a`, by its numeric id or slug there, or by catalogue UUID or slug.
     async fn resale_a_product(&self, id: &str) -> Result<ResaleAProduct, UpstreamError>;
 

@@ -176,6 +176,10 @@ fn quote(query: &RelatedQuery) -> Result<Quote, UpstreamError> {
 
 #[async_trait::async_trait]
 impl Marketplaces for Simulator {
+    fn source(&self) -> &'static str {
+        "simulator"
+    }
+
     async fn resale_a_product(&self, id: &str) -> Result<ResaleAProduct, UpstreamError> {
         let id = check_identifier("resale-a product id", id)?;
         self.round_trip("resale-a").await?;

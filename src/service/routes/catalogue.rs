@@ -7,14 +7,15 @@ use axum::Json;
 use axum::extract::{Extension, Path, Query, State};
 use axum::response::IntoResponse as _;
 
-use super::{Params, checked_id, product_not_found, product_pk, truncate};
+use super::{Params, checked_id, product_not_found, truncate};
 use crate::catalogue::read;
 use crate::model::tiers::country_feature;
 use crate::model::{Country, ErrorBody, SearchHit, SearchResponse, Stats};
-use crate::search::{SearchError, SearchRequest};
 use crate::service::ServiceState;
 use crate::service::auth::{Caller, strip_omitted_fields};
 use crate::service::error::ApiError;
+use crate::service::source::{SearchArgs, Sourced};
+use axum::http::HeaderMap;
 
 /// Default hits per page (the spec's shown response).
 pub(crate) const DEFAULT_LIMIT: u32 = 20;
@@ -85,6 +86,7 @@ pub(crate) async fn search(
     State(state): State<Arc<ServiceState>>,
     Extension(caller): Extension<Caller>,
     Query(params): Query<Params>,
+    headers: HeaderMap,
 ) -> Result<axum::response::Response, ApiError> {
     let started = Instant::now();
     let country = country(&params, &caller)?;
@@ -95,37 +97,40 @@ pub(crate) async fn search(
         .or(params.text("q", MAX_QUERY_CHARS)?)
         .unwrap_or("")
         .to_owned();
-    let sku = params.text("sku", MAX_FILTER_CHARS)?.map(str::to_owned);
-    let gtin = params.text("gtin", MAX_FILTER_CHARS)?.map(str::to_owned);
-    let tier = caller.tier;
-    let request = SearchRequest {
-        text: &text,
-        sku: sku.as_deref(),
-        gtin: gtin.as_deref(),
-        offset: ((page - 1) * limit) as usize,
-        limit: limit as usize,
+    let args = SearchArgs {
+        text,
+        sku: params.text("sku", MAX_FILTER_CHARS)?.map(str::to_owned),
+        gtin: params.text("gtin", MAX_FILTER_CHARS)?.map(str::to_owned),
+        page,
+        limit,
+        country,
+        cached_only: only_if_cached(&headers),
     };
-    // Ranked and written on this async worker, not through `spawn_blocking`: ranking is pure
-    // CPU, bounded by the query limits, and the page comes from the hit store's positioned reads
-    // of a file the page cache holds. The hop to the blocking pool and back cost about a seventh
-    // of a search's CPU time (context switches per request 5.7 -> 2.5, profiled under load).
-    // Only a hit the store cannot give (a damaged record) sends the page to the blocking pool,
-    // where it is read from the catalogue.
-    let outcome = state.search.search(&request).map_err(|err| match err {
-        SearchError::Sqlite(_) | SearchError::Io(_) => {
-            tracing::error!("search: {err:#}");
-            ApiError::Internal
-        }
-        other => ApiError::BadRequest(other.to_string()),
-    })?;
-    let estimated_total_hits = outcome.estimated_total_hits;
-    let hits = if let Ok(hits) = state.hits_json_from_store(&outcome.product_pks, country, tier) {
+    let tier = caller.tier;
+    let Sourced { value, origin } = state.catalogue.search(&state, &args).await?;
+    let estimated_total_hits = value.estimated_total_hits;
+    // From the hit store on this worker when the source allows it (no catalogue read); only a
+    // hit the store cannot give (a damaged record, a store still being built, a mirror that
+    // changes while served) sends the page to the blocking pool, where it is read from the
+    // catalogue.
+    let stored = if value.hits_from_store {
+        state.hits_json_from_store(&value.pks, country, tier).ok()
+    } else {
+        None
+    };
+    let hits = if let Some(hits) = stored {
         hits
     } else {
-        // The store is being built, or a record is damaged (`hits_json` logs which).
-        let pks = outcome.product_pks;
+        let pks = value.pks;
+        let from_store = value.hits_from_store;
         state
-            .blocking(move |state| state.hits_json(&pks, country, tier))
+            .blocking(move |state| {
+                if from_store {
+                    state.hits_json(&pks, country, tier)
+                } else {
+                    state.hits_from_catalogue(&pks, country, tier)
+                }
+            })
             .await?
     };
     let body = search_page_json(
@@ -133,16 +138,29 @@ pub(crate) async fn search(
         estimated_total_hits,
         limit,
         started.elapsed().as_millis() as u64,
-        &text,
+        &args.text,
     );
-    Ok((
+    let mut response = (
         [(
             axum::http::header::CONTENT_TYPE,
             axum::http::HeaderValue::from_static("application/json"),
         )],
         body,
     )
-        .into_response())
+        .into_response();
+    response.headers_mut().extend(origin.headers());
+    Ok(response)
+}
+
+/// Whether the request asks for held answers only (`Cache-Control: only-if-cached`, RFC 9111):
+/// search as you type.
+fn only_if_cached(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(axum::http::header::CACHE_CONTROL)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(','))
+        .any(|directive| directive.trim().eq_ignore_ascii_case("only-if-cached"))
 }
 
 /// `GET /product/{id}`: UUID or slug, in the search-hit shape.
@@ -158,13 +176,13 @@ pub(crate) async fn product(
     Extension(caller): Extension<Caller>,
     Path(id): Path<String>,
     Query(params): Query<Params>,
-) -> Result<Json<serde_json::Value>, ApiError> {
+) -> Result<(HeaderMap, Json<serde_json::Value>), ApiError> {
     let id = checked_id("product id", &id)?.to_owned();
     let country = country(&params, &caller)?;
+    let Sourced { value: pk, origin } = state.catalogue.product(&state, &id, country).await?;
     let hit = state
         .blocking(move |state| {
             let conn = state.pool.get()?;
-            let pk = product_pk(&conn, &id)?;
             read::search_hits(&conn, &[pk], country)?
                 .pop()
                 .ok_or_else(|| product_not_found(&id))
@@ -175,13 +193,16 @@ pub(crate) async fn product(
         ApiError::Internal
     })?;
     strip_omitted_fields(&mut body, caller.tier);
-    Ok(Json(body))
+    Ok((origin.headers(), Json(body)))
 }
 
 /// `GET /stats`.
 #[utoipa::path(get, path = "/stats", tag = "catalogue",
     responses((status = 200, body = Stats), (status = 401, body = ErrorBody)),
     security(("api_key" = [])))]
-pub(crate) async fn stats(State(state): State<Arc<ServiceState>>) -> Json<Stats> {
-    Json(state.stats.clone())
+pub(crate) async fn stats(
+    State(state): State<Arc<ServiceState>>,
+) -> Result<(HeaderMap, Json<Stats>), ApiError> {
+    let Sourced { value, origin } = state.catalogue.stats(&state).await?;
+    Ok((origin.headers(), Json(value)))
 }

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use axum::Json;
 use axum::extract::{Extension, Path, Query, Request, State};
-use axum::http::HeaderValue;
+use axum::http::{HeaderMap, HeaderValue};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
@@ -20,6 +20,7 @@ use crate::service::auth::{Caller, strip_omitted_fields};
 use crate::service::error::ApiError;
 use crate::service::limits::Budget;
 use crate::service::marketplace::{RelatedQuery, UpstreamError};
+use crate::service::source::AnswerOrigin;
 
 impl From<UpstreamError> for ApiError {
     fn from(err: UpstreamError) -> Self {
@@ -32,6 +33,15 @@ impl From<UpstreamError> for ApiError {
                 tracing::error!("marketplace: {message}");
                 ApiError::Internal
             }
+            UpstreamError::RateLimited {
+                message,
+                retry_after_secs,
+            } => ApiError::UpstreamRateLimited {
+                message,
+                retry_after_secs,
+            },
+            UpstreamError::KeyRefused(message) => ApiError::UpstreamKeyRefused(message),
+            UpstreamError::PlanRefused(message) => ApiError::UpstreamPlan(message),
         }
     }
 }
@@ -99,17 +109,20 @@ fn elapsed_ms(started: Instant) -> i64 {
 pub(crate) async fn resale_a_product(
     State(state): State<Arc<ServiceState>>,
     Path(id): Path<String>,
-) -> Result<Json<ResaleAEnvelope>, ApiError> {
+) -> Result<(HeaderMap, Json<ResaleAEnvelope>), ApiError> {
     let started = Instant::now();
     let id = checked_id("product id", &id)?;
     let data = state.marketplaces.resale_a_product(id).await?;
-    Ok(Json(ResaleAEnvelope {
-        status: "success".to_owned(),
-        data,
-        meta: ExecutionMeta {
-            execution_time: elapsed_ms(started),
-        },
-    }))
+    Ok((
+        origin_headers(&state),
+        Json(ResaleAEnvelope {
+            status: "success".to_owned(),
+            data,
+            meta: ExecutionMeta {
+                execution_time: elapsed_ms(started),
+            },
+        }),
+    ))
 }
 
 /// `GET /api/v3/realtime/resale-b/products/{id}/related?country=&currency=&market=` (pro).
@@ -126,7 +139,7 @@ pub(crate) async fn resale_b_related(
     State(state): State<Arc<ServiceState>>,
     Path(id): Path<String>,
     Query(params): Query<Params>,
-) -> Result<Json<ResaleBEnvelope>, ApiError> {
+) -> Result<(HeaderMap, Json<ResaleBEnvelope>), ApiError> {
     let started = Instant::now();
     let id = checked_id("product id", &id)?;
     let query = RelatedQuery {
@@ -135,14 +148,17 @@ pub(crate) async fn resale_b_related(
         market: params.get("market").map(str::to_owned),
     };
     let nodes = state.marketplaces.resale_b_related(id, &query).await?;
-    Ok(Json(ResaleBEnvelope {
-        status: "success".to_owned(),
-        query: serde_json::Map::new(),
-        data: nodes.into_iter().map(|node| ResaleBEdge { node }).collect(),
-        meta: ExecutionMeta {
-            execution_time: elapsed_ms(started),
-        },
-    }))
+    Ok((
+        origin_headers(&state),
+        Json(ResaleBEnvelope {
+            status: "success".to_owned(),
+            query: serde_json::Map::new(),
+            data: nodes.into_iter().map(|node| ResaleBEdge { node }).collect(),
+            meta: ExecutionMeta {
+                execution_time: elapsed_ms(started),
+            },
+        }),
+    ))
 }
 
 /// `GET /api/v3/retailer-a/products/{slug}` (free; slugs only).
@@ -155,7 +171,7 @@ pub(crate) async fn retailer_product(
     State(state): State<Arc<ServiceState>>,
     Extension(caller): Extension<Caller>,
     Path(slug): Path<String>,
-) -> Result<Json<serde_json::Value>, ApiError> {
+) -> Result<(HeaderMap, Json<serde_json::Value>), ApiError> {
     let slug = checked_id("slug", &slug)?;
     let data = state.marketplaces.retailer_product(slug).await?;
     let mut body = serde_json::to_value(RetailerEnvelope {
@@ -167,5 +183,10 @@ pub(crate) async fn retailer_product(
         ApiError::Internal
     })?;
     strip_omitted_fields(&mut body, caller.tier);
-    Ok(Json(body))
+    Ok((origin_headers(&state), Json(body)))
+}
+
+/// The headers saying which source answered a real-time lookup.
+fn origin_headers(state: &ServiceState) -> HeaderMap {
+    AnswerOrigin::fresh(state.marketplaces.source()).headers()
 }

@@ -5,12 +5,15 @@ use std::sync::Arc;
 use axum::Json;
 use axum::extract::{Extension, Path, State};
 
-use super::{checked_id, product_not_found, product_pk, truncate};
-use crate::catalogue::read::{self, Detail, ProductKey};
-use crate::model::{Feature, Product, V2Envelope, WeeklyOrder};
+use axum::http::HeaderMap;
+
+use super::{checked_id, product_not_found, truncate};
+use crate::catalogue::read::{self, Detail};
+use crate::model::{Country, Feature, Product, V2Envelope, WeeklyOrder};
 use crate::service::ServiceState;
 use crate::service::auth::Caller;
 use crate::service::error::ApiError;
+use crate::service::source::Sourced;
 
 /// `GET /api/v2/products/{id}`: UUID or slug; free keys get no release dates or retail prices.
 #[utoipa::path(get, path = "/api/v2/products/{id}", tag = "v2",
@@ -23,21 +26,21 @@ pub(crate) async fn product(
     State(state): State<Arc<ServiceState>>,
     Extension(caller): Extension<Caller>,
     Path(id): Path<String>,
-) -> Result<Json<V2Envelope<Product>>, ApiError> {
+) -> Result<(HeaderMap, Json<V2Envelope<Product>>), ApiError> {
     let id = checked_id("product id", &id)?.to_owned();
     let detail = if caller.tier.allows(Feature::ReleaseAndRetail) {
         Detail::Full
     } else {
         Detail::Reduced
     };
+    let Sourced { value: pk, origin } = state.catalogue.product(&state, &id, Country::Us).await?;
     let product = state
         .blocking(move |state| {
             let conn = state.pool.get()?;
-            let pk = product_pk(&conn, &id)?;
             read::product(&conn, pk, detail)?.ok_or_else(|| product_not_found(&id))
         })
         .await?;
-    Ok(Json(V2Envelope::success(product)))
+    Ok((origin.headers(), Json(V2Envelope::success(product))))
 }
 
 /// `GET /api/v2/products/{id}/orders`: pro; UUID only; newest week first, at most 52.
@@ -52,7 +55,7 @@ pub(crate) async fn orders(
     State(state): State<Arc<ServiceState>>,
     Extension(caller): Extension<Caller>,
     Path(id): Path<String>,
-) -> Result<Json<V2Envelope<Vec<WeeklyOrder>>>, ApiError> {
+) -> Result<(HeaderMap, Json<V2Envelope<Vec<WeeklyOrder>>>), ApiError> {
     caller.require(Feature::WeeklyOrders)?;
     let id = checked_id("product id", &id)?;
     if uuid::Uuid::parse_str(id).is_err() {
@@ -61,14 +64,12 @@ pub(crate) async fn orders(
             truncate(id, 80)
         )));
     }
-    let id = id.to_owned();
+    let Sourced { value: pk, origin } = state.catalogue.orders(&state, id).await?;
     let orders = state
         .blocking(move |state| {
             let conn = state.pool.get()?;
-            let pk = read::product_pk(&conn, ProductKey::Id(&id))?
-                .ok_or_else(|| ApiError::NotFound(format!("no product with id {id}")))?;
             Ok(read::weekly_orders(&conn, pk)?)
         })
         .await?;
-    Ok(Json(V2Envelope::success(orders)))
+    Ok((origin.headers(), Json(V2Envelope::success(orders))))
 }

@@ -178,9 +178,10 @@ impl WeeklySeries {
                 .map(|week| point(week, week.aov))
                 .collect(),
             gmv_plot: weeks.iter().map(|week| point(week, week.gmv)).collect(),
+            // A source without weekly ranks gives no rank points (never invented ones).
             rank_plot: weeks
                 .iter()
-                .map(|week| point(week, f64::from(week.position)))
+                .filter_map(|week| week.position.map(|p| point(week, f64::from(p))))
                 .collect(),
             orders_plot,
             weeks,
@@ -315,6 +316,16 @@ pub fn orders_ui(
                 CHART_HEIGHT
             };
             for metric in shown {
+                // A source that gives no weekly rank (KicksDB) leaves the rank chart out and
+                // says so, instead of drawing an invented line.
+                if metric == Metric::Rank
+                    && charted
+                        .iter()
+                        .all(|c| c.series.points(Metric::Rank).is_empty())
+                {
+                    ui.weak("Rank: not given by this data source (it has no weekly ranks).");
+                    continue;
+                }
                 chart_ui(
                     ui,
                     metric,

@@ -31,7 +31,7 @@ fn axis_numbers_stay_short() {
 
 fn week(inserted_at: &str, orders: u32) -> WeeklyOrder {
     WeeklyOrder {
-        position: 12,
+        position: Some(12),
         orders,
         aov: if orders > 0 { 150.0 } else { 0.0 },
         gmv: f64::from(orders) * 150.0,

@@ -1,0 +1,282 @@
+//! The catalogue side on KicksDB: StockX search, a product with its sizes, daily sales grouped
+//! into weeks, brand counts. Each answer is written to the mirror; the caller reads the mirror.
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use super::map::{mirror_product_from_stockx, weeks_from_daily};
+use super::wire::{Brand, Envelope, ProductSale, StockxProduct};
+use super::{CallClass, Kicksdb};
+use crate::catalogue::mirror;
+use crate::model::Country;
+use crate::upstream::{FetchError, FetchKind};
+
+/// Pages of daily sales read for a product's weeks (100 days each: a year and a little more).
+const SALES_PAGES: u32 = 4;
+/// Days per page of daily sales.
+const SALES_PAGE_DAYS: u32 = 100;
+/// Pages of the brands list summed for `/stats` (100 brands each).
+const BRAND_PAGES: u32 = 30;
+
+/// A search as KicksDB is asked it.
+#[derive(Debug, Clone, Default)]
+pub struct LiveSearch {
+    /// The words.
+    pub text: String,
+    /// Exact style code.
+    pub sku: Option<String>,
+    /// Exact barcode.
+    pub gtin: Option<String>,
+    /// 1-based page.
+    pub page: u32,
+    /// Hits per page.
+    pub limit: u32,
+    /// The market whose prices are read.
+    pub country: Country,
+}
+
+/// A page of a live search: the mirrored products in KicksDB's order, and whether more may
+/// follow (KicksDB gives no total).
+#[derive(Debug, Clone)]
+pub struct LivePage {
+    /// `products.pk` in the mirror, best first.
+    pub pks: Vec<i64>,
+    /// The page was full: another may follow.
+    pub full: bool,
+}
+
+fn market(country: Country) -> String {
+    country.code().to_owned()
+}
+
+/// A filter value KicksDB's Meilisearch filter can take between quotes: letters, digits, dash,
+/// space, dot and slash only (the style codes and barcodes of the research notes).
+fn filter_value(what: &str, value: &str) -> Result<String, FetchError> {
+    let value = value.trim();
+    if value.is_empty()
+        || value.len() > 64
+        || !value
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | ' ' | '.' | '/'))
+    {
+        return Err(FetchError::new(
+            &Arc::from("KicksDB"),
+            FetchKind::Rejected,
+            format!("a {what} filter holds letters, digits, dashes and spaces only"),
+        ));
+    }
+    Ok(value.to_owned())
+}
+
+impl Kicksdb {
+    /// Writes products to the mirror on the blocking pool, in order; their `pk`s.
+    async fn mirror_products(
+        self: &Arc<Self>,
+        products: Vec<StockxProduct>,
+        country: Country,
+    ) -> Result<Vec<i64>, FetchError> {
+        let source = Arc::clone(self);
+        tokio::task::spawn_blocking(move || {
+            let fetched_at = now_text();
+            let mut catalogue = source
+                .mirror
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            products
+                .iter()
+                .filter(|p| !p.id.is_empty() && !p.slug.is_empty())
+                .map(|p| {
+                    let row = mirror_product_from_stockx(p);
+                    mirror::upsert(
+                        catalogue.connection_mut(),
+                        &row,
+                        country,
+                        "kicksdb",
+                        &fetched_at,
+                    )
+                })
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .await
+        .map_err(|err| mirror_failed(&err.to_string()))?
+        .map_err(|err| mirror_failed(&err.to_string()))
+    }
+
+    /// One page of StockX search, mirrored.
+    pub async fn search(self: &Arc<Self>, search: &LiveSearch) -> Result<LivePage, FetchError> {
+        let mut query = vec![
+            ("query", search.text.trim().to_owned()),
+            ("page", search.page.max(1).to_string()),
+            ("limit", search.limit.clamp(1, 100).to_string()),
+            ("market", market(search.country)),
+            ("display[variants]", "true".to_owned()),
+        ];
+        // `filters` cannot be combined with KicksDB's other filters; one of the two is sent.
+        if let Some(sku) = search.sku.as_deref().filter(|s| !s.trim().is_empty()) {
+            query.push((
+                "filters",
+                format!("sku = '{}'", filter_value("style code", sku)?),
+            ));
+        } else if let Some(gtin) = search.gtin.as_deref().filter(|g| !g.trim().is_empty()) {
+            query.push((
+                "filters",
+                format!("barcodes IN ['{}']", filter_value("GTIN", gtin)?),
+            ));
+        }
+        let fetched = self
+            .call(
+                "v3/stockx/products",
+                &query,
+                CallClass::Catalogue,
+                self.ttl.search,
+            )
+            .await?;
+        let page: Envelope<Vec<StockxProduct>> = fetched.json(self.http.name())?;
+        let products = page.data.unwrap_or_default();
+        let full = products.len() >= search.limit.clamp(1, 100) as usize;
+        let pks = self.mirror_products(products, search.country).await?;
+        Ok(LivePage { pks, full })
+    }
+
+    /// One StockX product by UUID or slug with its sizes, priced for `country`, mirrored.
+    pub async fn product(self: &Arc<Self>, id: &str, country: Country) -> Result<i64, FetchError> {
+        let path = format!("v3/stockx/products/{}", path_segment(id)?);
+        let mut query = vec![
+            ("market", market(country)),
+            ("display[variants]", "true".to_owned()),
+        ];
+        let paid = self
+            .paid_displays
+            .load(std::sync::atomic::Ordering::Relaxed);
+        if paid {
+            query.push(("display[traits]", "true".to_owned()));
+            query.push(("display[identifiers]", "true".to_owned()));
+        }
+        let fetched = match self
+            .call(&path, &query, CallClass::Catalogue, self.ttl.product)
+            .await
+        {
+            // A plan without traits and barcodes: asked again without them, and not again.
+            Err(err) if paid && err.kind == FetchKind::Forbidden => {
+                tracing::info!("KicksDB plan without traits and barcodes: {err}");
+                self.paid_displays
+                    .store(false, std::sync::atomic::Ordering::Relaxed);
+                query.truncate(2);
+                self.call(&path, &query, CallClass::Catalogue, self.ttl.product)
+                    .await?
+            }
+            other => other?,
+        };
+        let product: Envelope<StockxProduct> = fetched.json(self.http.name())?;
+        let product = product.data.ok_or_else(|| {
+            FetchError::new(
+                self.http.name(),
+                FetchKind::NotFound,
+                format!("KicksDB has no product {id:?}"),
+            )
+        })?;
+        self.mirror_products(vec![product], country)
+            .await?
+            .pop()
+            .ok_or_else(|| {
+                FetchError::new(
+                    self.http.name(),
+                    FetchKind::Malformed,
+                    "KicksDB's product has no id or slug",
+                )
+            })
+    }
+
+    /// The product's daily sales (US market) grouped into weeks, written to the mirror
+    /// beside product `pk` (UUID `id`).
+    pub async fn weeks(self: &Arc<Self>, pk: i64, id: &str) -> Result<(), FetchError> {
+        let path = format!("v3/stockx/products/{}/sales/daily", path_segment(id)?);
+        let mut days: Vec<ProductSale> = Vec::new();
+        for page in 1..=SALES_PAGES {
+            let query = [
+                ("market", "US".to_owned()),
+                ("limit", SALES_PAGE_DAYS.to_string()),
+                ("page", page.to_string()),
+            ];
+            let fetched = self
+                .call(&path, &query, CallClass::Catalogue, self.ttl.slow)
+                .await?;
+            let answer: Envelope<Vec<ProductSale>> = fetched.json(self.http.name())?;
+            let got = answer.data.unwrap_or_default();
+            let last = got.len() < SALES_PAGE_DAYS as usize;
+            days.extend(got);
+            if last {
+                break;
+            }
+        }
+        let weeks = weeks_from_daily(&days);
+        let source = Arc::clone(self);
+        tokio::task::spawn_blocking(move || {
+            let mut catalogue = source
+                .mirror
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            mirror::replace_weeks(catalogue.connection_mut(), pk, &weeks, &now_text())
+        })
+        .await
+        .map_err(|err| mirror_failed(&err.to_string()))?
+        .map_err(|err| mirror_failed(&err.to_string()))
+    }
+
+    /// StockX's products counted by brand (`/v3/utils/brands`), summed: KicksDB has no count
+    /// endpoint.
+    pub async fn product_total(self: &Arc<Self>) -> Result<u64, FetchError> {
+        let mut total: u64 = 0;
+        for page in 1..=BRAND_PAGES {
+            let query = [("page", page.to_string()), ("limit", "100".to_owned())];
+            let fetched = self
+                .call(
+                    "v3/utils/brands",
+                    &query,
+                    CallClass::Catalogue,
+                    self.ttl.slow,
+                )
+                .await?;
+            let answer: Envelope<Vec<Brand>> = fetched.json(self.http.name())?;
+            let brands = answer.data.unwrap_or_default();
+            total += brands.iter().map(|b| b.count.max(0) as u64).sum::<u64>();
+            if brands.len() < 100 {
+                break;
+            }
+        }
+        Ok(total)
+    }
+}
+
+/// An id as one path segment: anything but letters, digits, `-` and `_` percent-escaped. An id
+/// of dots alone is refused: URL parsers read `%2E%2E` as `..` and would leave the path.
+pub(super) fn path_segment(id: &str) -> Result<String, FetchError> {
+    if id.is_empty() || id.chars().all(|c| c == '.') {
+        return Err(FetchError::new(
+            &Arc::from("KicksDB"),
+            FetchKind::Rejected,
+            format!("{id:?} is not a product id or slug"),
+        ));
+    }
+    let mut out = String::with_capacity(id.len());
+    for byte in id.bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'_') {
+            out.push(byte as char);
+        } else {
+            let _ = write!(out, "%{byte:02X}");
+        }
+    }
+    Ok(out)
+}
+
+fn now_text() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+fn mirror_failed(detail: &str) -> FetchError {
+    FetchError::new(
+        &Arc::from("KicksDB mirror"),
+        FetchKind::Unavailable,
+        format!("writing the mirror failed: {detail}"),
+    )
+}

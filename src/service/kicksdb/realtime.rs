@@ -1,0 +1,165 @@
+//! The real-time side on KicksDB: GOAT's live product as `resale-a`, StockX's live related
+//! products as `resale-b`. Both count against the 60 real-time calls a minute per key.
+
+use std::sync::Arc;
+
+use super::catalogue::path_segment;
+use super::map::{resale_a_from_goat, resale_b_from_stockx};
+use super::wire::{Envelope, GoatProduct, GoatRealtimeProduct, RelatedItem};
+use super::{CallClass, Kicksdb};
+use crate::catalogue::read::{self, ProductKey};
+use crate::model::{ResaleAProduct, ResaleBNode, RetailerProduct};
+use crate::service::marketplace::{Marketplaces, RelatedQuery, UpstreamError};
+use crate::upstream::{FetchError, FetchKind};
+
+impl From<FetchError> for UpstreamError {
+    fn from(err: FetchError) -> Self {
+        let message = err.to_string();
+        match err.kind {
+            FetchKind::NotFound => UpstreamError::NotFound(message),
+            FetchKind::Rejected => UpstreamError::BadRequest(message),
+            FetchKind::Timeout => UpstreamError::Timeout(message),
+            FetchKind::RateLimited => UpstreamError::RateLimited {
+                message,
+                retry_after_secs: err.retry_after.map_or(60, |d| d.as_secs().max(1)),
+            },
+            FetchKind::Unauthorized => UpstreamError::KeyRefused(message),
+            FetchKind::Forbidden => UpstreamError::PlanRefused(message),
+            FetchKind::Unavailable
+            | FetchKind::Unreachable
+            | FetchKind::TooLarge
+            | FetchKind::NotJson
+            | FetchKind::Malformed => UpstreamError::Failed(message),
+        }
+    }
+}
+
+/// A two-letter country or three-letter currency code, upper case; `None` when absent.
+fn code(value: Option<&str>, len: usize, what: &str) -> Result<Option<String>, UpstreamError> {
+    let Some(value) = value.map(str::trim).filter(|v| !v.is_empty()) else {
+        return Ok(None);
+    };
+    if value.len() == len && value.chars().all(|c| c.is_ascii_alphabetic()) {
+        Ok(Some(value.to_ascii_uppercase()))
+    } else {
+        Err(UpstreamError::BadRequest(format!(
+            "{what} must be {len} letters, not {:?}",
+            value.chars().take(20).collect::<String>()
+        )))
+    }
+}
+
+impl Kicksdb {
+    /// The GOAT id for `id`: itself when numeric; for a product of the mirror (its UUID or
+    /// StockX slug), GOAT's product with the same style code (a catalogue call, not a real-time
+    /// one); else `id` as a GOAT slug.
+    async fn goat_id(self: &Arc<Self>, id: &str) -> Result<String, UpstreamError> {
+        if id.bytes().all(|b| b.is_ascii_digit()) {
+            return Ok(id.to_owned());
+        }
+        let source = Arc::clone(self);
+        let key = id.to_owned();
+        let sku = tokio::task::spawn_blocking(move || {
+            let catalogue = source
+                .mirror
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let conn = catalogue.connection();
+            let pk = read::product_pk(conn, ProductKey::parse(&key))
+                .ok()
+                .flatten()?;
+            conn.query_row("SELECT sku FROM products WHERE pk = ?1", [pk], |row| {
+                row.get::<_, String>(0)
+            })
+            .ok()
+        })
+        .await
+        .ok()
+        .flatten()
+        .filter(|sku| !sku.trim().is_empty());
+        let Some(sku) = sku else {
+            return Ok(id.to_owned());
+        };
+        let query = [("sku", sku.clone()), ("limit", "1".to_owned())];
+        let fetched = self
+            .call(
+                "v3/goat/products",
+                &query,
+                CallClass::Catalogue,
+                self.ttl.slow,
+            )
+            .await?;
+        let found: Envelope<Vec<GoatProduct>> = fetched.json(self.http.name())?;
+        let product = found
+            .data
+            .unwrap_or_default()
+            .into_iter()
+            .next()
+            .ok_or_else(|| {
+                UpstreamError::NotFound(format!(
+                    "KicksDB: GOAT lists no product with style code {sku}"
+                ))
+            })?;
+        match product.id {
+            Some(number) if number.is_finite() && number > 0.0 => Ok(format!("{}", number as i64)),
+            _ if !product.slug.is_empty() => Ok(product.slug),
+            _ => Err(UpstreamError::NotFound(format!(
+                "KicksDB: GOAT's product for {sku} has no id"
+            ))),
+        }
+    }
+}
+
+#[async_trait::async_trait]
+impl Marketplaces for Arc<Kicksdb> {
+    fn source(&self) -> &'static str {
+        "kicksdb"
+    }
+
+    async fn resale_a_product(&self, id: &str) -> Result<ResaleAProduct, UpstreamError> {
+        let goat_id = self.goat_id(id).await?;
+        let path = format!("v3/realtime/goat/products/{}", path_segment(&goat_id)?);
+        let fetched = self
+            .call(&path, &[], CallClass::Realtime, self.ttl.realtime)
+            .await?;
+        let answer: Envelope<GoatRealtimeProduct> = fetched.json(self.http.name())?;
+        let product = answer.data.ok_or_else(|| {
+            UpstreamError::NotFound(format!("KicksDB: GOAT has no product {id:?}"))
+        })?;
+        Ok(resale_a_from_goat(product))
+    }
+
+    async fn resale_b_related(
+        &self,
+        id: &str,
+        query: &RelatedQuery,
+    ) -> Result<Vec<ResaleBNode>, UpstreamError> {
+        let country = code(query.country.as_deref(), 2, "country")?.unwrap_or_else(|| "US".into());
+        let currency =
+            code(query.currency.as_deref(), 3, "currency")?.unwrap_or_else(|| "USD".into());
+        let market = code(query.market.as_deref(), 2, "market")?.unwrap_or_else(|| country.clone());
+        let path = format!("v3/realtime/stockx/products/{}/related", path_segment(id)?);
+        let params = [
+            ("currency", currency),
+            ("country", country),
+            ("market", market),
+        ];
+        let fetched = self
+            .call(&path, &params, CallClass::Realtime, self.ttl.realtime)
+            .await?;
+        let answer: Envelope<Vec<RelatedItem>> = fetched.json(self.http.name())?;
+        Ok(answer
+            .data
+            .unwrap_or_default()
+            .into_iter()
+            .map(resale_b_from_stockx)
+            .collect())
+    }
+
+    async fn retailer_product(&self, slug: &str) -> Result<RetailerProduct, UpstreamError> {
+        Err(UpstreamError::NotFound(format!(
+            "KicksDB is not a retailer: no retail price or stock for {:?}; add a Shopify storefront (Settings, or serve --retailer-store) for them",
+            slug.chars().take(80).collect::<String>()
+        )))
+    }
+}
