@@ -737,3 +737,186 @@ fn the_data_has_valid_unique_barcodes_and_unique_ids() {
     ids.dedup();
     assert_eq!(ids.len(), PAIRS.len() * 3);
 }
+
+/// JSON type names as the research note writes them.
+fn type_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "bool",
+        Value::Number(n) if n.is_i64() => "int",
+        Value::Number(_) => "float",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+#[tokio::test]
+async fn a_stockx_product_carries_every_field_of_the_research_note_with_its_type() {
+    // `StockXProduct` and `StockXVariant` of ../shared/research/kicksdb-v3.md §3, required fields.
+    const PRODUCT: &[(&str, &str)] = &[
+        ("id", "string"),
+        ("slug", "string"),
+        ("title", "string"),
+        ("primary_title", "string"),
+        ("secondary_title", "string"),
+        ("brand", "string"),
+        ("model", "string"),
+        ("gender", "string"),
+        ("description", "string"),
+        ("image", "string"),
+        ("gallery", "array"),
+        ("gallery_360", "array"),
+        ("link", "string"),
+        ("sku", "string"),
+        ("product_type", "string"),
+        ("category", "string"),
+        ("secondary_category", "string"),
+        ("categories", "array"),
+        ("breadcrumbs", "array"),
+        ("country_of_manufacture", "string"),
+        ("rank", "int"),
+        ("weekly_orders", "int"),
+        ("min_price", "int"),
+        ("max_price", "int"),
+        ("avg_price", "float"),
+        ("upcoming", "bool"),
+        ("updated_at", "string"),
+        ("created_at", "string"),
+        ("short_description", "string"),
+        ("traits", "array"),
+        ("statistics", "object"),
+        ("variants", "array"),
+    ];
+    const VARIANT: &[(&str, &str)] = &[
+        ("id", "string"),
+        ("size", "string"),
+        ("size_type", "string"),
+        ("sizes", "array"),
+        ("position", "int"),
+        ("hidden", "bool"),
+        ("lowest_ask", "int"),
+        ("total_asks", "int"),
+        ("currency", "string"),
+        ("market", "string"),
+        ("sales_count_15_days", "int"),
+        ("sales_count_30_days", "int"),
+        ("sales_count_60_days", "int"),
+        ("updated_at", "string"),
+        ("identifiers", "array"),
+        ("prices", "array"),
+    ];
+    const PRICE: &[(&str, &str)] = &[
+        ("price", "int"),
+        ("asks", "int"),
+        ("beat_us_price", "int"),
+        ("sell_faster", "int"),
+        ("earn_more", "int"),
+        ("type", "string"),
+    ];
+    let mock = mock();
+    let every = ["variants", "prices", "traits", "identifiers", "statistics"]
+        .map(|part| (format!("display[{part}]"), "true"));
+    let query: Vec<(&str, &str)> = every.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    let (_, body) = call_json(
+        &mock,
+        "/v3/stockx/products/air-jordan-4-retro-black-cat-2020",
+        &query,
+    )
+    .await;
+    let check = |object: &Value, fields: &[(&str, &str)], what: &str| {
+        for (name, kind) in fields {
+            assert_eq!(type_of(&object[name]), *kind, "{what}.{name}");
+        }
+    };
+    let product = &body["data"];
+    check(product, PRODUCT, "product");
+    check(
+        &product["breadcrumbs"][0],
+        &[("alias", "string"), ("level", "int"), ("value", "string")],
+        "breadcrumb",
+    );
+    check(
+        &product["traits"][0],
+        &[("trait", "string"), ("value", "string")],
+        "trait",
+    );
+    assert!(type_of(&product["statistics"]["annual_sales_count"]) == "int");
+    assert!(type_of(&product["statistics"]["annual_high"]) == "float");
+    let variant = &product["variants"][0];
+    check(variant, VARIANT, "variant");
+    check(
+        &variant["identifiers"][0],
+        &[("identifier", "string"), ("identifier_type", "string")],
+        "identifier",
+    );
+    check(&variant["prices"][0], PRICE, "price");
+    // Daily sales and brands too (`ProductSale`, `{brand, count}`).
+    let sales = format!(
+        "/v3/stockx/products/{}/sales/daily",
+        product["id"].as_str().unwrap()
+    );
+    let (_, body) = call_json(&mock, &sales, &[("limit", "1")]).await;
+    check(
+        &body["data"][0],
+        &[
+            ("product_id", "string"),
+            ("date", "string"),
+            ("orders", "int"),
+            ("avg_amount", "float"),
+        ],
+        "sale",
+    );
+    let (_, body) = call_json(&mock, "/v3/utils/brands", &[("limit", "1")]).await;
+    check(
+        &body["data"][0],
+        &[("brand", "string"), ("count", "int")],
+        "brand",
+    );
+}
+
+#[tokio::test]
+async fn two_hundred_concurrent_real_time_calls_are_all_answered_and_logged() {
+    let mock = mock();
+    let client = reqwest::Client::new();
+    let url = format!("{}/v3/realtime/goat/products/361722", mock.base_url());
+    let calls = (0..200).map(|_| client.get(&url).bearer_auth(TEST_KEY).send());
+    let responses = futures_util::future::join_all(calls).await;
+    assert!(
+        responses
+            .iter()
+            .all(|r| r.as_ref().unwrap().status() == StatusCode::OK)
+    );
+    assert_eq!(mock.count(Endpoint::RealtimeGoat), 200);
+    assert_eq!(mock.max_realtime_calls_per_minute(), 200);
+    assert!(mock.seen().iter().all(|s| s.status == 200 && s.authorized));
+}
+
+#[tokio::test]
+async fn stop_does_not_wait_for_a_slow_answer() {
+    let mock = mock();
+    mock.set_mode(Mode::Slow(Duration::from_secs(30)));
+    let request = reqwest::Client::new()
+        .get(format!("{}/v3/utils/brands", mock.base_url()))
+        .bearer_auth(TEST_KEY)
+        .send();
+    let pending = tokio::spawn(request);
+    while mock.seen().is_empty() {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let started = Instant::now();
+    mock.stop();
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    let outcome = tokio::time::timeout(Duration::from_secs(5), pending)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(
+        outcome.is_err(),
+        "the slow request should fail when the mock stops"
+    );
+}
