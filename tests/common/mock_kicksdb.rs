@@ -218,7 +218,7 @@ pub struct Seen {
     pub endpoint: Option<Endpoint>,
     /// Whether `Authorization` was exactly `Bearer <the configured key>`.
     pub authorized: bool,
-    /// The status answered; 0 while the answer is still being made.
+    /// The status answered; 0 while the answer is being made, or if the client left before it.
     pub status: u16,
 }
 
