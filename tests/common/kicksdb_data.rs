@@ -1,0 +1,707 @@
+//! The mock KicksDB's data: five real, well-known pairs (style codes, colourways, release dates
+//! and retail prices as released; asks, sales and barcodes invented) and the JSON each endpoint
+//! builds from them, with the field names and types of `../shared/research/kicksdb-v3.md` §3.
+//!
+//! Where the note does not say what a value looks like, the choice is named in a comment here.
+//! Every figure is a function of the pair, the market and the day, so two runs answer alike.
+
+use chrono::{Duration, NaiveDate};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::{Value, json};
+
+/// One size of a pair.
+pub struct Size {
+    /// US men's size label, as StockX writes it (`"9.5"`).
+    pub us: &'static str,
+    /// UK size label.
+    pub uk: &'static str,
+    /// EU size label.
+    pub eu: &'static str,
+    /// Lowest ask on StockX in whole US dollars; 0 when nobody asks (the API's "unavailable").
+    pub ask_usd: i32,
+    /// Number of asks on StockX.
+    pub asks: i32,
+    /// The size's barcode, with a valid GS1 check digit (invented, not the real one).
+    pub gtin: &'static str,
+}
+
+/// One product of the mock catalogue.
+pub struct Pair {
+    /// StockX product UUID.
+    pub id: &'static str,
+    /// StockX slug (URL key).
+    pub slug: &'static str,
+    /// GOAT numeric product id (invented).
+    pub goat_id: i64,
+    /// GOAT slug.
+    pub goat_slug: &'static str,
+    /// Full title.
+    pub title: &'static str,
+    /// Model part of the title.
+    pub primary_title: &'static str,
+    /// Colourway part of the title.
+    pub secondary_title: &'static str,
+    /// Brand.
+    pub brand: &'static str,
+    /// Model line.
+    pub model: &'static str,
+    /// Style code.
+    pub sku: &'static str,
+    /// Colourway as the box label writes it.
+    pub colorway: &'static str,
+    /// Release day, `YYYY-MM-DD`.
+    pub release_date: &'static str,
+    /// Retail price in US dollars.
+    pub retail_usd: i32,
+    /// Popularity rank (1 = most weekly orders).
+    pub rank: i32,
+    /// Orders last week.
+    pub weekly_orders: i32,
+    /// Country of manufacture.
+    pub made_in: &'static str,
+    /// Designer of the silhouette.
+    pub designer: &'static str,
+    /// Midsole technology.
+    pub midsole: &'static str,
+    /// Upper material.
+    pub upper: &'static str,
+    /// Barcode kind of `Size::gtin`.
+    pub identifier_type: &'static str,
+    /// Days of daily sales history ending on the mock's "today".
+    pub history_days: i64,
+    /// Typical daily orders, the centre of the invented sales.
+    pub daily_orders: u32,
+    /// Typical sale price in US dollars.
+    pub sale_usd: f64,
+    /// The sizes.
+    pub sizes: &'static [Size],
+}
+
+const fn size(
+    us: &'static str,
+    uk: &'static str,
+    eu: &'static str,
+    ask_usd: i32,
+    asks: i32,
+    gtin: &'static str,
+) -> Size {
+    Size {
+        us,
+        uk,
+        eu,
+        ask_usd,
+        asks,
+        gtin,
+    }
+}
+
+/// The catalogue, most popular first. Chicago and Panda have more than 400 days of sales.
+pub const PAIRS: &[Pair] = &[
+    Pair {
+        id: "045f21da-1563-43d8-9463-75dce47682e6",
+        slug: "nike-dunk-low-retro-white-black-2021",
+        goat_id: 710_341,
+        goat_slug: "dunk-low-retro-white-black-dd1391-100",
+        title: "Nike Dunk Low Retro White Black Panda",
+        primary_title: "Nike Dunk Low Retro",
+        secondary_title: "White Black Panda",
+        brand: "Nike",
+        model: "Dunk Low",
+        sku: "DD1391-100",
+        colorway: "White/Black-White",
+        release_date: "2021-03-10",
+        retail_usd: 100,
+        rank: 1,
+        weekly_orders: 2_140,
+        made_in: "Vietnam",
+        designer: "Peter Moore",
+        midsole: "Rubber Cupsole",
+        upper: "Leather",
+        identifier_type: "UPC",
+        history_days: 420,
+        daily_orders: 300,
+        sale_usd: 118.0,
+        sizes: &[
+            size("8", "7", "41", 109, 412, "194151570809"),
+            size("9", "8", "42.5", 116, 655, "194151570908"),
+            size("9.5", "8.5", "43", 121, 380, "194151570953"),
+            size("10", "9", "44", 118, 590, "194151571004"),
+            size("11", "10", "45", 124, 301, "194151571103"),
+        ],
+    },
+    Pair {
+        id: "4a37fa2d-f2d7-440f-8785-9faeecc3f80c",
+        slug: "air-jordan-1-retro-high-og-chicago",
+        goat_id: 361_722,
+        goat_slug: "air-jordan-1-retro-high-og-chicago-2015-555088-101",
+        title: "Jordan 1 Retro High OG Chicago (2015)",
+        primary_title: "Jordan 1 Retro High OG",
+        secondary_title: "Chicago (2015)",
+        brand: "Jordan",
+        model: "Air Jordan 1",
+        sku: "555088-101",
+        colorway: "White/Black-Varsity Red",
+        release_date: "2015-05-30",
+        retail_usd: 160,
+        rank: 14,
+        weekly_orders: 96,
+        made_in: "China",
+        designer: "Peter Moore",
+        midsole: "Air",
+        upper: "Leather",
+        identifier_type: "UPC",
+        history_days: 430,
+        daily_orders: 14,
+        sale_usd: 1_650.0,
+        sizes: &[
+            size("8", "7", "41", 1_480, 9, "190658120806"),
+            size("9", "8", "42.5", 1_725, 14, "190658120905"),
+            // Nobody asks for this size right now: lowest_ask 0, no asks.
+            size("9.5", "8.5", "43", 0, 0, "190658120950"),
+            size("10", "9", "44", 1_690, 11, "190658121001"),
+            size("11", "10", "45", 1_560, 6, "190658121100"),
+        ],
+    },
+    Pair {
+        id: "611244c0-6c7a-45c9-8e86-c4fa978f18a7",
+        slug: "air-jordan-1-retro-high-og-chicago-reimagined-lost-and-found",
+        goat_id: 1_003_958,
+        goat_slug: "air-jordan-1-retro-high-og-lost-found-dz5485-612",
+        title: "Jordan 1 Retro High OG Chicago Lost and Found",
+        primary_title: "Jordan 1 Retro High OG",
+        secondary_title: "Chicago Lost and Found",
+        brand: "Jordan",
+        model: "Air Jordan 1",
+        sku: "DZ5485-612",
+        colorway: "Varsity Red/Black-Sail-Muslin",
+        release_date: "2022-11-19",
+        retail_usd: 180,
+        rank: 22,
+        weekly_orders: 310,
+        made_in: "China",
+        designer: "Peter Moore",
+        midsole: "Air",
+        upper: "Leather",
+        identifier_type: "UPC",
+        history_days: 120,
+        daily_orders: 45,
+        sale_usd: 265.0,
+        sizes: &[
+            size("8", "7", "41", 248, 77, "196151280801"),
+            size("9", "8", "42.5", 262, 103, "196151280900"),
+            size("9.5", "8.5", "43", 259, 88, "196151280955"),
+            size("10", "9", "44", 271, 95, "196151281006"),
+            size("11", "10", "45", 255, 64, "196151281105"),
+        ],
+    },
+    Pair {
+        id: "b9d8249e-215b-4892-9bab-1eec87b3d90e",
+        slug: "air-jordan-4-retro-black-cat-2020",
+        goat_id: 552_760,
+        goat_slug: "air-jordan-4-retro-black-cat-2020-cu1110-010",
+        title: "Jordan 4 Retro Black Cat (2020)",
+        primary_title: "Jordan 4 Retro",
+        secondary_title: "Black Cat (2020)",
+        brand: "Jordan",
+        model: "Air Jordan 4",
+        sku: "CU1110-010",
+        colorway: "Black/Black-Light Graphite",
+        release_date: "2020-01-22",
+        retail_usd: 190,
+        rank: 37,
+        weekly_orders: 205,
+        made_in: "China",
+        designer: "Tinker Hatfield",
+        midsole: "Air",
+        upper: "Nubuck",
+        identifier_type: "UPC",
+        history_days: 90,
+        daily_orders: 30,
+        sale_usd: 505.0,
+        sizes: &[
+            size("8", "7", "41", 470, 31, "193151440808"),
+            size("9", "8", "42.5", 512, 44, "193151440907"),
+            size("9.5", "8.5", "43", 498, 29, "193151440952"),
+            size("10", "9", "44", 520, 40, "193151441003"),
+            size("11", "10", "45", 489, 22, "193151441102"),
+        ],
+    },
+    Pair {
+        id: "039a7b88-71cf-42e3-8473-24943126b9c3",
+        slug: "adidas-yeezy-boost-350-v2-white-core-black-red",
+        goat_id: 214_563,
+        goat_slug: "yeezy-boost-350-v2-zebra-cp9654",
+        title: "adidas Yeezy Boost 350 V2 Zebra",
+        primary_title: "adidas Yeezy Boost 350 V2",
+        secondary_title: "Zebra",
+        brand: "adidas",
+        model: "Yeezy Boost 350",
+        sku: "CP9654",
+        colorway: "White/Core Black/Red",
+        release_date: "2017-02-25",
+        retail_usd: 220,
+        rank: 58,
+        weekly_orders: 140,
+        made_in: "China",
+        designer: "Kanye West",
+        midsole: "Boost",
+        upper: "Primeknit",
+        identifier_type: "EAN-13",
+        history_days: 60,
+        daily_orders: 20,
+        sale_usd: 290.0,
+        sizes: &[
+            size("8", "7.5", "41 1/3", 281, 57, "4059467108800"),
+            size("9", "8.5", "42 2/3", 302, 80, "4059467108909"),
+            size("9.5", "9", "43 1/3", 296, 61, "4059467108954"),
+            size("10", "9.5", "44", 309, 73, "4059467108107"),
+            size("11", "10.5", "45 1/3", 287, 35, "4059467108114"),
+        ],
+    },
+];
+
+/// `/v3/utils/brands`: StockX brands with product counts (invented counts), largest first.
+pub const BRANDS: &[(&str, i64)] = &[
+    ("Nike", 41_873),
+    ("Jordan", 12_604),
+    ("adidas", 11_952),
+    ("New Balance", 6_318),
+    ("ASICS", 3_402),
+    ("Converse", 2_265),
+    ("Vans", 2_190),
+    ("Puma", 1_877),
+    ("Reebok", 1_530),
+    ("Salomon", 611),
+    ("On", 498),
+    ("Crocs", 377),
+];
+
+/// The currency of a StockX market (`market` values of the note's list M), or `None` when the
+/// market is not in that list.
+pub fn currency_of_market(market: &str) -> Option<&'static str> {
+    Some(match market {
+        "US" => "USD",
+        "UK" => "GBP",
+        "CH" => "CHF",
+        "DK" => "DKK",
+        "PL" => "PLN",
+        "DE" | "FR" | "NL" | "IT" | "FI" | "BE" | "EU" | "BE.vat-registered"
+        | "FI.vat-registered" | "NL.vat-registered" => "EUR",
+        _ => return None,
+    })
+}
+
+/// Units of `currency` per US dollar (fixed, invented rates), or `None` for another currency.
+pub fn rate_of_currency(currency: &str) -> Option<f64> {
+    Some(match currency {
+        "USD" => 1.0,
+        "EUR" => 0.93,
+        "GBP" => 0.79,
+        "CHF" => 0.88,
+        "DKK" => 6.94,
+        "PLN" => 4.02,
+        "CAD" => 1.39,
+        "JPY" => 152.0,
+        _ => return None,
+    })
+}
+
+/// A US-dollar price as asked in `market`: converted, plus a small premium per market so that
+/// two euro markets do not quote the same price.
+fn price_in_market(usd: i32, market: &str) -> i32 {
+    if usd == 0 {
+        return 0;
+    }
+    let currency = currency_of_market(market).unwrap_or("USD");
+    let rate = rate_of_currency(currency).unwrap_or(1.0);
+    let premium = match market {
+        "FR" => 1.04,
+        "DE" => 1.02,
+        _ => 1.0,
+    };
+    (f64::from(usd) * rate * premium).round() as i32
+}
+
+/// Which optional parts a product answer carries (`display[...]=true`).
+#[derive(Clone, Copy, Default)]
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "one flag per display[...] parameter of the API"
+)]
+pub struct Display {
+    /// `display[variants]`.
+    pub variants: bool,
+    /// `display[prices]`.
+    pub prices: bool,
+    /// `display[traits]`.
+    pub traits: bool,
+    /// `display[identifiers]`.
+    pub identifiers: bool,
+    /// `display[statistics]`.
+    pub statistics: bool,
+}
+
+/// A variant UUID: the product's UUID with the size's position in the last group (deterministic).
+fn variant_id(pair: &Pair, position: usize) -> String {
+    let head = &pair.id[..24];
+    format!("{head}{:012x}", position + 1)
+}
+
+/// A stable number for a pair, to seed its invented figures.
+fn seed_of(pair: &Pair) -> u64 {
+    pair.sku
+        .bytes()
+        .fold(17u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)))
+}
+
+/// `StockXVariant` (note §3) in `market`.
+fn stockx_variant(
+    pair: &Pair,
+    position: usize,
+    market: &str,
+    display: Display,
+    updated: &str,
+) -> Value {
+    let size = &pair.sizes[position];
+    let currency = currency_of_market(market).unwrap_or("USD");
+    let ask = price_in_market(size.ask_usd, market);
+    let sales_15 = (pair.weekly_orders / 5 + position as i32 * 3) % 400;
+    let mut variant = json!({
+        "id": variant_id(pair, position),
+        "size": size.us,
+        "size_type": "us m",
+        // The note types `sizes` as {str:str}[] without naming keys: one object per size system.
+        "sizes": [
+            {"type": "us m", "size": size.us},
+            {"type": "uk", "size": size.uk},
+            {"type": "eu", "size": size.eu},
+        ],
+        "position": position as i64,
+        "hidden": false,
+        "lowest_ask": ask,
+        "total_asks": size.asks,
+        "currency": currency,
+        "market": market,
+        "sales_count_15_days": sales_15,
+        "sales_count_30_days": sales_15 * 2 + 1,
+        "sales_count_60_days": sales_15 * 4 + 3,
+        "updated_at": updated,
+    });
+    if display.identifiers {
+        variant["identifiers"] =
+            json!([{"identifier": size.gtin, "identifier_type": pair.identifier_type}]);
+    }
+    if display.prices {
+        variant["prices"] = if ask == 0 {
+            json!([])
+        } else {
+            json!([
+                {"price": ask, "asks": size.asks, "beat_us_price": ask - 1,
+                 "sell_faster": ask - 4, "earn_more": ask + 9, "type": "standard"},
+                {"price": ask + 12, "asks": size.asks / 3, "beat_us_price": ask + 11,
+                 "sell_faster": ask + 8, "earn_more": ask + 21, "type": "express_standard"},
+            ])
+        };
+    }
+    variant
+}
+
+/// `StockXProduct` (note §3) in `market`, as of `today`.
+pub fn stockx_product(pair: &Pair, market: &str, display: Display, today: NaiveDate) -> Value {
+    let asks: Vec<i32> = pair
+        .sizes
+        .iter()
+        .map(|s| price_in_market(s.ask_usd, market))
+        .filter(|&ask| ask > 0)
+        .collect();
+    let min_price = asks.iter().copied().min().unwrap_or(0);
+    let max_price = asks.iter().copied().max().unwrap_or(0);
+    let avg_price = if asks.is_empty() {
+        0.0
+    } else {
+        f64::from(asks.iter().sum::<i32>()) / asks.len() as f64
+    };
+    let updated = format!("{today}T06:00:00Z");
+    let category = if pair.brand == "Jordan" {
+        "Air Jordan"
+    } else {
+        pair.brand
+    };
+    let mut product = json!({
+        "id": pair.id,
+        "slug": pair.slug,
+        "title": pair.title,
+        "primary_title": pair.primary_title,
+        "secondary_title": pair.secondary_title,
+        "brand": pair.brand,
+        "model": pair.model,
+        "gender": "men",
+        "description": format!("<p>The {} in {}, first released on {}.</p>",
+            pair.model, pair.colorway, pair.release_date),
+        "image": format!("https://images.kicksdb-mock.invalid/{}.jpg", pair.slug),
+        "gallery": [format!("https://images.kicksdb-mock.invalid/{}-1.jpg", pair.slug)],
+        "gallery_360": [],
+        "link": format!("https://stockx.com/{}", pair.slug),
+        "sku": pair.sku,
+        "product_type": "sneakers",
+        "category": category,
+        "secondary_category": pair.model,
+        "categories": ["sneakers", category, pair.model],
+        "breadcrumbs": [
+            {"alias": "sneakers", "level": 1, "value": "Sneakers"},
+            {"alias": pair.brand.to_ascii_lowercase(), "level": 2, "value": pair.brand},
+            {"alias": pair.model.to_ascii_lowercase().replace(' ', "-"), "level": 3, "value": pair.model},
+        ],
+        "country_of_manufacture": pair.made_in,
+        "rank": pair.rank,
+        "weekly_orders": pair.weekly_orders,
+        "min_price": min_price,
+        "max_price": max_price,
+        "avg_price": avg_price,
+        "upcoming": false,
+        "updated_at": updated,
+        "created_at": format!("{}T00:00:00Z", pair.release_date),
+        "short_description": pair.sku,
+    });
+    if display.traits {
+        // Trait values are text; the note names the traits but not their format: ISO day and
+        // whole dollars here.
+        product["traits"] = json!([
+            {"trait": "Colorway", "value": pair.colorway},
+            {"trait": "Release Date", "value": pair.release_date},
+            {"trait": "Retail Price", "value": pair.retail_usd.to_string()},
+        ]);
+    }
+    if display.statistics {
+        let high = f64::from(max_price) * 1.3;
+        let low = f64::from(min_price) * 0.8;
+        product["statistics"] = json!({
+            "annual_high": high, "annual_low": low, "annual_range_high": high * 0.95,
+            "annual_range_low": low * 1.05, "annual_average_price": avg_price,
+            "annual_price_premium": avg_price / f64::from(pair.retail_usd) - 1.0,
+            "annual_total_dollars": avg_price * f64::from(pair.weekly_orders) * 52.0,
+            "annual_volatility": 0.08, "annual_sales_count": i64::from(pair.weekly_orders) * 52,
+            "last_90_days_range_high": high * 0.9, "last_90_days_range_low": low * 1.1,
+            "last_90_days_average_price": avg_price,
+            "last_90_days_sales_count": i64::from(pair.weekly_orders) * 13,
+        });
+    }
+    if display.variants {
+        product["variants"] = (0..pair.sizes.len())
+            .map(|position| stockx_variant(pair, position, market, display, &updated))
+            .collect();
+    }
+    product
+}
+
+/// One day of `ProductSale` (note §3) in `market` (`US`, in dollars, or `DE`, in euros): a
+/// slow seasonal swing plus noise, some quiet days with no order (orders 0, `avg_amount` 0).
+pub fn daily_sale(pair: &Pair, market: &str, day: NaiveDate) -> Value {
+    let day_number = day.signed_duration_since(NaiveDate::MIN).num_days();
+    let mut rng =
+        ChaCha8Rng::seed_from_u64(seed_of(pair) ^ (day_number as u64).wrapping_mul(0x9E37_79B9));
+    let centre = if market == "DE" {
+        pair.daily_orders / 3 + 1
+    } else {
+        pair.daily_orders
+    };
+    let quiet = rng.random_range(0..10) == 0;
+    let orders = if quiet {
+        0
+    } else {
+        rng.random_range(centre / 2..=centre + centre / 2)
+    };
+    let swing = 1.0 + 0.08 * (day_number as f64 / 29.0).sin();
+    let noise = rng.random_range(0.95..1.05);
+    let rate = if market == "DE" { 0.93 } else { 1.0 };
+    let avg = if orders == 0 {
+        0.0
+    } else {
+        (pair.sale_usd * swing * noise * rate * 100.0).round() / 100.0
+    };
+    json!({
+        "product_id": pair.id,
+        "date": day.format("%Y-%m-%d").to_string(),
+        "orders": i64::from(orders),
+        "avg_amount": avg,
+    })
+}
+
+/// `pair`'s whole history in `market`, newest day (`today`) first.
+pub fn daily_sales(
+    pair: &'static Pair,
+    market: &str,
+    today: NaiveDate,
+) -> impl Iterator<Item = Value> + use<> {
+    let market = market.to_owned();
+    (0..pair.history_days).map(move |back| daily_sale(pair, &market, today - Duration::days(back)))
+}
+
+/// The GOAT ask of a size in US dollars: StockX's plus 6 %, in whole dollars; `None` when no ask.
+fn goat_ask_usd(size: &Size) -> Option<i64> {
+    (size.ask_usd > 0).then(|| (f64::from(size.ask_usd) * 1.06).round() as i64)
+}
+
+/// The real-time GOAT product in the interface's `resale-a` shape (spec "Real-time product from
+/// resale-a"); `availableSizesNew` elements as the project's simulator writes them:
+/// `{"size": 9.5, "presentation": "9.5", "lowestPriceCents": 23500}`, prices in US cents.
+pub fn goat_product(pair: &Pair) -> Value {
+    let sizes: Vec<(f64, &str)> = pair
+        .sizes
+        .iter()
+        .map(|s| (s.us.parse().unwrap_or(0.0), s.us))
+        .collect();
+    let available: Vec<Value> = pair
+        .sizes
+        .iter()
+        .zip(&sizes)
+        .filter_map(|(size, (value, label))| {
+            goat_ask_usd(size).map(
+                |usd| json!({"size": value, "presentation": label, "lowestPriceCents": usd * 100}),
+            )
+        })
+        .collect();
+    let lowest_cents = pair
+        .sizes
+        .iter()
+        .filter_map(goat_ask_usd)
+        .min()
+        .unwrap_or(0)
+        * 100;
+    let for_sale: i64 = pair.sizes.iter().map(|s| i64::from(s.asks)).sum();
+    let nickname = pair.secondary_title;
+    let picture = |kind: &str| {
+        format!(
+            "https://images.kicksdb-mock.invalid/goat/{}/{kind}.png",
+            pair.goat_id
+        )
+    };
+    let year = &pair.release_date[..4];
+    // Two objects: the whole one is deeper than `json!`'s default recursion limit.
+    let mut product = json!({
+        "id": pair.goat_id,
+        "name": pair.title,
+        "nickname": nickname,
+        "slug": pair.goat_slug,
+        "sku": pair.sku.replace('-', " "),
+        "brandName": if pair.brand == "Jordan" { "Air Jordan" } else { pair.brand },
+        "designer": pair.designer,
+        "details": pair.colorway,
+        "color": pair.colorway.split(['/', '-']).next().unwrap_or(""),
+        "silhouette": pair.model,
+        "midsole": pair.midsole,
+        "upperMaterial": pair.upper,
+        "season": year,
+        "category": ["lifestyle"],
+        "gender": ["men"],
+        "singleGender": "men",
+        "productCategory": "shoes",
+        "productType": "sneakers",
+        "productTaxonomy": [],
+        "specialType": "standard",
+        "status": "active",
+        "releaseDate": format!("{}T23:59:59.999Z", pair.release_date),
+        "story": format!("The {} returned in {}.", pair.model, pair.colorway),
+        "storyHtml": format!("<p>The {} returned in {}.</p>", pair.model, pair.colorway),
+        "internalShot": "taken",
+        "sizeBrand": if pair.brand == "Jordan" { "air_jordan".to_owned() } else { pair.brand.to_ascii_lowercase() },
+        "sizeType": "men",
+        "sizeUnit": "us",
+        "sizeOptions": sizes.iter().map(|(value, label)| json!({"presentation": label, "value": value})).collect::<Vec<_>>(),
+        "sizeRange": sizes.iter().map(|(value, _)| *value).collect::<Vec<_>>(),
+        "availableSizesNew": available,
+        "availableSizesNewV2": [],
+        "availableSizesNewWithDefects": [],
+        "availableSizesUsed": [],
+        "featuredIn": [],
+        "robotAssets": [],
+    });
+    let pictures_and_prices = json!({
+        "gridPictureUrl": picture("grid"),
+        "gridGlowPictureUrl": picture("grid_glow"),
+        "mainPictureUrl": picture("main"),
+        "mainGlowPictureUrl": picture("main_glow"),
+        "pictureUrl": picture("original"),
+        "walletPayOnlyPromo": false,
+        "directShipping": false,
+        "forAuction": false,
+        "isAvailabilityRestricted": false,
+        "isFashionProduct": false,
+        "isOfferable": true,
+        "isOwnable": true,
+        "isRaffleProduct": false,
+        "isResellable": true,
+        "isWantable": true,
+        "renderImagesInOrder": false,
+        "lowestPriceCents": lowest_cents,
+        "newLowestPriceCents": lowest_cents,
+        "usedLowestPriceCents": lowest_cents * 7 / 10 / 100 * 100,
+        "specialDisplayPriceCents": lowest_cents,
+        "maximumOfferCents": 500_000,
+        "minimumOfferCents": 2_500,
+        "sellingCount": for_sale,
+        "usedForSaleCount": for_sale / 9,
+        "withDefectForSaleCount": for_sale / 40,
+        "micropostsCount": i64::from(pair.weekly_orders) / 4,
+        "localizedSpecialDisplayPriceCents": {
+            "amount": lowest_cents, "amountUsdCents": lowest_cents, "currency": "USD",
+        },
+    });
+    if let (Value::Object(product_fields), Value::Object(more_fields)) =
+        (&mut product, pictures_and_prices)
+    {
+        product_fields.extend(more_fields);
+    }
+    product
+}
+
+/// The real-time StockX related products of `pair` in the interface's `resale-b` node shape,
+/// amounts in `currency` (units per dollar `rate`): the other pairs, same brand first.
+pub fn related_nodes(pair: &Pair, rate: f64) -> Vec<Value> {
+    let mut others: Vec<&Pair> = PAIRS.iter().filter(|p| p.id != pair.id).collect();
+    others.sort_by_key(|p| (p.brand != pair.brand, p.rank));
+    others
+        .into_iter()
+        .map(|other| {
+            let lowest = other.sizes.iter().map(|s| s.ask_usd).filter(|&a| a > 0).min().unwrap_or(0);
+            let convert = |usd: f64| (usd * rate * 100.0).round() / 100.0;
+            let asks: i64 = other.sizes.iter().map(|s| i64::from(s.asks)).sum();
+            json!({"node": {
+                "id": other.id,
+                "brand": other.brand,
+                "title": other.title,
+                "primaryTitle": other.primary_title,
+                "secondaryTitle": other.secondary_title,
+                "productCategory": "sneakers",
+                "listingType": "STANDARD",
+                "urlKey": other.slug,
+                "media": {"thumbUrl": format!("https://images.kicksdb-mock.invalid/{}.jpg?w=140", other.slug)},
+                "market": {
+                    "salesInformation": {
+                        "lastSale": convert(other.sale_usd),
+                        "salesLast72Hours": i64::from(other.weekly_orders) * 3 / 7,
+                    },
+                    "state": {
+                        "highestBid": {"amount": convert(f64::from(lowest) * 0.88)},
+                        "lowestAsk": {"amount": convert(f64::from(lowest))},
+                        "numberOfAsks": asks,
+                        "numberOfBids": asks / 2,
+                    },
+                },
+            }})
+        })
+        .collect()
+}
+
+/// The pair whose StockX UUID or slug is `key`.
+pub fn pair_by_stockx_key(key: &str) -> Option<&'static Pair> {
+    PAIRS.iter().find(|p| p.id == key || p.slug == key)
+}
+
+/// The pair whose GOAT numeric id or slug is `key`.
+pub fn pair_by_goat_key(key: &str) -> Option<&'static Pair> {
+    PAIRS
+        .iter()
+        .find(|p| p.goat_slug == key || key.parse::<i64>().is_ok_and(|id| id == p.goat_id))
+}
