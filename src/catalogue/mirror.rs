@@ -126,6 +126,11 @@ pub fn open_or_create(path: &Path, source: &str) -> Result<Catalogue, CatalogueE
                 &conn,
                 &[("kind", "mirror"), ("source", source), ("built_at", &now)],
             )?;
+            // The well-known demo keys, as in a demo catalogue: the window's in-process
+            // service answers it with one; `serve` accepts them on loopback only.
+            for (key, tier) in super::generate::DEMO_KEYS {
+                super::keys::insert(&conn, key, tier, "demo", &now)?;
+            }
         }
         temp.persist(path).map_err(|err| CatalogueError::Io {
             path: path.to_path_buf(),
@@ -180,11 +185,18 @@ pub fn upsert(
     let pk = if let Some(pk) = existing {
         tx.execute(
             &format!(
+                // What this answer lacks (a search carries no traits: colorway, release date,
+                // retail price) keeps what an earlier answer gave.
                 "UPDATE products SET slug = ?2, sku = ?3, sku_norm = ?4, title = ?5, brand = ?6,
-                    model = ?7, category = ?8, color = ?9, gender = ?10, age_group = ?11,
-                    size_system = ?12, availability = ?13, description = ?14, image = ?15,
-                    link = ?16, release_date = ?17, retail_{cur}_cents = ?18, min_{cur}_cents = ?19,
-                    avg_{cur}_cents = ?20, max_{cur}_cents = ?21, popularity = ?22
+                    model = COALESCE(NULLIF(?7, ''), model),
+                    category = COALESCE(NULLIF(?8, ''), category),
+                    color = COALESCE(NULLIF(?9, ''), color), gender = ?10, age_group = ?11,
+                    size_system = COALESCE(NULLIF(?12, ''), size_system), availability = ?13,
+                    description = COALESCE(?14, description), image = ?15,
+                    link = ?16, release_date = COALESCE(NULLIF(?17, ''), release_date),
+                    retail_{cur}_cents = CASE WHEN ?18 > 0 THEN ?18 ELSE retail_{cur}_cents END,
+                    min_{cur}_cents = ?19, avg_{cur}_cents = ?20, max_{cur}_cents = ?21,
+                    popularity = ?22
                  WHERE pk = ?1"
             ),
             params![
@@ -314,11 +326,13 @@ fn write_variants(
             ],
         )?;
         if updated == 0 {
+            // The other market's price is 0 (no price) until that market is fetched.
+            let other = if cur == "usd" { "eur" } else { "usd" };
             tx.execute(
                 &format!(
-                    "INSERT INTO variants (id, product_pk, position, size, gtin, price_usd_cents,
-                        price_eur_cents, price_{cur}_cents, asks_{cur})
-                     VALUES (?1, ?2, ?3, ?4, ?5, 0, 0, ?6, ?7)"
+                    "INSERT INTO variants (id, product_pk, position, size, gtin, price_{other}_cents,
+                        price_{cur}_cents, asks_{cur})
+                     VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6, ?7)"
                 ),
                 params![
                     variant.id.as_bytes().as_slice(),
@@ -335,16 +349,16 @@ fn write_variants(
     Ok(())
 }
 
-/// Release date and retail price, from the source's facts (replaced as a whole).
+/// Release date, retail price and link, from the source's facts; a fact this answer lacks keeps
+/// the earlier one.
 fn write_facts(
     tx: &rusqlite::Transaction<'_>,
     pk: i64,
     product: &MirrorProduct,
 ) -> Result<(), CatalogueError> {
-    tx.execute("DELETE FROM release_dates WHERE product_pk = ?1", [pk])?;
-    tx.execute("DELETE FROM retail_prices WHERE product_pk = ?1", [pk])?;
     tx.execute("DELETE FROM links WHERE product_pk = ?1", [pk])?;
     if !product.release_date.is_empty() {
+        tx.execute("DELETE FROM release_dates WHERE product_pk = ?1", [pk])?;
         tx.execute(
             "INSERT INTO release_dates (product_pk, release_date, source)
              VALUES (?1, ?2, 'resale_b_yyyy_mm_dd')",
@@ -352,6 +366,10 @@ fn write_facts(
         )?;
     }
     if let Some((cents, currency)) = &product.retail {
+        tx.execute(
+            "DELETE FROM retail_prices WHERE product_pk = ?1 AND currency = ?2",
+            params![pk, currency],
+        )?;
         tx.execute(
             "INSERT INTO retail_prices (product_pk, price_cents, currency, source)
              VALUES (?1, ?2, ?3, 'srp')",

@@ -20,6 +20,7 @@ pub(super) fn router(shared: Arc<Shared>) -> Router {
         .route("/v3/stockx/products", get(search))
         .route("/v3/stockx/products/{id}", get(product))
         .route("/v3/stockx/products/{id}/sales/daily", get(daily_sales))
+        .route("/v3/goat/products", get(goat_search))
         .route("/v3/realtime/goat/products/{id}", get(goat_product))
         .route(
             "/v3/realtime/stockx/products/{id}/related",
@@ -275,6 +276,32 @@ async fn daily_sales(
     let pair = pair_by_stockx_key(&id).ok_or_else(|| Refusal::not_found(&id))?;
     let days = data::daily_sales(pair, market, shared.config.today);
     Ok(page_answer(days, page, limit))
+}
+
+/// `GET /v3/goat/products?sku=&query=&page=&limit=` (free): GOAT's cached catalogue, the fields
+/// of `GoatProduct` the live source reads (`id` a number, `slug`, `sku`, `name`).
+async fn goat_search(Query(params): Params) -> Result<Response, Refusal> {
+    let page = positive(&params, "page", 1)?;
+    let limit = positive(&params, "limit", 20)?;
+    let sku = params.get("sku").map(|s| s.trim().to_ascii_uppercase());
+    let query = params.get("query").map(|q| q.to_lowercase());
+    let found = PAIRS
+        .iter()
+        .filter(|pair| {
+            sku.as_deref()
+                .is_none_or(|s| pair.sku.eq_ignore_ascii_case(s))
+        })
+        .filter(|pair| query.as_deref().is_none_or(|q| matches_query(pair, q)))
+        .map(|pair| {
+            json!({
+                "id": pair.goat_id as f64,
+                "slug": pair.goat_slug,
+                "sku": pair.sku,
+                "name": pair.title,
+                "brand": pair.brand,
+            })
+        });
+    Ok(page_answer(found, page, limit))
 }
 
 async fn goat_product(Path(id): Path<String>) -> Result<Response, Refusal> {

@@ -58,17 +58,20 @@ pub enum Endpoint {
     RealtimeRelated,
     /// `GET /v3/utils/brands`.
     Brands,
+    /// `GET /v3/goat/products` (GOAT's cached catalogue, by style code).
+    GoatSearch,
 }
 
 impl Endpoint {
     /// Every endpoint.
-    pub const ALL: [Self; 6] = [
+    pub const ALL: [Self; 7] = [
         Self::Search,
         Self::Product,
         Self::DailySales,
         Self::RealtimeGoat,
         Self::RealtimeRelated,
         Self::Brands,
+        Self::GoatSearch,
     ];
     /// The real-time endpoints (60 calls a minute per key upstream).
     pub const REALTIME: [Self; 2] = [Self::RealtimeGoat, Self::RealtimeRelated];
@@ -90,6 +93,7 @@ impl Endpoint {
             ["v3", "realtime", "goat", "products", _] => Some(Self::RealtimeGoat),
             ["v3", "realtime", "stockx", "products", _, "related"] => Some(Self::RealtimeRelated),
             ["v3", "utils", "brands"] => Some(Self::Brands),
+            ["v3", "goat", "products"] => Some(Self::GoatSearch),
             _ => None,
         }
     }

@@ -26,15 +26,31 @@ fn plan_needed(path: &str) -> &'static str {
 }
 
 impl Kicksdb {
-    /// `GET <base><path>?<query>`, reused when an identical answer is younger than `ttl`;
-    /// counted against the limits of `class` before it is sent. Any non-2xx status is an error.
-    pub(super) async fn call(
+    /// [`call`](Self::call) decoded as `T`. An answer that does not decode is not reused: the
+    /// next identical request asks again.
+    pub(super) async fn call_json<T: serde::de::DeserializeOwned>(
         &self,
         path: &str,
         query: &[(&str, String)],
         class: CallClass,
         ttl: Duration,
-    ) -> Result<Arc<Fetched>, FetchError> {
+    ) -> Result<T, FetchError> {
+        let (fetched, cache_key) = self.call(path, query, class, ttl).await?;
+        fetched.json(self.http.name()).inspect_err(|_| {
+            self.answers.remove(&cache_key);
+        })
+    }
+
+    /// `GET <base><path>?<query>`, reused when an identical answer is younger than `ttl`;
+    /// counted against the limits of `class` before it is sent. Any non-2xx status is an error.
+    /// Also answers the reuse key (never holding the key: it travels in a header).
+    async fn call(
+        &self,
+        path: &str,
+        query: &[(&str, String)],
+        class: CallClass,
+        ttl: Duration,
+    ) -> Result<(Arc<Fetched>, String), FetchError> {
         let mut url = self.base.join(path).map_err(|err| {
             FetchError::new(
                 self.http.name(),
@@ -49,7 +65,7 @@ impl Kicksdb {
         let cache_key = format!("{}?{}", url.path(), url.query().unwrap_or(""));
         loop {
             match self.answers.get_value_or_guard_async(&cache_key).await {
-                Ok((at, fetched)) if at.elapsed() < ttl => return Ok(fetched),
+                Ok((at, fetched)) if at.elapsed() < ttl => return Ok((fetched, cache_key)),
                 Ok(_) => {
                     // Stale: dropped, then fetched again by whoever takes the guard.
                     self.answers.remove(&cache_key);
@@ -57,7 +73,7 @@ impl Kicksdb {
                 Err(guard) => {
                     let fetched = Arc::new(self.send(url.clone(), path, class).await?);
                     let _ = guard.insert((Instant::now(), Arc::clone(&fetched)));
-                    return Ok(fetched);
+                    return Ok((fetched, cache_key));
                 }
             }
         }

@@ -123,15 +123,14 @@ impl Kicksdb {
                 format!("barcodes IN ['{}']", filter_value("GTIN", gtin)?),
             ));
         }
-        let fetched = self
-            .call(
+        let page: Envelope<Vec<StockxProduct>> = self
+            .call_json(
                 "v3/stockx/products",
                 &query,
                 CallClass::Catalogue,
                 self.ttl.search,
             )
             .await?;
-        let page: Envelope<Vec<StockxProduct>> = fetched.json(self.http.name())?;
         let products = page.data.unwrap_or_default();
         let full = products.len() >= search.limit.clamp(1, 100) as usize;
         let pks = self.mirror_products(products, search.country).await?;
@@ -152,8 +151,8 @@ impl Kicksdb {
             query.push(("display[traits]", "true".to_owned()));
             query.push(("display[identifiers]", "true".to_owned()));
         }
-        let fetched = match self
-            .call(&path, &query, CallClass::Catalogue, self.ttl.product)
+        let product: Envelope<StockxProduct> = match self
+            .call_json(&path, &query, CallClass::Catalogue, self.ttl.product)
             .await
         {
             // A plan without traits and barcodes: asked again without them, and not again.
@@ -162,12 +161,11 @@ impl Kicksdb {
                 self.paid_displays
                     .store(false, std::sync::atomic::Ordering::Relaxed);
                 query.truncate(2);
-                self.call(&path, &query, CallClass::Catalogue, self.ttl.product)
+                self.call_json(&path, &query, CallClass::Catalogue, self.ttl.product)
                     .await?
             }
             other => other?,
         };
-        let product: Envelope<StockxProduct> = fetched.json(self.http.name())?;
         let product = product.data.ok_or_else(|| {
             FetchError::new(
                 self.http.name(),
@@ -198,10 +196,9 @@ impl Kicksdb {
                 ("limit", SALES_PAGE_DAYS.to_string()),
                 ("page", page.to_string()),
             ];
-            let fetched = self
-                .call(&path, &query, CallClass::Catalogue, self.ttl.slow)
+            let answer: Envelope<Vec<ProductSale>> = self
+                .call_json(&path, &query, CallClass::Catalogue, self.ttl.slow)
                 .await?;
-            let answer: Envelope<Vec<ProductSale>> = fetched.json(self.http.name())?;
             let got = answer.data.unwrap_or_default();
             let last = got.len() < SALES_PAGE_DAYS as usize;
             days.extend(got);
@@ -229,15 +226,14 @@ impl Kicksdb {
         let mut total: u64 = 0;
         for page in 1..=BRAND_PAGES {
             let query = [("page", page.to_string()), ("limit", "100".to_owned())];
-            let fetched = self
-                .call(
+            let answer: Envelope<Vec<Brand>> = self
+                .call_json(
                     "v3/utils/brands",
                     &query,
                     CallClass::Catalogue,
                     self.ttl.slow,
                 )
                 .await?;
-            let answer: Envelope<Vec<Brand>> = fetched.json(self.http.name())?;
             let brands = answer.data.unwrap_or_default();
             total += brands.iter().map(|b| b.count.max(0) as u64).sum::<u64>();
             if brands.len() < 100 {

@@ -81,15 +81,14 @@ impl Kicksdb {
             return Ok(id.to_owned());
         };
         let query = [("sku", sku.clone()), ("limit", "1".to_owned())];
-        let fetched = self
-            .call(
+        let found: Envelope<Vec<GoatProduct>> = self
+            .call_json(
                 "v3/goat/products",
                 &query,
                 CallClass::Catalogue,
                 self.ttl.slow,
             )
             .await?;
-        let found: Envelope<Vec<GoatProduct>> = fetched.json(self.http.name())?;
         let product = found
             .data
             .unwrap_or_default()
@@ -119,10 +118,9 @@ impl Marketplaces for Arc<Kicksdb> {
     async fn resale_a_product(&self, id: &str) -> Result<ResaleAProduct, UpstreamError> {
         let goat_id = self.goat_id(id).await?;
         let path = format!("v3/realtime/goat/products/{}", path_segment(&goat_id)?);
-        let fetched = self
-            .call(&path, &[], CallClass::Realtime, self.ttl.realtime)
+        let answer: Envelope<GoatRealtimeProduct> = self
+            .call_json(&path, &[], CallClass::Realtime, self.ttl.realtime)
             .await?;
-        let answer: Envelope<GoatRealtimeProduct> = fetched.json(self.http.name())?;
         let product = answer.data.ok_or_else(|| {
             UpstreamError::NotFound(format!("KicksDB: GOAT has no product {id:?}"))
         })?;
@@ -144,10 +142,9 @@ impl Marketplaces for Arc<Kicksdb> {
             ("country", country),
             ("market", market),
         ];
-        let fetched = self
-            .call(&path, &params, CallClass::Realtime, self.ttl.realtime)
+        let answer: Envelope<Vec<RelatedItem>> = self
+            .call_json(&path, &params, CallClass::Realtime, self.ttl.realtime)
             .await?;
-        let answer: Envelope<Vec<RelatedItem>> = fetched.json(self.http.name())?;
         Ok(answer
             .data
             .unwrap_or_default()
