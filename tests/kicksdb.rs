@@ -259,7 +259,7 @@ async fn orders_are_daily_sales_in_weeks_newest_first_without_an_invented_rank()
     assert_eq!(weeks.len(), 52, "at most 52 weeks of a 430-day history");
     // The same days, grouped here by hand from the mock's own data.
     let today = MockConfig::default().today;
-    let mut by_week: std::collections::BTreeMap<chrono::NaiveDate, (i64, f64)> = Default::default();
+    let mut by_week = std::collections::BTreeMap::<chrono::NaiveDate, (i64, f64)>::new();
     for back in 0..pair.history_days {
         let day = today - chrono::Duration::days(back);
         let sale = common::mock_kicksdb::data::daily_sale(pair, "US", day);
