@@ -365,21 +365,20 @@ async fn stats_sum_the_brands_list_and_realtime_lookups_map_goat_and_stockx() {
             node.media.thumb_url,
             want["media"]["thumbUrl"].as_str().unwrap()
         );
-        let state = &want["market"]["state"];
+        let book = &want["market"]["state"];
         assert!(
-            (node.market.state.lowest_ask.amount - state["lowestAsk"]["amount"].as_f64().unwrap())
+            (node.market.state.lowest_ask.amount - book["lowestAsk"]["amount"].as_f64().unwrap())
                 .abs()
                 < 1e-9
         );
         assert!(
-            (node.market.state.highest_bid.amount
-                - state["highestBid"]["amount"].as_f64().unwrap())
-            .abs()
+            (node.market.state.highest_bid.amount - book["highestBid"]["amount"].as_f64().unwrap())
+                .abs()
                 < 1e-9
         );
         assert_eq!(
             node.market.state.number_of_asks,
-            state["numberOfAsks"].as_i64().unwrap()
+            book["numberOfAsks"].as_i64().unwrap()
         );
         let sales = &want["market"]["salesInformation"];
         assert!(
