@@ -296,6 +296,7 @@ impl App {
         self.resale_a.poll();
         self.resale_b.poll();
         self.retailer.poll();
+        self.live.check.poll();
         // A landed page joins the hits; one that lands after a new search started is dropped.
         if matches!(self.search.more, Requested::Completed(_))
             && let Requested::Completed(page) = std::mem::take(&mut self.search.more)

@@ -227,7 +227,7 @@ fn kicksdb_ui(
     draft: &mut RemoteDraft,
     action: &mut SettingsAction,
 ) {
-    ui.strong("KicksDB (live)");
+    ui.strong("KicksDB");
     ui.weak(
         "Real StockX and GOAT prices with your own KicksDB key (kicks.dev). Real-time lookups count against KicksDB's 60 a minute per key.",
     );

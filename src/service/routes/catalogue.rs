@@ -80,7 +80,10 @@ fn country(params: &Params, caller: &Caller) -> Result<Country, ApiError> {
         ("country" = Option<String>, Query, description = "`FR` (pro or ultra) or empty for US"),
     ),
     responses((status = 200, body = SearchResponse), (status = 400, body = ErrorBody),
-        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)),
+        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 429, body = ErrorBody, description = "A live source's own limit (KicksDB), with Retry-After"),
+        (status = 502, body = ErrorBody, description = "A live source failed or refused its key or plan"),
+        (status = 504, body = ErrorBody, description = "A live source did not answer in time")),
     security(("api_key" = [])))]
 pub(crate) async fn search(
     State(state): State<Arc<ServiceState>>,
@@ -169,7 +172,10 @@ fn only_if_cached(headers: &HeaderMap) -> bool {
         ("country" = Option<String>, Query, description = "`FR` (pro or ultra) or empty for US")),
     responses((status = 200, body = SearchHit, description = "Free keys get no release_date or retail_price"),
         (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
-        (status = 403, body = ErrorBody, description = "FR needs pro"), (status = 404, body = ErrorBody)),
+        (status = 403, body = ErrorBody, description = "FR needs pro"), (status = 404, body = ErrorBody),
+        (status = 429, body = ErrorBody, description = "A live source's own limit (KicksDB), with Retry-After"),
+        (status = 502, body = ErrorBody, description = "A live source failed or refused its key or plan"),
+        (status = 504, body = ErrorBody, description = "A live source did not answer in time")),
     security(("api_key" = [])))]
 pub(crate) async fn product(
     State(state): State<Arc<ServiceState>>,
@@ -198,7 +204,10 @@ pub(crate) async fn product(
 
 /// `GET /stats`.
 #[utoipa::path(get, path = "/stats", tag = "catalogue",
-    responses((status = 200, body = Stats), (status = 401, body = ErrorBody)),
+    responses((status = 200, body = Stats), (status = 401, body = ErrorBody),
+        (status = 429, body = ErrorBody, description = "A live source's own limit (KicksDB), with Retry-After"),
+        (status = 502, body = ErrorBody, description = "A live source failed or refused its key or plan"),
+        (status = 504, body = ErrorBody, description = "A live source did not answer in time")),
     security(("api_key" = [])))]
 pub(crate) async fn stats(
     State(state): State<Arc<ServiceState>>,

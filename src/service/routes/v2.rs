@@ -20,7 +20,10 @@ use crate::service::source::Sourced;
     params(("id" = String, Path, description = "Product UUID or slug")),
     responses((status = 200, body = V2Envelope<Product>, description = "Free keys get no release_dates or retail_prices"),
         (status = 400, body = V2Envelope<serde_json::Value>), (status = 401, body = V2Envelope<serde_json::Value>),
-        (status = 404, body = V2Envelope<serde_json::Value>)),
+        (status = 404, body = V2Envelope<serde_json::Value>),
+        (status = 429, body = V2Envelope<serde_json::Value>, description = "A live source's own limit (KicksDB), with Retry-After"),
+        (status = 502, body = V2Envelope<serde_json::Value>, description = "A live source failed or refused its key or plan"),
+        (status = 504, body = V2Envelope<serde_json::Value>, description = "A live source did not answer in time")),
     security(("api_key" = [])))]
 pub(crate) async fn product(
     State(state): State<Arc<ServiceState>>,
@@ -49,7 +52,10 @@ pub(crate) async fn product(
     responses((status = 200, body = V2Envelope<Vec<WeeklyOrder>>, description = "At most 52 weeks, newest first"),
         (status = 400, body = V2Envelope<serde_json::Value>), (status = 401, body = V2Envelope<serde_json::Value>),
         (status = 403, body = V2Envelope<serde_json::Value>, description = "Needs pro"),
-        (status = 404, body = V2Envelope<serde_json::Value>)),
+        (status = 404, body = V2Envelope<serde_json::Value>),
+        (status = 429, body = V2Envelope<serde_json::Value>, description = "A live source's own limit (KicksDB), with Retry-After"),
+        (status = 502, body = V2Envelope<serde_json::Value>, description = "A live source failed or refused its key or plan"),
+        (status = 504, body = V2Envelope<serde_json::Value>, description = "A live source did not answer in time")),
     security(("api_key" = [])))]
 pub(crate) async fn orders(
     State(state): State<Arc<ServiceState>>,
