@@ -18,3 +18,23 @@ for view in product orders realtime portfolio settings alerts; do
         --query "jordan 1 chicago" >/dev/null
     echo "$out/$view.png"
 done
+
+# The live source: the window on KicksDB, here the mock KicksDB of the tests (no internet, no
+# account), its key given as a user would (environment, then the key store of the run).
+cargo build --locked --quiet --example mock_kicksdb
+mock_out="$(mktemp)"
+target/debug/examples/mock_kicksdb >"$mock_out" &
+mock_pid=$!
+trap 'kill "$mock_pid" 2>/dev/null || true; rm -f "$mock_out"' EXIT
+for _ in $(seq 1 100); do [[ -s "$mock_out" ]] && break; sleep 0.1; done
+live_home="$(mktemp -d)"
+for view in product orders; do
+    name=live; [[ "$view" == orders ]] && name=live-orders
+    HOME="$live_home" XDG_DATA_HOME="$live_home/data" \
+        SOLESCOPE_KICKSDB_URL="$(head -n 1 "$mock_out")" \
+        SOLESCOPE_KICKSDB_KEY=KICKS-MOCK-TEST-0000-000000000000 \
+        run target/debug/solescope --screenshot "$out/$name.png" --view "$view" --source kicksdb \
+        --query "jordan 1 chicago" >/dev/null
+    echo "$out/$name.png"
+done
+rm -rf "$live_home"

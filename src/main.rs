@@ -45,6 +45,10 @@ struct ScreenshotArgs {
     /// With --screenshot: the demo key's tier.
     #[arg(long, requires = "screenshot", default_value = "pro")]
     tier: Tier,
+    /// With --screenshot: where prices come from; `kicksdb` reads the key from
+    /// `SOLESCOPE_KICKSDB_KEY` (and the address from `SOLESCOPE_KICKSDB_URL`).
+    #[arg(long = "source", requires = "screenshot", value_enum, default_value_t = SourceArg::Demo)]
+    screenshot_source: SourceArg,
 }
 
 fn parse_view(name: &str) -> Result<app::View, String> {
@@ -569,10 +573,23 @@ fn run_window(screenshot: &ScreenshotArgs) -> anyhow::Result<()> {
             store
                 .set(app::LOCAL_DEMO_ACCOUNT, &app::demo_key(screenshot.tier))
                 .context("setting the demo key")?;
+            let source = match screenshot.screenshot_source {
+                SourceArg::Demo => app::DataSource::LocalDemo,
+                SourceArg::Kicksdb => {
+                    let key = std::env::var(KICKSDB_KEY_ENV).ok().filter(|k| !k.trim().is_empty()).with_context(|| {
+                        format!("--source kicksdb reads the KicksDB key from {KICKSDB_KEY_ENV}, which is not set")
+                    })?;
+                    store
+                        .set(app::KICKSDB_ACCOUNT, &key)
+                        .context("setting the KicksDB key")?;
+                    app::DataSource::Kicksdb
+                }
+            };
             let plan = app::ScreenshotPlan {
                 state: app::AppState {
                     view: screenshot.view,
                     last_query: screenshot.query.clone(),
+                    source,
                     ..app::AppState::default()
                 },
                 request: app::ScreenshotRequest::new(path.clone()),

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use common::mock_kicksdb::data::{PAIRS, Pair};
 use common::mock_kicksdb::{Endpoint, MockConfig, MockKicksdb, Mode, PlanGate, TEST_KEY};
-use solescope::client::{Client, ClientConfig, ErrorKind, RelatedQuery, SearchQuery};
+use solescope::client::{Client, ClientConfig, RelatedQuery, SearchQuery};
 use solescope::model::Country;
 use solescope::service::kicksdb::{Kicksdb, KicksdbConfig};
 use solescope::service::marketplace::Marketplaces;
@@ -172,16 +172,16 @@ async fn search_maps_stockx_products_field_by_field_in_both_markets() {
         .map(|s| s.query.clone())
         .collect();
     assert_eq!(filters.len(), 2, "{filters:?}");
-    // A filter value that could break out of the quotes is refused before any call.
+    // A filter value that could break out of the quotes matches nothing, without a call.
     let before = mock.count(Endpoint::Search);
-    let err = client
+    let none = client
         .search(&SearchQuery {
             sku: Some("x' OR '1'='1".to_owned()),
             ..SearchQuery::default()
         })
         .await
-        .unwrap_err();
-    assert_eq!(err.kind, ErrorKind::BadRequest, "{err}");
+        .unwrap();
+    assert!(none.hits.is_empty());
     assert_eq!(mock.count(Endpoint::Search), before);
 }
 

@@ -11,6 +11,8 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+mod common;
+
 use solescope::catalogue::{Catalogue, keys};
 
 /// A child process killed (and reaped) when dropped, so no test run leaves one behind.
@@ -291,4 +293,105 @@ fn two_replicas_share_one_budget_and_one_key_table_through_redis() {
             "still revoked"
         );
     }
+}
+
+/// Starts a `serve --source kicksdb --redis` replica against the mock KicksDB at `kicksdb_url`,
+/// its mirror at `mirror`; returns it and its base URL.
+fn kicksdb_replica(mirror: &Path, redis_url: &str, kicksdb_url: &str, key: &str) -> (Proc, String) {
+    let mut child = solescope()
+        .args(["serve", "--addr", "127.0.0.1:0", "--source", "kicksdb"])
+        .args([
+            "--kicksdb-url",
+            kicksdb_url,
+            "--redis",
+            redis_url,
+            "--catalogue",
+        ])
+        .arg(mirror)
+        .env("SOLESCOPE_KICKSDB_KEY", key)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let replica = Proc(child);
+    let mut line = String::new();
+    BufReader::new(stdout).read_line(&mut line).unwrap();
+    let base = line.trim().rsplit(' ').next().unwrap().to_owned();
+    assert!(base.starts_with("http://127.0.0.1:"), "{line:?}");
+    (replica, base)
+}
+
+#[test]
+fn replicas_on_kicksdb_share_its_60_real_time_calls_a_minute_through_redis() {
+    if !redis_available() {
+        assert!(
+            std::env::var("SOLESCOPE_REQUIRE_REDIS").as_deref() != Ok("1"),
+            "SOLESCOPE_REQUIRE_REDIS=1 but redis-server is not on PATH"
+        );
+        eprintln!("NOTICE: redis-server is not on PATH; the KicksDB replicas test is skipped");
+        return;
+    }
+    let mock =
+        common::mock_kicksdb::MockKicksdb::start(common::mock_kicksdb::MockConfig::default());
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let redis_dir = dir.path().join("redis");
+    std::fs::create_dir(&redis_dir).unwrap();
+    let _redis = start_redis(port, &redis_dir);
+    let url = format!("redis://127.0.0.1:{port}/0");
+    let (_a, base_a) = kicksdb_replica(
+        &dir.path().join("a.sqlite"),
+        &url,
+        &mock.base_url(),
+        &mock.key(),
+    );
+    let (_b, base_b) = kicksdb_replica(
+        &dir.path().join("b.sqlite"),
+        &url,
+        &mock.base_url(),
+        &mock.key(),
+    );
+
+    // 200 real-time lookups at once, spread over both replicas and two client keys (each key's
+    // own budget is 60 a minute, so only KicksDB's shared count can hold them to 60), every one
+    // for another product so nothing is reused.
+    let http = Http {
+        runtime: tokio::runtime::Runtime::new().unwrap(),
+        client: reqwest::Client::new(),
+    };
+    let statuses: Vec<u16> = http.runtime.block_on(async {
+        let mut tasks = Vec::new();
+        for at in 0..200u32 {
+            let base = if at % 2 == 0 { &base_a } else { &base_b };
+            let key = if at % 4 < 2 { "demo-pro" } else { "demo-ultra" };
+            let request = http
+                .client
+                .get(format!(
+                    "{base}/api/v3/realtime/resale-a/products/{}",
+                    1_000 + at
+                ))
+                .header("Authorization", key);
+            tasks.push(tokio::spawn(async move {
+                request.send().await.unwrap().status().as_u16()
+            }));
+        }
+        let mut statuses = Vec::new();
+        for task in tasks {
+            statuses.push(task.await.unwrap());
+        }
+        statuses
+    });
+    let sent = mock.count(common::mock_kicksdb::Endpoint::RealtimeGoat);
+    let max = mock.max_realtime_calls_per_minute();
+    assert!(
+        max <= 60,
+        "KicksDB saw {max} real-time calls in a minute from two replicas"
+    );
+    assert_eq!(sent, 60, "the shared budget is spent whole: {statuses:?}");
+    assert_eq!(
+        statuses.iter().filter(|s| **s == 429).count(),
+        140,
+        "{statuses:?}"
+    );
 }

@@ -50,22 +50,16 @@ fn market(country: Country) -> String {
 }
 
 /// A filter value KicksDB's Meilisearch filter can take between quotes: letters, digits, dash,
-/// space, dot and slash only (the style codes and barcodes of the research notes).
-fn filter_value(what: &str, value: &str) -> Result<String, FetchError> {
+/// space, dot and slash only (every style code and barcode of the research notes). `None` for
+/// anything else: no product has such a code, and a quote must never reach the filter.
+fn filter_value(value: &str) -> Option<String> {
     let value = value.trim();
-    if value.is_empty()
-        || value.len() > 64
-        || !value
+    (!value.is_empty()
+        && value.len() <= 100
+        && value
             .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | ' ' | '.' | '/'))
-    {
-        return Err(FetchError::new(
-            &Arc::from("KicksDB"),
-            FetchKind::Rejected,
-            format!("a {what} filter holds letters, digits, dashes and spaces only"),
-        ));
-    }
-    Ok(value.to_owned())
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | ' ' | '.' | '/')))
+    .then(|| value.to_owned())
 }
 
 impl Kicksdb {
@@ -112,16 +106,25 @@ impl Kicksdb {
             ("display[variants]", "true".to_owned()),
         ];
         // `filters` cannot be combined with KicksDB's other filters; one of the two is sent.
-        if let Some(sku) = search.sku.as_deref().filter(|s| !s.trim().is_empty()) {
-            query.push((
-                "filters",
-                format!("sku = '{}'", filter_value("style code", sku)?),
-            ));
-        } else if let Some(gtin) = search.gtin.as_deref().filter(|g| !g.trim().is_empty()) {
-            query.push((
-                "filters",
-                format!("barcodes IN ['{}']", filter_value("GTIN", gtin)?),
-            ));
+        let filter = if let Some(sku) = search.sku.as_deref().filter(|s| !s.trim().is_empty()) {
+            Some(filter_value(sku).map(|sku| format!("sku = '{sku}'")))
+        } else {
+            search
+                .gtin
+                .as_deref()
+                .filter(|g| !g.trim().is_empty())
+                .map(|gtin| filter_value(gtin).map(|gtin| format!("barcodes IN ['{gtin}']")))
+        };
+        match filter {
+            Some(Some(filter)) => query.push(("filters", filter)),
+            // A code no product can have: no hit, and no call.
+            Some(None) => {
+                return Ok(LivePage {
+                    pks: Vec::new(),
+                    full: false,
+                });
+            }
+            None => {}
         }
         let page: Envelope<Vec<StockxProduct>> = self
             .call_json(
@@ -250,8 +253,8 @@ pub(super) fn path_segment(id: &str) -> Result<String, FetchError> {
     if id.is_empty() || id.chars().all(|c| c == '.') {
         return Err(FetchError::new(
             &Arc::from("KicksDB"),
-            FetchKind::Rejected,
-            format!("{id:?} is not a product id or slug"),
+            FetchKind::NotFound,
+            format!("KicksDB has no product {id:?}"),
         ));
     }
     let mut out = String::with_capacity(id.len());

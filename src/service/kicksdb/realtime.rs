@@ -17,7 +17,6 @@ impl From<FetchError> for UpstreamError {
         let message = err.to_string();
         match err.kind {
             FetchKind::NotFound => UpstreamError::NotFound(message),
-            FetchKind::Rejected => UpstreamError::BadRequest(message),
             FetchKind::Timeout => UpstreamError::Timeout(message),
             FetchKind::RateLimited => UpstreamError::RateLimited {
                 message,
@@ -25,7 +24,8 @@ impl From<FetchError> for UpstreamError {
             },
             FetchKind::Unauthorized => UpstreamError::KeyRefused(message),
             FetchKind::Forbidden => UpstreamError::PlanRefused(message),
-            FetchKind::Unavailable
+            FetchKind::Rejected
+            | FetchKind::Unavailable
             | FetchKind::Unreachable
             | FetchKind::TooLarge
             | FetchKind::NotJson

@@ -24,7 +24,6 @@ impl From<FetchError> for ApiError {
         let message = err.to_string();
         match err.kind {
             FetchKind::NotFound => ApiError::NotFound(message),
-            FetchKind::Rejected => ApiError::BadRequest(message),
             FetchKind::RateLimited => ApiError::UpstreamRateLimited {
                 message,
                 retry_after_secs: err.retry_after.map_or(60, |d| d.as_secs().max(1)),
@@ -32,7 +31,10 @@ impl From<FetchError> for ApiError {
             FetchKind::Unauthorized => ApiError::UpstreamKeyRefused(message),
             FetchKind::Forbidden => ApiError::UpstreamPlan(message),
             FetchKind::Timeout => ApiError::UpstreamTimeout(message),
-            FetchKind::Unavailable
+            // KicksDB refusing what the service sent (its 422) is the gateway's failure, not
+            // the caller's: the caller's request was checked before.
+            FetchKind::Rejected
+            | FetchKind::Unavailable
             | FetchKind::Unreachable
             | FetchKind::TooLarge
             | FetchKind::NotJson
