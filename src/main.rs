@@ -12,7 +12,7 @@ use solescope::app::{self, StartupStatus};
 use solescope::catalogue::generate::{self, GenerateOptions, Phase, Progress};
 use solescope::catalogue::{Catalogue, demo, import, keys, stats};
 use solescope::client::{KeyStore, KeyringStore, MemoryKeyStore};
-use solescope::model::Tier;
+use solescope::model::{RetailerStores, StoreUrl, Tier};
 use solescope::service::marketplace::SimulatorConfig;
 use solescope::service::shared::RedisStore;
 use solescope::service::{self, ServiceConfig, ServiceState};
@@ -85,6 +85,15 @@ struct ServeArgs {
     /// (redis://HOST:PORT/DB); the keys are then managed with `keys ... --redis`.
     #[arg(long, value_name = "URL")]
     redis: Option<String>,
+    /// A Shopify storefront answering for retailer-a (its own address, e.g. https://kith.com),
+    /// read keyless from its public product JSON; repeat for more, asked in order. Without
+    /// one the simulator answers.
+    #[arg(long = "retailer-store", value_name = "URL", value_parser = parse_store)]
+    retailer_stores: Vec<StoreUrl>,
+}
+
+fn parse_store(text: &str) -> Result<StoreUrl, String> {
+    StoreUrl::parse(text).map_err(|err| err.to_string())
 }
 
 #[derive(Debug, Subcommand)]
@@ -210,6 +219,10 @@ fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
     let mut config = ServiceConfig::new(&catalogue);
     config.simulator.latency_ms = args.upstream_latency_ms;
     config.simulator.failure_rate = args.upstream_failure_rate;
+    config.retailer_stores = RetailerStores::new(args.retailer_stores.iter().cloned());
+    for store in &args.retailer_stores {
+        tracing::info!("retailer-a reads the storefront {store}");
+    }
     // Anyone may know the demo keys: off a loopback address they open the service to everyone.
     let loopback = is_loopback(&args.addr);
     config.demo_keys = args.demo_keys || loopback;

@@ -11,6 +11,7 @@ use solescope::catalogue::generate::{self, GenerateOptions};
 use solescope::service::{self, ServerHandle, ServiceConfig, ServiceState};
 
 pub mod kittest;
+pub mod mock_storefront;
 
 /// The day every test catalogue describes, so figures do not depend on when tests run.
 pub fn as_of() -> NaiveDate {
