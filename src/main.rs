@@ -26,6 +26,10 @@ struct Cli {
     command: Option<Command>,
     #[command(flatten)]
     screenshot: ScreenshotArgs,
+    /// A Shopify storefront the window's local service reads for retail prices and stock, in
+    /// addition to those listed in Settings (not saved); repeatable.
+    #[arg(long = "retailer-store", value_name = "URL", value_parser = parse_store)]
+    retailer_stores: Vec<StoreUrl>,
 }
 
 /// Taking a screenshot of the demo instead of opening the window for use.
@@ -185,7 +189,7 @@ fn main() -> anyhow::Result<()> {
         "info"
     });
     match cli.command {
-        None => run_window(&cli.screenshot),
+        None => run_window(&cli.screenshot, &cli.retailer_stores),
         Some(Command::Catalogue(command)) => run_catalogue(command),
         Some(Command::Serve(args)) => run_serve(&args),
         Some(Command::Keys(command)) => run_keys(command),
@@ -460,13 +464,16 @@ fn show_progress(bar: &ProgressBar, progress: Progress) {
     bar.set_position(progress.done);
 }
 
-fn run_window(screenshot: &ScreenshotArgs) -> anyhow::Result<()> {
+fn run_window(screenshot: &ScreenshotArgs, extra_stores: &[StoreUrl]) -> anyhow::Result<()> {
     let path =
         demo::default_path().context("no home directory, so no place for the demo catalogue")?;
     // The runtime lives as long as the window: the local service and every fetch run on it.
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let runtime_handle = runtime.handle().clone();
-    let status = StartupStatus::new();
+    // One list shared by the local service (which reads it on every retailer lookup) and the
+    // window (whose Settings edit it): a store added there is used at once.
+    let retailer_stores = RetailerStores::new(extra_stores.iter().cloned());
+    let status = StartupStatus::new().with_retailer_stores(retailer_stores.clone());
     let worker_status = status.clone();
     let service_runtime = runtime_handle.clone();
     let prepare = move |repaint: Box<dyn Fn() + Send>| {
@@ -487,7 +494,9 @@ fn run_window(screenshot: &ScreenshotArgs) -> anyhow::Result<()> {
             .and_then(|outcome| {
                 worker_status.set_message("Starting the local service…");
                 repaint();
-                let state = ServiceState::open(&ServiceConfig::new(&path))
+                let mut config = ServiceConfig::new(&path);
+                config.retailer_stores = retailer_stores;
+                let state = ServiceState::open(&config)
                     .with_context(|| format!("opening {}", path.display()))?;
                 let server = service_runtime
                     .block_on(service::spawn("127.0.0.1:0", state))

@@ -26,6 +26,7 @@ mod requested;
 mod screenshot;
 mod startup;
 mod status;
+mod stores;
 mod window;
 
 use std::collections::HashMap;
@@ -103,6 +104,8 @@ pub struct App {
     /// Alerts, per-size history and the monitor.
     alerts: alerts::AlertsState,
     portfolio: portfolio::Portfolio,
+    /// The retail storefronts of Settings.
+    stores: stores::StoresState,
 }
 
 impl App {
@@ -149,6 +152,7 @@ impl App {
             started_at: Some(std::time::Instant::now()),
             alerts: alerts::AlertsState::default(),
             portfolio: portfolio::Portfolio::new(None),
+            stores: stores::StoresState::default(),
         };
         if let Some(path) = init.user_db {
             app.open_user_db(path);
@@ -332,6 +336,7 @@ impl App {
         self.send_search_after_debounce(&ctx);
         self.keyboard(&ctx);
         self.alerts_tick(&ctx);
+        self.stores_tick();
         self.panels_ui(ui, &ctx);
         if self.screenshot.is_some() {
             self.screenshot_autopilot(&ctx);

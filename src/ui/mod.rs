@@ -13,5 +13,6 @@ pub mod realtime;
 pub mod search;
 pub mod settings;
 pub mod state;
+pub mod stores;
 pub mod watchlist;
 pub mod widgets;
