@@ -291,3 +291,287 @@ async fn a_store_that_keeps_failing_is_paused_and_marked() {
     assert!(started.elapsed() < Duration::from_millis(200));
     assert_eq!(mock.seen().len(), 3);
 }
+
+/// A running service over a small catalogue reading `stores`, and one catalogue product.
+struct Served {
+    _dir: tempfile::TempDir,
+    server: solescope::service::ServerHandle,
+    stores: RetailerStores,
+    hit: solescope::model::SearchHit,
+}
+
+async fn serve_with(stores: &[&MockStorefront], storefront: StorefrontConfig) -> Served {
+    let dir = tempfile::tempdir().unwrap();
+    let catalogue = common::catalogue(dir.path(), "catalogue.sqlite", 20, 5);
+    let mut config = common::config(&catalogue);
+    let list = RetailerStores::new(stores.iter().map(|m| store_url(m)));
+    config.retailer_stores = list.clone();
+    config.storefront = storefront;
+    let server = common::start(config).await;
+    let client = solescope::client::Client::new(solescope::client::ClientConfig::new(
+        server.base_url(),
+        Some("demo-pro".into()),
+    ))
+    .unwrap();
+    let hits = client
+        .search(&solescope::client::SearchQuery::default())
+        .await
+        .unwrap();
+    Served {
+        _dir: dir,
+        server,
+        stores: list,
+        hit: hits.hits[0].clone(),
+    }
+}
+
+async fn get(served: &Served, path: &str) -> (u16, serde_json::Value) {
+    let response = reqwest::Client::new()
+        .get(format!("{}{path}", served.server.base_url()))
+        .header("Authorization", "demo-pro")
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap())
+}
+
+#[tokio::test]
+async fn the_service_reads_the_stores_in_turn_and_only_a_configured_store_by_name() {
+    // Store A sells another shoe; store B the catalogue's first product, by its catalogue slug.
+    let a = MockStorefront::start(vec![panda("something-else")]).await;
+    let b_product = |slug: &str| panda(slug);
+    let placeholder = MockStorefront::start(Vec::new()).await;
+    let served = serve_with(&[&a, &placeholder], StorefrontConfig::default()).await;
+    let slug = served.hit.slug.clone();
+    let b = MockStorefront::start(vec![b_product(&slug)]).await;
+    // Settings (or anyone holding the shared list) swaps a store: used at once.
+    served.stores.set([store_url(&a), store_url(&b)]);
+
+    let (status, body) = get(&served, &format!("/api/v3/retailer-a/products/{slug}")).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["slug"], slug.as_str());
+    assert_eq!(body["data"]["id"], "gid://shopify/Product/7572035502241");
+    assert_eq!(a.seen().len(), 1, "A was asked first and had nothing");
+    assert!(
+        placeholder.seen().is_empty(),
+        "a removed store is not asked"
+    );
+
+    // The catalogue UUID the window and its alerts hold stands for the catalogue slug.
+    let (status, by_id) = get(
+        &served,
+        &format!("/api/v3/retailer-a/products/{}", served.hit.id),
+    )
+    .await;
+    assert_eq!(status, 200, "{by_id}");
+    assert_eq!(by_id["data"], body["data"]);
+
+    // One store by name: A has no such product.
+    let (status, only_a) = get(
+        &served,
+        &format!("/api/v3/retailer-a/products/{slug}?store={}", a.label()),
+    )
+    .await;
+    assert_eq!(status, 404, "{only_a}");
+    // A store that is not configured is refused, and never fetched.
+    let (status, refused) = get(
+        &served,
+        &format!(
+            "/api/v3/retailer-a/products/{slug}?store={}",
+            placeholder.label()
+        ),
+    )
+    .await;
+    assert_eq!(status, 400, "{refused}");
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .contains("is configured")
+    );
+    assert!(placeholder.seen().is_empty());
+    // A store that refuses is a 502 naming what it said.
+    b.set_mode(Mode::Password);
+    let (status, password) = get(
+        &served,
+        &format!(
+            "/api/v3/retailer-a/products/other-handle?store={}",
+            b.label()
+        ),
+    )
+    .await;
+    assert_eq!(status, 502, "{password}");
+    assert!(
+        password["message"]
+            .as_str()
+            .unwrap()
+            .contains("password-protected")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_with_a_retailer_store_answers_the_conformant_retailer_product() {
+    use std::io::{BufRead, BufReader};
+
+    let dir = tempfile::tempdir().unwrap();
+    let catalogue = common::catalogue(dir.path(), "serve.sqlite", 20, 5);
+    let mock = MockStorefront::start(vec![panda(HANDLE)]).await;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_solescope"))
+        .env("HOME", dir.path())
+        .args([
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--retailer-store",
+            &mock.base_url,
+        ])
+        .arg("--catalogue")
+        .arg(&catalogue)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let line = tokio::task::spawn_blocking(move || {
+        let mut line = String::new();
+        BufReader::new(stdout).read_line(&mut line).unwrap();
+        line
+    })
+    .await
+    .unwrap();
+    let base = line.trim().rsplit(' ').next().unwrap().to_owned();
+    let answer = |key: &'static str| {
+        let url = format!("{base}/api/v3/retailer-a/products/{HANDLE}");
+        async move {
+            let response = reqwest::Client::new()
+                .get(url)
+                .header("Authorization", key)
+                .send()
+                .await
+                .unwrap();
+            (
+                response.status().as_u16(),
+                response.json::<serde_json::Value>().await.unwrap(),
+            )
+        }
+    };
+    let (status, pro) = answer("demo-pro").await;
+    let (free_status, free) = answer("demo-free").await;
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(status, 200, "{pro}");
+    common::conformance::assert_retailer_envelope(&pro, true);
+    assert_eq!(pro["data"]["slug"], HANDLE);
+    assert_eq!(pro["data"]["release_date"], "2026-03-10");
+    // The free tier's rule holds for a live answer too: no release date.
+    assert_eq!(free_status, 200, "{free}");
+    common::conformance::assert_retailer_envelope(&free, false);
+    // Two requests for the first answer, none for the second (reused).
+    assert_eq!(mock.seen().len(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restock_at_a_store_fires_the_alert_once_with_a_desktop_notification() {
+    use solescope::app::monitor::{self, MonitorConfig};
+    use solescope::app::notify::DesktopNotifier;
+    use solescope::model::{AlertKind, NewAlert, ProductRef};
+    use solescope::userdb::{UserDb, UserDbHandle};
+
+    let Some((_bus, received)) = common::notifications::own_notification_bus().await else {
+        return;
+    };
+    let placeholder = MockStorefront::start(Vec::new()).await;
+    let fast = StorefrontConfig {
+        cache_ttl: Duration::from_millis(200),
+        min_interval: Duration::from_millis(20),
+        ..StorefrontConfig::default()
+    };
+    let served = serve_with(&[&placeholder], fast).await;
+    // The store sells the catalogue's first product under its catalogue slug; size US 9 is
+    // sold out.
+    let mock = MockStorefront::start(vec![panda(&served.hit.slug)]).await;
+    served.stores.set([store_url(&mock)]);
+    let client = solescope::client::Client::new(solescope::client::ClientConfig::new(
+        served.server.base_url(),
+        Some("demo-pro".into()),
+    ))
+    .unwrap();
+    let db_path = served._dir.path().join(UserDb::FILE_NAME);
+    let (db, opened) = UserDbHandle::spawn(db_path.clone());
+    tokio::task::spawn_blocking(move || opened.block_and_take())
+        .await
+        .unwrap()
+        .unwrap();
+    let alert = NewAlert {
+        product: ProductRef {
+            product_id: served.hit.id.clone(),
+            style_code: served.hit.sku.clone(),
+            title: served.hit.title.clone(),
+        },
+        size: Some("9".into()),
+        kind: AlertKind::BackInStock,
+        price_cents: None,
+        currency: "USD".into(),
+    };
+    let added = db.run(move |db| db.add_alert(&alert, 0));
+    tokio::task::spawn_blocking(move || added.block_and_take())
+        .await
+        .unwrap()
+        .unwrap();
+    let handle = monitor::spawn(
+        &tokio::runtime::Handle::current(),
+        client,
+        db,
+        std::sync::Arc::new(DesktopNotifier),
+        MonitorConfig {
+            check_every: Duration::from_millis(300),
+        },
+    );
+    handle.set_retailer_stores(served.stores.clone());
+    let wait_for_checks = |n: u64| {
+        let handle = handle.clone();
+        async move {
+            let start = Instant::now();
+            while handle.status().checks < n {
+                assert!(
+                    start.elapsed() < Duration::from_secs(20),
+                    "{:?}",
+                    handle.status()
+                );
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+    };
+    // Sold out: checked twice, nothing fires.
+    wait_for_checks(2).await;
+    assert_eq!(handle.status().unseen_firings, 0, "{:?}", handle.status());
+    assert!(received.try_recv().is_err());
+
+    // The store brings size US 9 back.
+    mock.set_available(&served.hit.slug, PRODUCT_ID * 10 + 2, true);
+    let (app_name, summary, body) = tokio::task::spawn_blocking(move || {
+        let first = received.recv_timeout(Duration::from_secs(20));
+        (first, received)
+    })
+    .await
+    .map(|(first, received)| {
+        let first = first.expect("a Notify call within 20 s");
+        // Later checks see it still in stock: no second notification.
+        std::thread::sleep(Duration::from_millis(1_500));
+        assert!(received.try_recv().is_err(), "the alert fired twice");
+        first
+    })
+    .unwrap();
+    let checks = handle.status().checks;
+    assert!(checks >= 4, "{:?}", handle.status());
+    let firings = handle.take_firings();
+    handle.stop();
+    assert_eq!(firings.len(), 1, "{firings:?}");
+    assert_eq!(firings[0].size, "9");
+    assert_eq!(firings[0].price_cents, Some(11_000));
+    assert_eq!(app_name, "Solescope");
+    assert!(summary.contains(&served.hit.title), "{summary}");
+    assert!(body.contains("Size 9"), "{body}");
+    assert!(body.contains("back in stock at 110.00"), "{body}");
+}
