@@ -89,7 +89,7 @@ struct ServeArgs {
     /// (redis://HOST:PORT/DB); the keys are then managed with `keys ... --redis`.
     #[arg(long, value_name = "URL")]
     redis: Option<String>,
-    /// A Shopify storefront answering for retailer-a (its own address, e.g. https://kith.com),
+    /// A Shopify storefront answering for retailer-a (its own address, such as kith.com),
     /// read keyless from its public product JSON; repeat for more, asked in order. Without
     /// one the simulator answers.
     #[arg(long = "retailer-store", value_name = "URL", value_parser = parse_store)]

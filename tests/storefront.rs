@@ -91,7 +91,7 @@ async fn every_field_of_a_sneaker_store_maps_to_the_retailer_product() {
         format!("gid://shopify/ProductVariant/{}", PRODUCT_ID * 10 + 2)
     );
     for variant in &product.variants {
-        assert_eq!(variant.price, 110.0);
+        assert!((variant.price - 110.0).abs() < 1e-9, "{}", variant.price);
         assert_eq!(variant.currency, "USD");
     }
     assert_eq!(
@@ -128,7 +128,7 @@ async fn prices_are_read_in_the_stores_currency_jpy_and_three_decimals() {
     assert!(
         yen.variants
             .iter()
-            .all(|v| v.price == 16_500.0 && v.currency == "JPY")
+            .all(|v| (v.price - 16_500.0).abs() < 1e-9 && v.currency == "JPY")
     );
     // The size option is found by its name, wherever it is (here option 1, named in two languages).
     assert_eq!(yen.variants[0].size, "26.5cm / US 8.5");
@@ -143,7 +143,7 @@ async fn prices_are_read_in_the_stores_currency_jpy_and_three_decimals() {
         dinar
             .variants
             .iter()
-            .all(|v| v.price == 55.75 && v.currency == "KWD")
+            .all(|v| (v.price - 55.75).abs() < 1e-9 && v.currency == "KWD")
     );
 }
 
@@ -294,7 +294,7 @@ async fn a_store_that_keeps_failing_is_paused_and_marked() {
 
 /// A running service over a small catalogue reading `stores`, and one catalogue product.
 struct Served {
-    _dir: tempfile::TempDir,
+    dir: tempfile::TempDir,
     server: solescope::service::ServerHandle,
     stores: RetailerStores,
     hit: solescope::model::SearchHit,
@@ -318,7 +318,7 @@ async fn serve_with(stores: &[&MockStorefront], storefront: StorefrontConfig) ->
         .await
         .unwrap();
     Served {
-        _dir: dir,
+        dir,
         server,
         stores: list,
         hit: hits.hits[0].clone(),
@@ -497,7 +497,7 @@ async fn a_restock_at_a_store_fires_the_alert_once_with_a_desktop_notification()
         Some("demo-pro".into()),
     ))
     .unwrap();
-    let db_path = served._dir.path().join(UserDb::FILE_NAME);
+    let db_path = served.dir.path().join(UserDb::FILE_NAME);
     let (db, opened) = UserDbHandle::spawn(db_path.clone());
     tokio::task::spawn_blocking(move || opened.block_and_take())
         .await

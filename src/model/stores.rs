@@ -86,9 +86,8 @@ impl StoreUrl {
     /// `/products/{handle}?variant={id}`.
     #[must_use]
     pub fn product_page(&self, handle: &str, variant_id: Option<&str>) -> String {
-        let mut url = match reqwest::Url::parse(&self.0) {
-            Ok(url) => url,
-            Err(_) => return self.0.clone(),
+        let Ok(mut url) = reqwest::Url::parse(&self.0) else {
+            return self.0.clone();
         };
         if let Ok(mut segments) = url.path_segments_mut() {
             segments.clear().push("products").push(handle);
@@ -278,7 +277,7 @@ mod tests {
         assert_eq!(list.list(), [a.clone(), b.clone()]);
         assert!(!window_side.add(a.clone()));
         assert!(window_side.remove(&a));
-        assert_eq!(list.list(), [b.clone()]);
+        assert_eq!(list.list(), std::slice::from_ref(&b));
         assert_eq!(list.find("b.example"), Some(b.clone()));
         assert_eq!(list.find("a.example"), None);
         list.set_health(

@@ -102,10 +102,10 @@ pub fn assert_retailer_envelope(body: &Value, with_release_date: bool) {
     let images = data["images"].as_array().expect("images is an array");
     assert!(images.iter().all(Value::is_string), "{images:?}");
     if with_release_date {
-        let date = data["release_date"].as_str().unwrap();
+        let release = data["release_date"].as_str().unwrap();
         assert!(
-            date.is_empty() || chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").is_ok(),
-            "{date}"
+            release.is_empty() || chrono::NaiveDate::parse_from_str(release, "%Y-%m-%d").is_ok(),
+            "{release}"
         );
     }
     assert_micros(&data["updated_at"]);

@@ -231,9 +231,9 @@ pub fn sneaker(
             price_minor,
             sku: format!("DD1391-100-{us}"),
             barcode: match i {
-                1 => Some(format!("40667481234{:02}", i)),
+                1 => Some(format!("40667481234{i:02}")),
                 2 => None,
-                _ => Some(format!("1961538798{:02}", i)),
+                _ => Some(format!("1961538798{i:02}")),
             },
             available: i != 1,
             updated_at: if i == 0 {

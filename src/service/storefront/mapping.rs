@@ -126,6 +126,9 @@ fn currency_of(index: usize, variant: &JsonVariant) -> Result<String, MappingErr
     }
 }
 
+/// What separates a style code from a size in a SKU (`DD1391-100-9`).
+const SEPARATORS: [char; 5] = ['-', '_', ' ', '/', '.'];
+
 /// The SKU the variants share, or their common stem without a trailing separator.
 fn shared_sku(variants: &[JsonVariant]) -> String {
     let skus: Vec<&str> = variants
@@ -146,7 +149,6 @@ fn shared_sku(variants: &[JsonVariant]) -> String {
             .map_or(0, |((at, c), _)| at + c.len_utf8());
         stem = &stem[..common];
     }
-    const SEPARATORS: [char; 5] = ['-', '_', ' ', '/', '.'];
     if skus.iter().any(|s| s.len() != stem.len()) {
         // The stem may end inside the size part (`…-10`, `…-11` share `…-1`): cut it back to
         // the last separator.

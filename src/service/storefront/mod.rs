@@ -346,7 +346,7 @@ impl Storefronts {
         handle: &str,
         extension: &str,
     ) -> Result<T, StorefrontError> {
-        self.check_paused(shop)?;
+        Self::check_paused(shop)?;
         let mut url = shop.base.clone();
         url.path_segments_mut()
             .map_err(|()| StorefrontError::Failed(format!("{}: not a base URL", shop.url.label())))?
@@ -416,7 +416,7 @@ impl Storefronts {
     }
 
     /// Refuses a request to a paused store.
-    fn check_paused(&self, shop: &Shop) -> Result<(), StorefrontError> {
+    fn check_paused(shop: &Shop) -> Result<(), StorefrontError> {
         let state = shop.state.lock().unwrap_or_else(PoisonError::into_inner);
         match state.paused_until {
             Some(until) if until > Instant::now() => Err(StorefrontError::Paused {
