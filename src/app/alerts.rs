@@ -473,9 +473,17 @@ impl App {
     /// Below the product's market figures: the where-to-buy table from one real-time call per
     /// source, and the per-size history chart.
     pub(super) fn product_trade_ui(&mut self, ui: &mut egui::Ui, product: &Product) {
+        // A screenshot run reading retail stores is taken to show where to buy: the table is
+        // scrolled into view once the comparison has landed.
+        let show_trade = self.screenshot.is_some()
+            && !self.startup.retailer_stores().is_empty()
+            && self.alerts.compare_resale_a.value().is_some();
         let alerts = &mut self.alerts;
         ui.add_space(12.0);
         ui.separator();
+        if show_trade {
+            ui.scroll_to_cursor(Some(egui::Align::TOP));
+        }
         let budget_line = self.client.as_ref().map_or_else(String::new, |client| {
             let budget = client.realtime_budget();
             ui::realtime::budget_text(&budget, budget.resets_in())
