@@ -374,7 +374,7 @@ async fn the_service_reads_the_stores_in_turn_and_only_a_configured_store_by_nam
     )
     .await;
     assert_eq!(status, 404, "{only_a}");
-    // A store that is not configured is refused, and never fetched.
+    // A store that is not configured is not found, and never fetched.
     let (status, refused) = get(
         &served,
         &format!(
@@ -383,7 +383,7 @@ async fn the_service_reads_the_stores_in_turn_and_only_a_configured_store_by_nam
         ),
     )
     .await;
-    assert_eq!(status, 400, "{refused}");
+    assert_eq!(status, 404, "{refused}");
     assert!(
         refused["message"]
             .as_str()
@@ -391,6 +391,24 @@ async fn the_service_reads_the_stores_in_turn_and_only_a_configured_store_by_nam
             .contains("is configured")
     );
     assert!(placeholder.seen().is_empty());
+    // The parameter is in the OpenAPI document, with its rule.
+    let (_, document) = get(&served, "/openapi.json").await;
+    let store_parameter =
+        document["paths"]["/api/v3/retailer-a/products/{slug}"]["get"]["parameters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == "store")
+            .cloned()
+            .expect("the store parameter is documented");
+    assert_eq!(store_parameter["in"], "query");
+    assert!(
+        store_parameter["description"]
+            .as_str()
+            .unwrap()
+            .contains("configured"),
+        "{store_parameter}"
+    );
     // A store that refuses is a 502 naming what it said.
     b.set_mode(Mode::Password);
     let (status, password) = get(

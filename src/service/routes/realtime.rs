@@ -153,9 +153,9 @@ const MAX_STORE_CHARS: usize = 300;
 /// its catalogue slug), or from the one `store` names; without, the simulator answers.
 #[utoipa::path(get, path = "/api/v3/retailer-a/products/{slug}", tag = "real-time",
     params(("slug" = String, Path, description = "Product slug: with retail storefronts configured, the product's handle in the stores (a catalogue UUID stands for its catalogue slug)"),
-        ("store" = Option<String>, Query, max_length = 300, description = "Read only this store: one of the storefronts the service is configured with (`serve --retailer-store`), named by its host (`kith.com`, `127.0.0.1:8081`) or its origin. Any other value is refused with 400: the service never fetches an address a request names. Without it, the configured stores are read in turn and the first that has the handle answers")),
-    responses((status = 200, body = RetailerEnvelope), (status = 400, body = ErrorBody, description = "A malformed slug, or a store that is not configured"), (status = 401, body = ErrorBody),
-        (status = 404, body = ErrorBody), (status = 502, body = ErrorBody, description = "The store failed or refused: password-protected, refuses automated reading, asked to slow down (429/503), redirected elsewhere, or is paused after repeated failures"), (status = 504, body = ErrorBody)),
+        ("store" = Option<String>, Query, max_length = 300, description = "Read only this store: one of the storefronts the service is configured with (`serve --retailer-store`), named by its host (`kith.com`, `127.0.0.1:8081`) or its origin. Any other value is answered 404 (no such store here): the service never fetches an address a request names. Without it, the configured stores are read in turn and the first that has the handle answers")),
+    responses((status = 200, body = RetailerEnvelope), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody, description = "No product by that handle, or no configured store by that name"), (status = 502, body = ErrorBody, description = "The store failed or refused: password-protected, refuses automated reading, asked to slow down (429/503), redirected elsewhere, or is paused after repeated failures"), (status = 504, body = ErrorBody)),
     security(("api_key" = [])))]
 pub(crate) async fn retailer_product(
     State(state): State<Arc<ServiceState>>,
@@ -169,7 +169,7 @@ pub(crate) async fn retailer_product(
         let handle = storefront_handle(&state, slug).await?;
         state.storefronts.product(&handle, store).await?
     } else if let Some(store) = store {
-        return Err(ApiError::BadRequest(format!(
+        return Err(ApiError::NotFound(format!(
             "no store named {store:?} is configured (this service reads no retail storefront)"
         )));
     } else {

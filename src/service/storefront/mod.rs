@@ -224,8 +224,9 @@ impl Storefronts {
         store: Option<&str>,
     ) -> Result<RetailerProduct, UpstreamError> {
         let stores = match store {
+            // 404 rather than 400: the name is well formed, there is just no such store here.
             Some(name) => vec![self.stores.find(name).ok_or_else(|| {
-                UpstreamError::BadRequest(format!(
+                UpstreamError::NotFound(format!(
                     "no store named {name:?} is configured; the configured stores are: {}",
                     self.store_names()
                 ))
