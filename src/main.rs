@@ -12,7 +12,7 @@ use solescope::app::{self, StartupStatus};
 use solescope::catalogue::generate::{self, GenerateOptions, Phase, Progress};
 use solescope::catalogue::{Catalogue, demo, import, keys, stats};
 use solescope::client::{KeyStore, KeyringStore, MemoryKeyStore};
-use solescope::model::Tier;
+use solescope::model::{RetailerStores, StoreUrl, Tier};
 use solescope::service::kicksdb::{self, Kicksdb, KicksdbConfig};
 use solescope::service::marketplace::{Marketplaces, SimulatorConfig};
 use solescope::service::shared::RedisStore;
@@ -28,6 +28,10 @@ struct Cli {
     command: Option<Command>,
     #[command(flatten)]
     screenshot: ScreenshotArgs,
+    /// A Shopify storefront the window's local service reads for retail prices and stock, in
+    /// addition to those listed in Settings (not saved); repeatable.
+    #[arg(long = "retailer-store", value_name = "URL", value_parser = parse_store)]
+    retailer_stores: Vec<StoreUrl>,
 }
 
 /// Taking a screenshot of the demo instead of opening the window for use.
@@ -99,6 +103,15 @@ struct ServeArgs {
     /// KicksDB's base URL (with --source kicksdb).
     #[arg(long, value_name = "URL", default_value = kicksdb::DEFAULT_BASE_URL)]
     kicksdb_url: String,
+    /// A Shopify storefront answering for retailer-a (its own address, such as kith.com),
+    /// read keyless from its public product JSON; repeat for more, asked in order. Without
+    /// one the simulator answers.
+    #[arg(long = "retailer-store", value_name = "URL", value_parser = parse_store)]
+    retailer_stores: Vec<StoreUrl>,
+}
+
+fn parse_store(text: &str) -> Result<StoreUrl, String> {
+    StoreUrl::parse(text).map_err(|err| err.to_string())
 }
 
 /// `serve --source`.
@@ -203,7 +216,7 @@ fn main() -> anyhow::Result<()> {
         "info"
     });
     match cli.command {
-        None => run_window(&cli.screenshot),
+        None => run_window(&cli.screenshot, &cli.retailer_stores),
         Some(Command::Catalogue(command)) => run_catalogue(command),
         Some(Command::Serve(args)) => run_serve(&args),
         Some(Command::Keys(command)) => run_keys(command),
@@ -249,6 +262,10 @@ fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
     let mut config = ServiceConfig::new(&catalogue);
     config.simulator.latency_ms = args.upstream_latency_ms;
     config.simulator.failure_rate = args.upstream_failure_rate;
+    config.retailer_stores = RetailerStores::new(args.retailer_stores.iter().cloned());
+    for store in &args.retailer_stores {
+        tracing::info!("retailer-a reads the storefront {store}");
+    }
     // Anyone may know the demo keys: off a loopback address they open the service to everyone.
     let loopback = is_loopback(&args.addr);
     config.demo_keys = args.demo_keys || loopback;
@@ -508,13 +525,18 @@ fn show_progress(bar: &ProgressBar, progress: Progress) {
     bar.set_position(progress.done);
 }
 
-fn run_window(screenshot: &ScreenshotArgs) -> anyhow::Result<()> {
+fn run_window(screenshot: &ScreenshotArgs, extra_stores: &[StoreUrl]) -> anyhow::Result<()> {
     let path =
         demo::default_path().context("no home directory, so no place for the demo catalogue")?;
     // The runtime lives as long as the window: the local service and every fetch run on it.
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let runtime_handle = runtime.handle().clone();
-    let status = StartupStatus::new();
+    // One list shared by the local service (which reads it on every retailer lookup) and the
+    // window (whose Settings edit it): a store added there is used at once.
+    let retailer_stores = RetailerStores::new(extra_stores.iter().cloned());
+    let status = StartupStatus::new().with_retailer_stores(retailer_stores.clone());
+    // The KicksDB service reads the same stores for retail prices and stock.
+    let live_stores = retailer_stores.clone();
     let worker_status = status.clone();
     let service_runtime = runtime_handle.clone();
     let prepare = move |repaint: Box<dyn Fn() + Send>| {
@@ -535,7 +557,9 @@ fn run_window(screenshot: &ScreenshotArgs) -> anyhow::Result<()> {
             .and_then(|outcome| {
                 worker_status.set_message("Starting the local service…");
                 repaint();
-                let state = ServiceState::open(&ServiceConfig::new(&path))
+                let mut config = ServiceConfig::new(&path);
+                config.retailer_stores = retailer_stores;
+                let state = ServiceState::open(&config)
                     .with_context(|| format!("opening {}", path.display()))?;
                 let server = service_runtime
                     .block_on(service::spawn("127.0.0.1:0", state))
@@ -610,7 +634,7 @@ fn run_window(screenshot: &ScreenshotArgs) -> anyhow::Result<()> {
         Some(dir) => Some(dir.path().join(UserDb::FILE_NAME)),
         None => demo::data_dir().map(|dir| dir.join(UserDb::FILE_NAME)),
     };
-    let live = kicksdb_launcher(&runtime_handle);
+    let live = kicksdb_launcher(&runtime_handle, live_stores);
     let outcome = app::run(
         status,
         Box::new(prepare),
@@ -638,12 +662,16 @@ fn run_window(screenshot: &ScreenshotArgs) -> anyhow::Result<()> {
 /// The window's KicksDB source: given the user's key, starts an in-process service over KicksDB
 /// (`SOLESCOPE_KICKSDB_URL`, default the real one) with its mirror in the data directory, and
 /// answers its base URL. A second launch (a new key) stops the first service.
-fn kicksdb_launcher(runtime: &tokio::runtime::Handle) -> app::LiveLauncher {
+fn kicksdb_launcher(
+    runtime: &tokio::runtime::Handle,
+    retailer_stores: RetailerStores,
+) -> app::LiveLauncher {
     let running: Arc<tokio::sync::Mutex<Option<service::ServerHandle>>> = Arc::default();
     let runtime = runtime.clone();
     Arc::new(move |key: String| {
         let running = Arc::clone(&running);
         let runtime = runtime.clone();
+        let retailer_stores = retailer_stores.clone();
         Box::pin(async move {
             if let Some(old) = running.lock().await.take() {
                 old.shutdown().await;
@@ -660,6 +688,7 @@ fn kicksdb_launcher(runtime: &tokio::runtime::Handle) -> app::LiveLauncher {
                 live.base_url = base_url;
                 let mut config = ServiceConfig::new(&mirror);
                 config.realtime_per_minute = live.realtime_per_minute;
+                config.retailer_stores = retailer_stores;
                 let source = Arc::new(Kicksdb::new(&live, None).map_err(|err| format!("{err:#}"))?);
                 ServiceState::with_sources(
                     &config,

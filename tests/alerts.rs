@@ -6,14 +6,10 @@
 //! `dbus-run-session`; locally: `dbus-run-session -- cargo test --test alerts`). Without one it
 //! prints a notice and passes; with `SOLESCOPE_REQUIRE_KEYRING=1` or `CI` set it fails.
 
-// zbus's interface macro reads the `_`-named arguments of the Notify signature it is given.
-#![allow(clippy::used_underscore_binding)]
-
 mod common;
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use solescope::app::monitor::{self, MonitorConfig, MonitorHandle, SPEND_WINDOW, history_key};
@@ -201,78 +197,10 @@ async fn the_monitor_spends_at_most_half_the_budget_and_a_user_lookup_still_succ
     assert_eq!(status.unseen_firings, 0);
 }
 
-/// What the notification server received: (app name, summary, body).
-type Received = (String, String, String);
-
-struct NotificationServer {
-    received: std::sync::Mutex<mpsc::Sender<Received>>,
-}
-
-#[zbus::interface(name = "org.freedesktop.Notifications")]
-#[allow(
-    clippy::unused_self,
-    reason = "the D-Bus methods take every argument of the freedesktop signatures; the macro reads them"
-)]
-impl NotificationServer {
-    #[allow(
-        clippy::too_many_arguments,
-        reason = "the freedesktop Notify signature"
-    )]
-    fn notify(
-        &self,
-        app_name: String,
-        _replaces_id: u32,
-        _app_icon: String,
-        summary: String,
-        body: String,
-        _actions: Vec<String>,
-        _hints: HashMap<String, zbus::zvariant::OwnedValue>,
-        _expire_timeout: i32,
-    ) -> u32 {
-        let sender = self.received.lock().unwrap();
-        sender.send((app_name, summary, body)).unwrap();
-        1
-    }
-
-    fn get_capabilities(&self) -> Vec<String> {
-        vec!["body".into()]
-    }
-
-    fn get_server_information(&self) -> (String, String, String, String) {
-        (
-            "solescope-test".into(),
-            "solescope".into(),
-            "1".into(),
-            "1.2".into(),
-        )
-    }
-
-    fn close_notification(&self, _id: u32) {}
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_fired_alert_reaches_the_desktop_notification_server() {
-    let (sender, received) = mpsc::channel();
-    let server = NotificationServer {
-        received: std::sync::Mutex::new(sender),
-    };
-    let bus = tokio::task::spawn_blocking(move || {
-        zbus::blocking::connection::Builder::session()?
-            .name("org.freedesktop.Notifications")?
-            .serve_at("/org/freedesktop/Notifications", server)?
-            .build()
-    })
-    .await
-    .unwrap();
-    let _bus = match bus {
-        Ok(bus) => bus,
-        Err(err) => {
-            let required = std::env::var("SOLESCOPE_REQUIRE_KEYRING").is_ok_and(|v| v == "1")
-                || std::env::var_os("CI").is_some();
-            assert!(!required, "a session bus is required here but: {err}");
-            eprintln!("notice: notification test skipped, no session bus: {err}");
-            return;
-        }
+    let Some((_bus, received)) = common::notifications::own_notification_bus().await else {
+        return;
     };
 
     let setup = setup().await;
@@ -377,7 +305,7 @@ async fn the_where_to_trade_table_marks_the_best_buy_and_sell_of_a_simulated_ans
         Some(retail) if retail < resale_ask => (QuoteSource::Retailer, retail),
         _ => (QuoteSource::ResaleA, resale_ask),
     };
-    assert_eq!(row.best_buy, Some(expected_buy));
+    assert_eq!(row.best_buy, Some((expected_buy.0.into(), expected_buy.1)));
     let resale_b_payout = (resale_ask as f64 * (1.0 - 0.109)).round() as i64;
     let best_sell = row.best_sell.clone().unwrap();
     assert_eq!(

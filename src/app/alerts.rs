@@ -14,10 +14,12 @@ use poll_promise::Promise;
 use super::monitor::{self, MonitorConfig, MonitorHandle, UserLookupGuard};
 use super::notify::{DesktopNotifier, Notifier};
 use super::{App, Requested, View, portfolio};
-use crate::figures::{product_key, quotes_from_resale_a, quotes_from_retailer, size_key};
+use crate::figures::{
+    product_key, quotes_from_resale_a, quotes_from_retailer, quotes_from_store, size_key,
+};
 use crate::model::{
     Alert, AlertFiring, PricePoint, Product, ProductRef, ResaleAEnvelope, RetailerEnvelope,
-    SizeQuote,
+    SizeQuote, StoreUrl,
 };
 use crate::ui;
 use crate::ui::orders::WeeklySeries;
@@ -81,7 +83,9 @@ pub(super) struct AlertsState {
     writes: Vec<Promise<Result<(), UserDbError>>>,
     badge: usize,
     compare_resale_a: Requested<ResaleAEnvelope>,
-    compare_retailer: Requested<RetailerEnvelope>,
+    /// The retailer lookups of the comparison: one per storefront the local service reads
+    /// (`Some(store)`), or one without a store (the simulator, or a remote server's retailer).
+    compare_retailers: Vec<(Option<StoreUrl>, Requested<RetailerEnvelope>)>,
     actions: ProductActions,
     /// Whether a lookup that records history was in flight last frame, and the monitor's
     /// check count then: when either changes, the history is read again.
@@ -107,7 +111,7 @@ impl Default for AlertsState {
             writes: Vec::new(),
             badge: 0,
             compare_resale_a: Requested::NotYetRequested,
-            compare_retailer: Requested::NotYetRequested,
+            compare_retailers: vec![(None, Requested::NotYetRequested)],
             actions: ProductActions::default(),
             recording: (false, 0),
             autopilot_done: false,
@@ -137,6 +141,11 @@ impl AlertsState {
             || self.firings.pending.is_some()
             || self.history.pending.is_some()
             || !self.writes.is_empty()
+    }
+
+    /// Whether a retailer lookup of the comparison is in flight.
+    fn retailers_pending(&self) -> bool {
+        self.compare_retailers.iter().any(|(_, r)| r.is_pending())
     }
 
     /// A guard that holds the monitor back while a user lookup is in flight.
@@ -173,13 +182,19 @@ pub(super) fn resale_a_record(envelope: &ResaleAEnvelope) -> (String, Vec<SizeQu
     )
 }
 
-/// The quotes and history key of a `retailer-a` answer.
-pub(super) fn retailer_record(envelope: &RetailerEnvelope) -> (String, Vec<SizeQuote>) {
+/// The quotes and history key of a `retailer-a` answer (from `store`, when read from one). The
+/// history is kept in US dollars: a store's quotes in another currency are not recorded.
+pub(super) fn retailer_record(
+    envelope: &RetailerEnvelope,
+    store: Option<&StoreUrl>,
+) -> (String, Vec<SizeQuote>) {
     let product = &envelope.data;
-    (
-        product_key(&product.sku, &product.slug),
-        quotes_from_retailer(product),
-    )
+    let mut quotes = match store {
+        Some(store) => quotes_from_store(product, store),
+        None => quotes_from_retailer(product),
+    };
+    quotes.retain(|q| q.store.is_none() || q.currency == "USD");
+    (product_key(&product.sku, &product.slug), quotes)
 }
 
 /// The per-size history chart of `product` (shown on the product view and the Alerts tab);
@@ -281,9 +296,18 @@ impl App {
         self.alerts.monitor.as_ref().map(|(_, handle)| handle)
     }
 
+    /// The user database, once opened.
+    pub(super) fn alerts_db(&self) -> Option<UserDbHandle> {
+        self.alerts
+            .db
+            .clone()
+            .filter(|_| self.alerts.opened.is_none())
+    }
+
     /// Per frame: takes in database reads, starts (or restarts) the monitor for the connected
     /// client, and turns its firings into the badge and a fresh list.
     pub(super) fn alerts_tick(&mut self, ctx: &egui::Context) {
+        let is_local = self.is_local();
         let alerts = &mut self.alerts;
         if let Some(opened) = alerts.opened.take() {
             match opened.try_take() {
@@ -317,7 +341,9 @@ impl App {
             alerts.reload_lists();
         }
         alerts.compare_resale_a.poll();
-        alerts.compare_retailer.poll();
+        for (_, retailer) in &mut alerts.compare_retailers {
+            retailer.poll();
+        }
 
         let ready = alerts.db.is_some() && alerts.opened.is_none() && alerts.alerts.value.is_some();
         if let (true, Some(client), Some(db)) = (ready, &self.client, &alerts.db) {
@@ -337,6 +363,10 @@ impl App {
                     Arc::clone(&alerts.notifier),
                     alerts.monitor_config.clone(),
                 );
+                // The storefronts are the local service's: a remote server has its own.
+                if is_local {
+                    handle.set_retailer_stores(self.startup.retailer_stores().clone());
+                }
                 alerts.monitor = Some((base_url, handle));
             }
         }
@@ -359,7 +389,7 @@ impl App {
             self.resale_a.is_pending()
                 || self.retailer.is_pending()
                 || alerts.compare_resale_a.is_pending()
-                || alerts.compare_retailer.is_pending(),
+                || alerts.retailers_pending(),
             alerts
                 .monitor
                 .as_ref()
@@ -443,9 +473,17 @@ impl App {
     /// Below the product's market figures: the where-to-buy table from one real-time call per
     /// source, and the per-size history chart.
     pub(super) fn product_trade_ui(&mut self, ui: &mut egui::Ui, product: &Product) {
+        // A screenshot run reading retail stores is taken to show where to buy: the table is
+        // scrolled into view once the comparison has landed.
+        let show_trade = self.screenshot.is_some()
+            && !self.startup.retailer_stores().is_empty()
+            && self.alerts.compare_resale_a.value().is_some();
         let alerts = &mut self.alerts;
         ui.add_space(12.0);
         ui.separator();
+        if show_trade {
+            ui.scroll_to_cursor(Some(egui::Align::TOP));
+        }
         let budget_line = self.client.as_ref().map_or_else(String::new, |client| {
             let budget = client.realtime_budget();
             ui::realtime::budget_text(&budget, budget.resets_in())
@@ -457,8 +495,7 @@ impl App {
         };
         let is_current = looked_up(&product.id);
         ui.horizontal(|ui| {
-            let pending =
-                alerts.compare_resale_a.is_pending() || alerts.compare_retailer.is_pending();
+            let pending = alerts.compare_resale_a.is_pending() || alerts.retailers_pending();
             let label = if is_current {
                 "Compare marketplaces again"
             } else {
@@ -466,7 +503,7 @@ impl App {
             };
             if ui
                 .add_enabled(!pending, egui::Button::new(label))
-                .on_hover_text("One real-time call to resale-a (spends the budget) and one to the retailer (free)")
+                .on_hover_text("One real-time call to resale-a (spends the budget) and one to the retailer, or to each retail store of Settings (free)")
                 .clicked()
             {
                 alerts.actions.compare = true;
@@ -475,13 +512,10 @@ impl App {
                 ui.spinner();
             }
         });
-        for error in [
-            alerts.compare_resale_a.error(),
-            alerts.compare_retailer.error(),
-        ]
-        .into_iter()
-        .flatten()
-        {
+        let errors = std::iter::once(alerts.compare_resale_a.error())
+            .chain(alerts.compare_retailers.iter().map(|(_, r)| r.error()))
+            .flatten();
+        for error in errors {
             ui.colored_label(ui.visuals().error_fg_color, format!("{error:#}"));
         }
         let mut quotes = Vec::new();
@@ -489,12 +523,36 @@ impl App {
             if let Some(envelope) = alerts.compare_resale_a.value() {
                 quotes.extend(quotes_from_resale_a(&envelope.data));
             }
-            if let Some(envelope) = alerts.compare_retailer.value() {
-                quotes.extend(quotes_from_retailer(&envelope.data));
+            for (store, retailer) in &alerts.compare_retailers {
+                if let Some(envelope) = retailer.value() {
+                    quotes.extend(match store {
+                        Some(store) => quotes_from_store(&envelope.data, store),
+                        None => quotes_from_retailer(&envelope.data),
+                    });
+                }
             }
         }
+        let elsewhere: Vec<String> = quotes
+            .iter()
+            .filter(|q| !q.currency.eq_ignore_ascii_case("USD"))
+            .map(|q| {
+                format!(
+                    "{} ({})",
+                    q.store.as_deref().unwrap_or(q.source.as_str()),
+                    q.currency
+                )
+            })
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
         let rows = crate::figures::where_to_trade(&quotes, "USD");
         ui::alerts::trade::where_to_trade_ui(ui, &rows, "USD", &budget_line);
+        if !elsewhere.is_empty() {
+            ui.weak(format!(
+                "Not compared (priced in another currency): {}",
+                elsewhere.join(", ")
+            ));
+        }
 
         ui.add_space(12.0);
         history_section_ui(alerts, ui, product, self.orders.value());
@@ -531,16 +589,39 @@ impl App {
                 }
                 answer
             });
-        self.alerts
-            .compare_retailer
-            .spawn(&self.runtime, ctx, async move {
-                let answer = client.retailer_product(&id).await;
-                if let (Ok(envelope), Some(db)) = (&answer, &recorder) {
-                    let (key, quotes) = retailer_record(envelope);
-                    record_lookup(db, key, quotes);
-                }
-                answer
-            });
+        let stores: Vec<Option<StoreUrl>> = if self.is_local() {
+            self.startup
+                .retailer_stores()
+                .list()
+                .into_iter()
+                .map(Some)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let stores = if stores.is_empty() {
+            vec![None]
+        } else {
+            stores
+        };
+        self.alerts.compare_retailers = stores
+            .into_iter()
+            .map(|store| {
+                let mut requested = Requested::NotYetRequested;
+                let (client, id, recorder) = (client.clone(), id.clone(), recorder.clone());
+                let asked = store.clone();
+                requested.spawn(&self.runtime, ctx, async move {
+                    let label = asked.as_ref().map(|s| s.label().to_owned());
+                    let answer = client.retailer_product_at(&id, label.as_deref()).await;
+                    if let (Ok(envelope), Some(db)) = (&answer, &recorder) {
+                        let (key, quotes) = retailer_record(envelope, asked.as_ref());
+                        record_lookup(db, key, quotes);
+                    }
+                    answer
+                });
+                (store, requested)
+            })
+            .collect();
         // The next read of the history includes these answers.
         self.alerts.history_for = None;
     }
@@ -610,9 +691,7 @@ impl App {
                 status.last_error.is_some()
                     || (status.checks > 0 && alerts.recording.1 == status.checks)
             }),
-            View::Product => {
-                !alerts.compare_resale_a.is_pending() && !alerts.compare_retailer.is_pending()
-            }
+            View::Product => !alerts.compare_resale_a.is_pending() && !alerts.retailers_pending(),
             _ => true,
         }
     }

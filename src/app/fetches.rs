@@ -245,7 +245,7 @@ impl App {
             Lookup::Retailer { slug } => self.retailer.spawn(&self.runtime, ctx, async move {
                 let answer = client.retailer_product(&slug).await;
                 if let (Ok(envelope), Some(db)) = (&answer, &recorder) {
-                    let (key, quotes) = super::alerts::retailer_record(envelope);
+                    let (key, quotes) = super::alerts::retailer_record(envelope, None);
                     super::alerts::record_lookup(db, key, quotes);
                 }
                 answer

@@ -146,6 +146,7 @@ impl App {
                     &mut self.state.theme,
                 );
                 self.settings_action(action, ctx);
+                self.stores_settings_ui(ui);
             }
         });
     }

@@ -27,6 +27,7 @@ mod requested;
 mod screenshot;
 mod startup;
 mod status;
+mod stores;
 mod window;
 
 use std::collections::HashMap;
@@ -107,6 +108,8 @@ pub struct App {
     portfolio: portfolio::Portfolio,
     /// The KicksDB source: its key, its in-process service, the key check.
     live: live::LiveSource,
+    /// The retail storefronts of Settings.
+    stores: stores::StoresState,
 }
 
 impl App {
@@ -155,6 +158,7 @@ impl App {
             alerts: alerts::AlertsState::default(),
             portfolio: portfolio::Portfolio::new(None),
             live: live::LiveSource::default(),
+            stores: stores::StoresState::default(),
         };
         if let Some(path) = init.user_db {
             app.open_user_db(path);
@@ -344,6 +348,7 @@ impl App {
         self.live_search_after_pause(&ctx);
         self.keyboard(&ctx);
         self.alerts_tick(&ctx);
+        self.stores_tick();
         self.panels_ui(ui, &ctx);
         if self.screenshot.is_some() {
             self.screenshot_autopilot(&ctx);

@@ -10,7 +10,11 @@
 //! - on 429 it waits for `Retry-After` (or the budget's reset), on network and server errors it
 //!   backs off exponentially, and while the app is offline it pauses.
 //!
-//! Retailer lookups are free (not budgeted) but still wait out back-off and offline.
+//! Retailer lookups are free (not budgeted) but still wait out back-off and offline. When the
+//! local service reads real storefronts ([`MonitorHandle::set_retailer_stores`]), each store is
+//! looked up (the service reuses a store's answer for up to a minute and asks a store at most
+//! once a second), so a restock or a price at any of them fires; a store that fails does not
+//! hold the others back.
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -19,8 +23,9 @@ use std::time::{Duration, Instant};
 use crate::client::{Budget, Client, ClientError, ErrorKind};
 use crate::figures::{
     AlertStep, alert_step, product_key, quotes_from_resale_a, quotes_from_retailer,
+    quotes_from_store,
 };
-use crate::model::{Alert, AlertFiring, AlertKind, ProductRef, SizeQuote};
+use crate::model::{Alert, AlertFiring, AlertKind, ProductRef, RetailerStores, SizeQuote};
 use crate::userdb::{UserDb, UserDbError, UserDbHandle};
 
 use super::notify::Notifier;
@@ -177,6 +182,7 @@ struct Shared {
     call_times: VecDeque<Instant>,
     status: MonitorStatus,
     fired: Vec<AlertFiring>,
+    retailer_stores: RetailerStores,
 }
 
 /// The window's side of a running monitor. Dropping the last handle does not stop it; call
@@ -215,6 +221,12 @@ impl MonitorHandle {
         UserLookupGuard {
             shared: Arc::clone(&self.shared),
         }
+    }
+
+    /// Looks `retailer-a` up in each of `stores` (those the local service reads); empty: one
+    /// lookup without a store, as before.
+    pub fn set_retailer_stores(&self, stores: RetailerStores) {
+        self.lock().retailer_stores = stores;
     }
 
     /// The monitor's status.
@@ -447,13 +459,15 @@ impl Task {
             quotes.extend(quotes_from_resale_a(&envelope.data));
         }
         if needs_retailer {
-            self.permit(false)?;
-            let answer = self.client.retailer_product(&product.product_id).await;
-            let envelope = answer.map_err(Stall::Failed)?;
-            self.gate.succeeded();
-            quotes.extend(quotes_from_retailer(&envelope.data));
+            quotes.extend(self.retailer_quotes(&product.product_id).await?);
         }
-        if let Err(err) = record_history(&self.db, history_key(&product), quotes.clone()).await {
+        // The history is in US dollars: a store's quotes in another currency are not kept.
+        let recorded: Vec<SizeQuote> = quotes
+            .iter()
+            .filter(|q| q.store.is_none() || q.currency == "USD")
+            .cloned()
+            .collect();
+        if let Err(err) = record_history(&self.db, history_key(&product), recorded).await {
             self.handle.lock().status.last_error = Some(format!("{err:#}"));
         }
         for alert in alerts {
@@ -469,6 +483,47 @@ impl Task {
             }
         }
         Ok(())
+    }
+
+    /// The retailer's quotes for `product_id`: from each storefront the local service reads, or
+    /// from its one retailer. A store that fails is noted in the status and skipped; only when
+    /// every lookup failed does the check fail.
+    async fn retailer_quotes(&mut self, product_id: &str) -> Result<Vec<SizeQuote>, Stall> {
+        let stores = self.handle.lock().retailer_stores.list();
+        if stores.is_empty() {
+            self.permit(false)?;
+            let answer = self.client.retailer_product(product_id).await;
+            let envelope = answer.map_err(Stall::Failed)?;
+            self.gate.succeeded();
+            return Ok(quotes_from_retailer(&envelope.data));
+        }
+        let mut quotes = Vec::new();
+        let mut first_error = None;
+        let mut answered = false;
+        for store in &stores {
+            self.permit(false)?;
+            match self
+                .client
+                .retailer_product_at(product_id, Some(store.label()))
+                .await
+            {
+                Ok(envelope) => {
+                    answered = true;
+                    quotes.extend(quotes_from_store(&envelope.data, store));
+                }
+                Err(err) => {
+                    self.handle.lock().status.last_error = Some(format!("{err:#}"));
+                    first_error.get_or_insert(err);
+                }
+            }
+        }
+        match first_error {
+            Some(err) if !answered => Err(Stall::Failed(err)),
+            _ => {
+                self.gate.succeeded();
+                Ok(quotes)
+            }
+        }
     }
 
     /// Records the firing (disarming the alert), then notifies and raises the badge. When the

@@ -7,6 +7,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 #[derive(Debug, Clone, Default)]
 pub struct StartupStatus {
     inner: Arc<Mutex<StartupState>>,
+    /// The retail storefronts the local service reads, shared with it (`main` hands the same
+    /// value to both); Settings edits them.
+    retailer_stores: crate::model::RetailerStores,
 }
 
 /// What start-up produced: the running local service.
@@ -45,6 +48,21 @@ impl StartupStatus {
             summary: String::new(),
         }));
         status
+    }
+
+    /// The same status sharing `stores` with the local service.
+    #[must_use]
+    pub fn with_retailer_stores(self, stores: crate::model::RetailerStores) -> Self {
+        Self {
+            retailer_stores: stores,
+            ..self
+        }
+    }
+
+    /// The retail storefronts shared with the local service.
+    #[must_use]
+    pub fn retailer_stores(&self) -> &crate::model::RetailerStores {
+        &self.retailer_stores
     }
 
     fn update(&self, f: impl FnOnce(&mut StartupState)) {

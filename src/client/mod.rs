@@ -336,13 +336,26 @@ impl Client {
 
     /// `GET /api/v3/retailer-a/products/{slug}`: the retailer's product (free).
     pub async fn retailer_product(&self, slug: &str) -> Result<RetailerEnvelope, ClientError> {
-        let url = self.url(&[
+        self.retailer_product_at(slug, None).await
+    }
+
+    /// `GET /api/v3/retailer-a/products/{slug}?store=`: the product from one of the server's
+    /// storefronts (`store`: its host, `kith.com`), or from the first that has it (`None`).
+    pub async fn retailer_product_at(
+        &self,
+        slug: &str,
+        store: Option<&str>,
+    ) -> Result<RetailerEnvelope, ClientError> {
+        let mut url = self.url(&[
             ("", "api"),
             ("", "v3"),
             ("", "retailer-a"),
             ("", "products"),
             ("slug", slug),
         ])?;
+        if let Some(store) = store {
+            url.query_pairs_mut().append_pair("store", store);
+        }
         self.get(url, Budgeted::No).await
     }
 

@@ -3,7 +3,7 @@
 
 use super::sizes::{SizeRun, parse_size, size_asks};
 use crate::model::{
-    Alert, AlertKind, NewAlert, QuoteSource, ResaleAProduct, RetailerProduct, SizeQuote,
+    Alert, AlertKind, NewAlert, QuoteSource, ResaleAProduct, RetailerProduct, SizeQuote, StoreUrl,
 };
 
 /// The key one size is kept under, whatever the label: `9` (men's or unmarked), `W 8`, `5.5Y`,
@@ -55,6 +55,8 @@ pub fn quotes_from_resale_a(product: &ResaleAProduct) -> Vec<SizeQuote> {
             last_sale_cents: None,
             in_stock: None,
             currency: "USD".to_owned(),
+            store: None,
+            link: None,
         })
         .collect()
 }
@@ -63,6 +65,25 @@ pub fn quotes_from_resale_a(product: &ResaleAProduct) -> Vec<SizeQuote> {
 /// bought, and its stock. A size without a price (the retailer writes 0) has no ask.
 #[must_use]
 pub fn quotes_from_retailer(product: &RetailerProduct) -> Vec<SizeQuote> {
+    retailer_quotes(product, None)
+}
+
+/// The per-size quotes of one storefront's `retailer-a` answer, as [`quotes_from_retailer`],
+/// each naming the store and linking to the store's page for its size
+/// (`/products/{handle}?variant={id}`).
+#[must_use]
+pub fn quotes_from_store(product: &RetailerProduct, store: &StoreUrl) -> Vec<SizeQuote> {
+    retailer_quotes(product, Some(store))
+}
+
+/// The numeric id of a global id (`gid://shopify/ProductVariant/123` → `123`).
+fn numeric_id(gid: &str) -> Option<&str> {
+    gid.rsplit('/')
+        .next()
+        .filter(|id| !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()))
+}
+
+fn retailer_quotes(product: &RetailerProduct, store: Option<&StoreUrl>) -> Vec<SizeQuote> {
     product
         .variants
         .iter()
@@ -78,6 +99,8 @@ pub fn quotes_from_retailer(product: &RetailerProduct) -> Vec<SizeQuote> {
                 last_sale_cents: None,
                 in_stock: Some(variant.available),
                 currency: variant.currency.to_ascii_uppercase(),
+                store: store.map(|s| s.label().to_owned()),
+                link: store.map(|s| s.product_page(&product.slug, numeric_id(&variant.id))),
             }
         })
         .collect()

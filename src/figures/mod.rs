@@ -23,7 +23,7 @@ mod weekly;
 
 pub use self::alerts::{
     AlertHit, AlertStep, alert_hit, alert_step, product_key, quotes_from_resale_a,
-    quotes_from_retailer, size_key,
+    quotes_from_retailer, quotes_from_store, size_key,
 };
 pub use self::payout::{
     FeeRates, Payout, PayoutError, RESALE_A_DEFAULT_FEES, RESALE_B_DEFAULT_FEES, payout,
@@ -44,7 +44,7 @@ pub use self::sizes::{
     ParsedSize, SizeAsk, SizePrice, SizeRun, lowest_size_ask, parse_size, prices_by_size, size_asks,
 };
 pub use self::table::{CsvError, ORDERS_CSV_HEADER, orders_csv, weeks_csv};
-pub use self::trade::{SellOption, TradeRow, where_to_trade};
+pub use self::trade::{SellOption, Seller, SellerAsk, TradeRow, where_to_trade};
 pub use self::weekly::{
     BestWeek, MOMENTUM_FALLING_RATIO, MOMENTUM_RISING_RATIO, MOMENTUM_WINDOW_WEEKS, Momentum,
     Trend, VOLATILITY_MIN_WEEKS, Week, WeeklySummary, aov_volatility, momentum, relative_change,

@@ -13,6 +13,46 @@ use super::payout::{FeeRates, RESALE_A_DEFAULT_FEES, RESALE_B_DEFAULT_FEES, payo
 use super::sizes::parse_size;
 use crate::model::{QuoteSource, SizeQuote};
 
+/// Who asks a price: a source, and for `retailer-a` read from real storefronts, which store
+/// (one column each in the table).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Seller {
+    /// The source.
+    pub source: QuoteSource,
+    /// The storefront (its host), when the source is read from several.
+    pub store: Option<String>,
+}
+
+impl Seller {
+    /// The name shown: the store's host, else the source's name.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        self.store.as_deref().unwrap_or(self.source.as_str())
+    }
+}
+
+impl From<QuoteSource> for Seller {
+    fn from(source: QuoteSource) -> Self {
+        Self {
+            source,
+            store: None,
+        }
+    }
+}
+
+/// One seller's price for one size.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SellerAsk {
+    /// Who.
+    pub seller: Seller,
+    /// The ask (a store's price when the size is in stock), in cents; `None`: nobody asks.
+    pub cents: Option<i64>,
+    /// Retail stock, when the seller is a store.
+    pub in_stock: Option<bool>,
+    /// The seller's page for the size, when known.
+    pub link: Option<String>,
+}
+
 /// What selling on one marketplace pays.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SellOption {
@@ -27,10 +67,10 @@ pub struct SellOption {
 pub struct TradeRow {
     /// The size key.
     pub size: String,
-    /// Each source's ask for the size (`None`: looked up, nobody asks), in source order.
-    pub asks: Vec<(QuoteSource, Option<i64>)>,
-    /// The lowest ask and where, if any source asks.
-    pub best_buy: Option<(QuoteSource, i64)>,
+    /// Each seller's ask for the size, in seller order (source, then store).
+    pub asks: Vec<SellerAsk>,
+    /// The lowest ask and where, if any seller asks.
+    pub best_buy: Option<(Seller, i64)>,
     /// The highest bid and where, if any source gives one.
     pub best_bid: Option<(QuoteSource, i64)>,
     /// The price a sale is reckoned at (see the module docs), in cents.
@@ -82,14 +122,22 @@ pub fn where_to_trade(quotes: &[SizeQuote], currency: &str) -> Vec<TradeRow> {
 }
 
 fn trade_row(size: String, quotes: &[&SizeQuote]) -> TradeRow {
-    let mut asks: Vec<(QuoteSource, Option<i64>)> = quotes
+    let mut asks: Vec<SellerAsk> = quotes
         .iter()
-        .map(|q| (q.source, q.lowest_ask_cents))
+        .map(|q| SellerAsk {
+            seller: Seller {
+                source: q.source,
+                store: q.store.clone(),
+            },
+            cents: q.lowest_ask_cents,
+            in_stock: q.in_stock,
+            link: q.link.clone(),
+        })
         .collect();
-    asks.sort_by_key(|(source, _)| *source);
+    asks.sort_by(|a, b| a.seller.cmp(&b.seller));
     let best_buy = asks
         .iter()
-        .filter_map(|(source, ask)| ask.map(|cents| (*source, cents)))
+        .filter_map(|ask| ask.cents.map(|cents| (ask.seller.clone(), cents)))
         .min_by_key(|(_, cents)| *cents);
     let best_bid = quotes
         .iter()
@@ -137,6 +185,32 @@ fn trade_row(size: String, quotes: &[&SizeQuote]) -> TradeRow {
 mod tests {
     use super::*;
 
+    #[test]
+    fn each_store_is_a_seller_of_its_own_with_its_link_and_the_cheapest_buys() {
+        let store = |name: &str, ask: Option<i64>, in_stock: bool| SizeQuote {
+            store: Some(name.into()),
+            link: Some(format!("https://{name}/products/x?variant=1")),
+            in_stock: Some(in_stock),
+            ..quote(QuoteSource::Retailer, "9", ask)
+        };
+        let quotes = vec![
+            quote(QuoteSource::ResaleA, "9", Some(25_000)),
+            store("b.example", None, false),
+            store("a.example", Some(11_000), true),
+        ];
+        let rows = where_to_trade(&quotes, "USD");
+        let names: Vec<&str> = rows[0].asks.iter().map(|a| a.seller.name()).collect();
+        assert_eq!(names, ["resale-a", "a.example", "b.example"]);
+        let sold_out = &rows[0].asks[2];
+        assert_eq!((sold_out.cents, sold_out.in_stock), (None, Some(false)));
+        assert_eq!(
+            sold_out.link.as_deref(),
+            Some("https://b.example/products/x?variant=1")
+        );
+        let (seller, cents) = rows[0].best_buy.clone().unwrap();
+        assert_eq!((seller.name(), cents), ("a.example", 11_000));
+    }
+
     fn quote(source: QuoteSource, size: &str, ask: Option<i64>) -> SizeQuote {
         SizeQuote::ask_only(source, size, ask)
     }
@@ -159,7 +233,7 @@ mod tests {
             ["9", "10"]
         );
         let ten = &rows[1];
-        assert_eq!(ten.best_buy, Some((QuoteSource::Retailer, 18_000)));
+        assert_eq!(ten.best_buy, Some((QuoteSource::Retailer.into(), 18_000)));
         assert_eq!(ten.sale_price_cents, Some(30_000));
         // resale-a: 300 - 9 % - 3 % - 5 = 259; resale-b: 300 - 8 % - 2.9 % = 267.30.
         assert_eq!(
@@ -182,10 +256,13 @@ mod tests {
         assert_eq!(ten.margin_cents, Some(26_730 - 18_000));
         // Size 9: only resale-a asks; selling there again pays less than buying costs.
         let nine = &rows[0];
-        assert_eq!(nine.best_buy, Some((QuoteSource::ResaleA, 20_000)));
+        assert_eq!(nine.best_buy, Some((QuoteSource::ResaleA.into(), 20_000)));
         assert_eq!(nine.margin_cents, None);
         assert_eq!(
-            nine.asks,
+            nine.asks
+                .iter()
+                .map(|a| (a.seller.source, a.cents))
+                .collect::<Vec<_>>(),
             vec![
                 (QuoteSource::ResaleA, Some(20_000)),
                 (QuoteSource::Retailer, None)

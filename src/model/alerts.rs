@@ -182,6 +182,13 @@ pub struct SizeQuote {
     pub in_stock: Option<bool>,
     /// Currency code of every price.
     pub currency: String,
+    /// The storefront the quote comes from (its host, `kith.com`) when `retailer-a` is read
+    /// from real stores; `None` for a single source.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub store: Option<String>,
+    /// Where the size can be bought (the store's page for it), when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link: Option<String>,
 }
 
 impl SizeQuote {
@@ -197,6 +204,8 @@ impl SizeQuote {
             last_sale_cents: None,
             in_stock: None,
             currency: "USD".into(),
+            store: None,
+            link: None,
         }
     }
 }

@@ -13,6 +13,7 @@ pub mod portfolio;
 pub mod realtime;
 pub mod search;
 pub mod service;
+pub mod stores;
 pub mod tiers;
 pub mod v2;
 
@@ -20,5 +21,6 @@ pub use alerts::*;
 pub use realtime::*;
 pub use search::*;
 pub use service::*;
+pub use stores::{RetailerStores, StoreHealth, StoreUrl, StoreUrlError};
 pub use tiers::Feature;
 pub use v2::*;

@@ -19,6 +19,7 @@ pub mod pool;
 mod routes;
 pub mod shared;
 pub mod source;
+pub mod storefront;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -39,6 +40,7 @@ use self::error::Shaped;
 use self::limits::WindowLimiter;
 use self::marketplace::{Marketplaces, Simulator, SimulatorConfig};
 use self::pool::Pool;
+use self::storefront::{StorefrontConfig, Storefronts};
 use crate::catalogue::{Catalogue, CatalogueError};
 use crate::search::{HitStore, SearchIndex};
 
@@ -77,6 +79,11 @@ pub struct ServiceConfig {
     /// starts answering (which serves hits from the catalogue meanwhile), and a freshly built
     /// index is saved after it ([`BACKGROUND_FROM`] by default).
     pub background_from: usize,
+    /// The storefronts behind `retailer-a` (`serve --retailer-store`, the window's Settings),
+    /// read on every lookup; empty: the simulator answers.
+    pub retailer_stores: crate::model::RetailerStores,
+    /// How the storefronts are read (politeness, cache, pauses).
+    pub storefront: StorefrontConfig,
 }
 
 /// Default of [`ServiceConfig::background_from`]: below it the hit store and the index file
@@ -96,6 +103,8 @@ impl ServiceConfig {
             demo_keys: true,
             shared: None,
             background_from: BACKGROUND_FROM,
+            retailer_stores: crate::model::RetailerStores::default(),
+            storefront: StorefrontConfig::default(),
         }
     }
 }
@@ -129,6 +138,8 @@ pub struct ServiceState {
     marketplaces: Arc<dyn Marketplaces>,
     /// Where search, products, orders and counts come from (see [`source`]).
     catalogue: Arc<dyn source::CatalogueSource>,
+    /// Real storefronts answering for `retailer-a` when any is configured.
+    storefronts: Storefronts,
     realtime_budget: WindowLimiter,
     /// See [`ServiceConfig::realtime_per_minute`].
     realtime_per_minute: u32,
@@ -294,6 +305,10 @@ impl ServiceState {
             search: Arc::new(search),
             marketplaces,
             catalogue,
+            storefronts: Storefronts::new(
+                config.retailer_stores.clone(),
+                config.storefront.clone(),
+            ),
             realtime_budget: WindowLimiter::new(config.realtime_per_minute, 60),
             realtime_per_minute: config.realtime_per_minute,
             shared: config.shared.clone().map(shared::Shared::new),

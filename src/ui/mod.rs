@@ -14,5 +14,6 @@ pub mod search;
 pub mod settings;
 pub mod source_badge;
 pub mod state;
+pub mod stores;
 pub mod watchlist;
 pub mod widgets;

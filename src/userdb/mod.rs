@@ -29,6 +29,7 @@ use crate::durable;
 pub mod alerts;
 pub mod history;
 pub mod portfolio;
+pub mod stores;
 pub mod watchlist;
 
 /// The migration steps, in order; step `i` takes the file from version `i` to `i + 1`.
@@ -41,6 +42,8 @@ pub const MIGRATIONS: &[&str] = &[
     include_str!("portfolio.sql"),
     // watchlist: moved here from the window's eframe storage.
     include_str!("watchlist.sql"),
+    // retail storefronts: the stores listed in Settings (issue 24).
+    include_str!("stores.sql"),
 ];
 
 /// What can go wrong with the user's database.

@@ -10,8 +10,11 @@ use chrono::NaiveDate;
 use solescope::catalogue::generate::{self, GenerateOptions};
 use solescope::service::{self, ServerHandle, ServiceConfig, ServiceState};
 
+pub mod conformance;
 pub mod kittest;
 pub mod mock_kicksdb;
+pub mod mock_storefront;
+pub mod notifications;
 
 /// The day every test catalogue describes, so figures do not depend on when tests run.
 pub fn as_of() -> NaiveDate {

@@ -1,21 +1,59 @@
 //! The where-to-buy, where-to-sell table of the open product: one row per size with each
-//! source's ask, the best buy, the sale price, each resale marketplace's payout after fees, the
+//! seller's ask (one column per source, and per storefront when `retailer-a` is read from real
+//! stores, each price linking to the store's page for the size), the best buy, the sale price, each resale marketplace's payout after fees, the
 //! best sell and the margin (`figures::where_to_trade` does the arithmetic).
 
 use egui_extras::{Column, TableBuilder};
 
-use crate::figures::TradeRow;
-use crate::model::QuoteSource;
+use crate::figures::{Seller, SellerAsk, TradeRow};
 use crate::ui::format::money_from_cents;
 
-/// The text that marks the best buy or the best sell of a row: `retailer-a · $180.00`.
+/// The text that marks the best buy or the best sell of a row: `retailer-a · $180.00`,
+/// `kith.com · $110.00`.
 #[must_use]
-pub fn mark_text(source: QuoteSource, cents: i64, currency: &str) -> String {
+pub fn mark_text(seller: impl Into<Seller>, cents: i64, currency: &str) -> String {
     format!(
         "{} · {}",
-        source.as_str(),
+        seller.into().name(),
         money_from_cents(cents, currency)
     )
+}
+
+/// The column heading of a seller: `Ask resale-a`, `kith.com retail`.
+#[must_use]
+pub fn seller_heading(seller: &Seller) -> String {
+    match &seller.store {
+        Some(store) => format!("{store} retail"),
+        None => format!("Ask {}", seller.source.as_str()),
+    }
+}
+
+/// One seller's cell: the price (a link to the store's page for the size, when there is one),
+/// "sold out", or "no price".
+fn ask_cell_ui(ui: &mut egui::Ui, ask: Option<&SellerAsk>, currency: &str) {
+    let Some(ask) = ask else {
+        ui.weak("—");
+        return;
+    };
+    match (ask.cents, ask.in_stock, ask.link.as_deref()) {
+        (Some(cents), _, Some(link)) => {
+            ui.hyperlink_to(money_from_cents(cents, currency), link)
+                .on_hover_text(format!("In stock: open {link}"));
+        }
+        (Some(cents), _, None) => {
+            ui.label(money_from_cents(cents, currency));
+        }
+        (None, Some(false), Some(link)) => {
+            ui.hyperlink_to("sold out", link)
+                .on_hover_text(format!("This size is sold out: {link}"));
+        }
+        (None, Some(false), None) => {
+            ui.weak("sold out");
+        }
+        (None, _, _) => {
+            ui.weak("no price");
+        }
+    }
 }
 
 /// The table for `rows` in `currency`, under a line with the real-time budget (`budget_line`).
@@ -26,10 +64,10 @@ pub fn where_to_trade_ui(ui: &mut egui::Ui, rows: &[TradeRow], currency: &str, b
         ui.weak("No size has a price yet: look the product up on the real-time sources.");
         return;
     }
-    let sources: Vec<QuoteSource> = {
-        let mut all: Vec<QuoteSource> = rows
+    let sellers: Vec<Seller> = {
+        let mut all: Vec<Seller> = rows
             .iter()
-            .flat_map(|row| row.asks.iter().map(|(source, _)| *source))
+            .flat_map(|row| row.asks.iter().map(|ask| ask.seller.clone()))
             .collect();
         all.sort();
         all.dedup();
@@ -43,7 +81,7 @@ pub fn where_to_trade_ui(ui: &mut egui::Ui, rows: &[TradeRow], currency: &str, b
         .vscroll(false)
         .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
         .column(Column::auto().at_least(50.0));
-    for _ in &sources {
+    for _ in &sellers {
         table = table.column(Column::auto().at_least(90.0));
     }
     table
@@ -57,9 +95,9 @@ pub fn where_to_trade_ui(ui: &mut egui::Ui, rows: &[TradeRow], currency: &str, b
             header.col(|ui| {
                 ui.strong("Size");
             });
-            for source in &sources {
+            for seller in &sellers {
                 header.col(|ui| {
-                    ui.strong(format!("Ask {}", source.as_str()));
+                    ui.strong(seller_heading(seller));
                 });
             }
             for name in [
@@ -81,24 +119,13 @@ pub fn where_to_trade_ui(ui: &mut egui::Ui, rows: &[TradeRow], currency: &str, b
                     cells.col(|ui| {
                         ui.label(&row.size);
                     });
-                    for source in &sources {
-                        let ask = row
-                            .asks
-                            .iter()
-                            .find(|(s, _)| s == source)
-                            .and_then(|(_, ask)| *ask);
-                        cells.col(|ui| match ask {
-                            Some(cents) => {
-                                ui.label(money(cents));
-                            }
-                            None => {
-                                ui.weak("no price");
-                            }
-                        });
+                    for seller in &sellers {
+                        let ask = row.asks.iter().find(|ask| ask.seller == *seller);
+                        cells.col(|ui| ask_cell_ui(ui, ask, currency));
                     }
-                    cells.col(|ui| match row.best_buy {
-                        Some((source, cents)) => {
-                            ui.strong(mark_text(source, cents, currency))
+                    cells.col(|ui| match &row.best_buy {
+                        Some((seller, cents)) => {
+                            ui.strong(mark_text(seller.clone(), *cents, currency))
                                 .on_hover_text("Cheapest ask for this size");
                         }
                         None => {
@@ -118,7 +145,10 @@ pub fn where_to_trade_ui(ui: &mut egui::Ui, rows: &[TradeRow], currency: &str, b
                             ui.weak("—");
                         }
                     });
-                    for source in [QuoteSource::ResaleA, QuoteSource::ResaleB] {
+                    for source in [
+                        crate::model::QuoteSource::ResaleA,
+                        crate::model::QuoteSource::ResaleB,
+                    ] {
                         let payout = row.sells.iter().find(|s| s.source == source);
                         cells.col(|ui| match payout {
                             Some(sell) => {

@@ -1,0 +1,134 @@
+//! The app's side of the retail storefronts: the list kept in the user database is loaded once
+//! into the list shared with the local service (so stored stores are read from the start), and
+//! Settings' additions and removals are written there and applied to the shared list at once,
+//! without a restart. Stores given on the command line are used too, but not saved.
+
+use poll_promise::Promise;
+
+use super::App;
+use crate::model::StoreUrl;
+use crate::ui;
+use crate::ui::stores::{StoreRow, StoresAction};
+use crate::userdb::UserDbError;
+
+/// A store change being written: what to apply to the shared list once it is stored.
+enum Change {
+    Add(StoreUrl),
+    Remove(StoreUrl),
+}
+
+/// The storefronts' state in the app.
+#[derive(Default)]
+pub(super) struct StoresState {
+    draft: String,
+    error: Option<String>,
+    /// The stores read from the user database (`None` until read).
+    saved: Option<Vec<StoreUrl>>,
+    loading: Option<Promise<Result<Vec<StoreUrl>, UserDbError>>>,
+    writes: Vec<(Change, Promise<Result<bool, UserDbError>>)>,
+}
+
+impl App {
+    /// Per frame: loads the saved stores once, and applies finished writes.
+    pub(super) fn stores_tick(&mut self) {
+        let shared = self.startup.retailer_stores().clone();
+        let db = self.alerts_db();
+        let stores = &mut self.stores;
+        if stores.saved.is_none()
+            && stores.loading.is_none()
+            && let Some(db) = &db
+        {
+            stores.loading = Some(db.run(|db| db.retailer_stores()));
+        }
+        if let Some(loading) = stores.loading.take() {
+            match loading.try_take() {
+                Ok(Ok(saved)) => {
+                    for store in &saved {
+                        shared.add(store.clone());
+                    }
+                    stores.saved = Some(saved);
+                }
+                Ok(Err(err)) => {
+                    stores.error = Some(format!("the retail stores could not be read: {err:#}"));
+                    stores.saved = Some(Vec::new());
+                }
+                Err(still) => stores.loading = Some(still),
+            }
+        }
+        for (change, write) in std::mem::take(&mut stores.writes) {
+            match write.try_take() {
+                Ok(Ok(_)) => {
+                    let saved = stores.saved.get_or_insert_with(Vec::new);
+                    match change {
+                        Change::Add(store) => {
+                            shared.add(store.clone());
+                            if !saved.contains(&store) {
+                                saved.push(store);
+                            }
+                        }
+                        Change::Remove(store) => {
+                            shared.remove(&store);
+                            saved.retain(|s| *s != store);
+                        }
+                    }
+                }
+                Ok(Err(err)) => stores.error = Some(format!("{err:#}")),
+                Err(still) => stores.writes.push((change, still)),
+            }
+        }
+    }
+
+    /// The Settings section of the retail stores, and what its answer does.
+    pub(super) fn stores_settings_ui(&mut self, ui: &mut egui::Ui) {
+        let shared = self.startup.retailer_stores().clone();
+        let saved = self.stores.saved.clone().unwrap_or_default();
+        let rows: Vec<StoreRow> = shared
+            .list()
+            .into_iter()
+            .map(|url| StoreRow {
+                health: shared.health(&url),
+                saved: saved.contains(&url),
+                url,
+            })
+            .collect();
+        let is_local = self.is_local();
+        let db = self.alerts_db();
+        let stores = &mut self.stores;
+        let action = ui::stores::retail_stores_ui(
+            ui,
+            &rows,
+            &mut stores.draft,
+            stores.error.as_deref(),
+            is_local,
+        );
+        let Some(db) = db else {
+            if action != StoresAction::None {
+                stores.error = Some("no user database: the stores cannot be kept".into());
+            }
+            return;
+        };
+        match action {
+            StoresAction::None => {}
+            StoresAction::Add(text) => match StoreUrl::parse(&text) {
+                Ok(store) => {
+                    stores.error = None;
+                    stores.draft.clear();
+                    let now = chrono::Utc::now().timestamp();
+                    let row = store.clone();
+                    let write = db.run(move |db| db.add_retailer_store(&row, now));
+                    stores.writes.push((Change::Add(store), write));
+                }
+                Err(err) => stores.error = Some(err.to_string()),
+            },
+            StoresAction::Remove(store) => {
+                stores.error = None;
+                let row = store.clone();
+                let write = db.run(move |db| db.remove_retailer_store(&row));
+                stores.writes.push((Change::Remove(store), write));
+            }
+        }
+        if !stores.writes.is_empty() {
+            ui.ctx().request_repaint();
+        }
+    }
+}
