@@ -98,6 +98,8 @@ pub struct App {
     retailer: Requested<RetailerEnvelope>,
     status: SharedStatus,
     applied_theme: Option<ThemeChoice>,
+    /// The zoom last applied to egui (`None` before the first frame).
+    applied_zoom: Option<ui::state::UiZoom>,
     /// When the app was made, until the first results are shown (then `None`).
     started_at: Option<std::time::Instant>,
     /// Alerts, per-size history and the monitor.
@@ -146,6 +148,7 @@ impl App {
             retailer: Requested::NotYetRequested,
             status: SharedStatus::default(),
             applied_theme: None,
+            applied_zoom: None,
             started_at: Some(std::time::Instant::now()),
             alerts: alerts::AlertsState::default(),
             portfolio: portfolio::Portfolio::new(None),
@@ -305,6 +308,7 @@ impl App {
             ctx.set_theme(self.state.theme.preference());
             self.applied_theme = Some(self.state.theme);
         }
+        self.follow_zoom(&ctx);
         self.poll();
         self.portfolio_frame(&ctx);
 
@@ -333,6 +337,7 @@ impl App {
         self.keyboard(&ctx);
         self.alerts_tick(&ctx);
         self.panels_ui(ui, &ctx);
+        ui::widgets::focus_ring_ui(&ctx);
         if self.screenshot.is_some() {
             self.screenshot_autopilot(&ctx);
             let is_idle = self.is_idle() && self.alerts_settled();
