@@ -406,6 +406,8 @@ echo "== accessibility: the window on the AT-SPI bus, with named children"
 tree_report="$(atspi tree "$app_pid" 2>&1)" ||
     fail "the accessibility tree is not published (eframe feature accesskit): $tree_report"
 printf '%s\n' "$tree_report"
+grep -q "frame 'Solescope'" <<<"$tree_report" ||
+    fail "the app's window on the AT-SPI bus is not a frame named Solescope"
 named="$(grep -o -m1 '[0-9]* named descendants' <<<"$tree_report" | tr -dc 0-9)"
 ((${named:-0} >= MIN_A11Y_NAMED)) ||
     fail "the window has ${named:-0} named descendants on the AT-SPI bus (min $MIN_A11Y_NAMED)"

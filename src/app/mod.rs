@@ -304,6 +304,10 @@ impl App {
     /// Draws the whole window into `ui`.
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
+        // The window as a screen reader announces it (egui leaves its root node unnamed).
+        ctx.accesskit_node_builder(egui::accesskit_root_id(), |window| {
+            window.set_label("Solescope");
+        });
         if self.applied_theme != Some(self.state.theme) {
             ctx.set_theme(self.state.theme.preference());
             self.applied_theme = Some(self.state.theme);
