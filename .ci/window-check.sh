@@ -8,8 +8,11 @@
 #    Mesa's software OpenGL with the X11 libraries the window opens at run time).
 # 2. Builds the debug binary (a no-op after `cargo test`: CI uses one profile).
 # 3. Uses a fresh HOME / XDG_* in a temporary folder, so the app builds its own demo catalogue
-#    and neither reads nor writes the user's; no session bus, so the real keyring is never
-#    touched (the app falls back to a session-only key).
+#    and neither reads nor writes the user's; a private session bus on which nothing can be
+#    started (no Secret Service: the real keyring is never touched, the app falls back to a
+#    session-only key), with the accessibility bus (at-spi-bus-launcher) on it, turned on as a
+#    screen reader turns it on (org.a11y.Status IsEnabled); BROWSER is a script that records
+#    the URLs it is given.
 # 4. Starts Xvfb on a free display with a private cookie, starts `target/debug/solescope`,
 #    waits for its window, then screenshots the root window every 2 s until two shots in a row
 #    are identical and not blank (the start-up screen counts as blank), up to SETTLE_TIMEOUT_SECS.
@@ -26,6 +29,13 @@
 #      the first hit of that search (asked of the app's own service here, with the same URL),
 #      and change at least MIN_DETAIL_CHANGED_PIXELS of the detail pane (right of the list; a
 #      highlighted row in the list does not count).
+#    - the accessibility tree (eframe's `accesskit`): .ci/atspi.py finds the window on the
+#      AT-SPI bus, as a screen reader does, with at least MIN_A11Y_NAMED named descendants;
+#    - Copy (eframe's `clipboard`): a click on the Copy button beside the style code (found in
+#      that tree by its description, clicked with the pointer at its place) must put the
+#      product's style code on the X clipboard (read with xclip; it held other text before);
+#    - a link (eframe's `links`): a click on the product's `resale_b ↗` link must hand the
+#      product's resale_b URL (from the service) to $BROWSER.
 # 6. Logs the time to first results the app reports ("first results shown N ms after the window
 #    opened") for this first start, which built the demo catalogue, and for a second start that
 #    reuses it, and prints both.
@@ -61,12 +71,16 @@ MIN_CHART_LINE_WIDTH="${MIN_CHART_LINE_WIDTH:-400}"
 # The demo key's tier for the orders screenshot (free: orders are locked, the check must fail).
 WINDOW_CHECK_TIER="${WINDOW_CHECK_TIER:-pro}"
 SETTLE_TIMEOUT_SECS="${SETTLE_TIMEOUT_SECS:-90}"
+# Named nodes of the window on the AT-SPI bus with a product open (tabs, fields, buttons, labels,
+# links); without the accesskit feature the window is not on the bus at all.
+MIN_A11Y_NAMED="${MIN_A11Y_NAMED:-60}"
 # ImageMagick itself: /usr/local/bin/convert may be a stand-in that only converts to PPM.
 CONVERT=/usr/bin/convert
 COMPARE=/usr/bin/compare
 
 echo "== system packages for the window check"
-packages=(xvfb xauth x11-apps imagemagick xdotool
+packages=(xvfb xauth x11-apps imagemagick xdotool xclip
+    dbus-daemon at-spi2-core python3-pyatspi libglib2.0-bin
     libgl1-mesa-dri libegl1 libgl1 libx11-6 libx11-xcb1 libxcb1 libxcursor1 libxi6 libxrandr2
     libxkbcommon0 libxkbcommon-x11-0)
 missing=()
@@ -91,18 +105,30 @@ fi
 work="$(mktemp -d)"
 xvfb_pid=""
 app_pid=""
+bus_pid=""
+atspi_pid=""
+clipboard_pid=""
 cleanup() {
     # Keep the screenshots and logs when asked (a CI artifact folder, or to look at a failure).
     if [[ -n "${WINDOW_CHECK_KEEP:-}" ]]; then
         mkdir -p "$WINDOW_CHECK_KEEP"
         cp "$work"/*.png "$work"/*.log "$WINDOW_CHECK_KEEP"/ 2>/dev/null || true
     fi
-    for pid in "$app_pid" "$xvfb_pid"; do
+    for pid in "$app_pid" "$clipboard_pid" "$xvfb_pid"; do
         if [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; then
             kill "$pid" 2>/dev/null || true
             wait "$pid" 2>/dev/null || true
         fi
     done
+    # The launcher runs in a process group of its own with the accessibility bus and registry
+    # it starts.
+    if [[ -n "$atspi_pid" ]]; then
+        kill -- "-$atspi_pid" 2>/dev/null || true
+        wait "$atspi_pid" 2>/dev/null || true
+    fi
+    if [[ -n "$bus_pid" ]]; then
+        kill "$bus_pid" 2>/dev/null || true
+    fi
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -146,9 +172,56 @@ mkdir -p "$work/home" "$work/data" "$work/config" "$work/cache"
 export HOME="$work/home" XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config" \
     XDG_CACHE_HOME="$work/cache" XDG_RUNTIME_DIR="$work/runtime"
 mkdir -m 700 "$XDG_RUNTIME_DIR"
-# No session bus (zbus would otherwise find the user's at $XDG_RUNTIME_DIR/bus): the user's
-# keyring is never touched.
+# Never the user's session bus (zbus would find it at $XDG_RUNTIME_DIR/bus): the user's keyring
+# is never touched.
 unset WAYLAND_DISPLAY DBUS_SESSION_BUS_ADDRESS
+
+echo "== a private session bus with the accessibility bus on it"
+# No <servicedir>: nothing is started on demand, so no Secret Service (the app keeps its key
+# for the session) and no dconf.
+cat >"$work/session-bus.conf" <<EOF
+<busconfig>
+  <type>session</type>
+  <listen>unix:dir=$work</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+EOF
+{
+    read -r DBUS_SESSION_BUS_ADDRESS
+    read -r bus_pid
+} < <(dbus-daemon --config-file="$work/session-bus.conf" --fork --print-address=1 --print-pid=1)
+export DBUS_SESSION_BUS_ADDRESS
+# The launcher keeps IsEnabled in GSettings: without dconf, in memory. setsid: its own process
+# group, ended whole on exit.
+GSETTINGS_BACKEND=memory setsid /usr/libexec/at-spi-bus-launcher --launch-immediately \
+    >"$work/atspi.log" 2>&1 &
+atspi_pid=$!
+a11y_bus=""
+for _ in $(seq 100); do
+    a11y_bus="$(gdbus call --session --dest org.a11y.Bus --object-path /org/a11y/bus \
+        --method org.a11y.Bus.GetAddress 2>/dev/null || true)"
+    [[ -n "$a11y_bus" ]] && break
+    kill -0 "$atspi_pid" 2>/dev/null || fail "at-spi-bus-launcher exited"
+    sleep 0.1
+done
+[[ -n "$a11y_bus" ]] || fail "the accessibility bus did not start"
+# What a screen reader (Orca) sets when it starts: AccessKit publishes the tree only then.
+gdbus call --session --dest org.a11y.Bus --object-path /org/a11y/bus \
+    --method org.freedesktop.DBus.Properties.Set org.a11y.Status IsEnabled '<true>' >/dev/null
+echo "session bus $DBUS_SESSION_BUS_ADDRESS, accessibility bus $a11y_bus"
+
+# The browser: a script that records the URL it is given.
+cat >"$work/browser.sh" <<EOF
+#!/bin/sh
+printf '%s\\n' "\$1" >>"$work/opened-urls.txt"
+EOF
+chmod +x "$work/browser.sh"
+export BROWSER="$work/browser.sh"
 
 echo "== Xvfb"
 display_number=99
@@ -321,6 +394,62 @@ echo "detail pane pixels changed: $detail_changed (min $MIN_DETAIL_CHANGED_PIXEL
 [[ "$detail_changed" =~ ^[0-9]+$ ]] && ((detail_changed >= MIN_DETAIL_CHANGED_PIXELS)) ||
     fail "the detail pane did not show the opened product"
 check_not_blank "$work/opened.png" "window with a product open"
+# The open product as the app's service answers it: its style code and resale_b link.
+product_field() {
+    service_get "/api/v2/products/$first_hit" | /usr/bin/python3 -c "$1"
+}
+atspi() {
+    timeout 60 /usr/bin/python3 .ci/atspi.py "$@"
+}
+
+echo "== accessibility: the window on the AT-SPI bus, with named children"
+tree_report="$(atspi tree "$app_pid" 2>&1)" ||
+    fail "the accessibility tree is not published (eframe feature accesskit): $tree_report"
+printf '%s\n' "$tree_report"
+grep -q "frame 'Solescope'" <<<"$tree_report" ||
+    fail "the app's window on the AT-SPI bus is not a frame named Solescope"
+named="$(grep -o -m1 '[0-9]* named descendants' <<<"$tree_report" | tr -dc 0-9)"
+((${named:-0} >= MIN_A11Y_NAMED)) ||
+    fail "the window has ${named:-0} named descendants on the AT-SPI bus (min $MIN_A11Y_NAMED)"
+
+echo "== Copy beside the style code puts it on the X clipboard"
+sku="$(product_field 'import json, sys; print(json.load(sys.stdin)["data"]["sku"])')"
+[[ -n "$sku" ]] || fail "could not learn the style code of $first_hit"
+# Other text on the clipboard first (xclip serves it until another owner takes over).
+printf 'held before the copy' | xclip -selection clipboard -i -quiet >/dev/null 2>&1 &
+clipboard_pid=$!
+sleep 0.5
+read -r x y < <(atspi centre "$app_pid" "push button" "Copy the style code") ||
+    fail "no Copy button for the style code in the accessibility tree"
+xdotool mousemove --sync "$x" "$y" click 1
+clipboard=""
+for _ in $(seq 20); do
+    sleep 0.5
+    clipboard="$(timeout 5 xclip -o -selection clipboard 2>/dev/null || true)"
+    [[ "$clipboard" == "$sku" ]] && break
+done
+[[ "$clipboard" == "$sku" ]] ||
+    fail "after a click on Copy at $x,$y the X clipboard holds \"$clipboard\", not the style code $sku (eframe feature clipboard)"
+echo "clipboard after Copy at $x,$y: $clipboard"
+
+echo "== the resale_b link opens the product's page in the browser"
+url="$(product_field 'import json, sys
+links = json.load(sys.stdin)["data"]["links"]
+print(next((l["link"] for l in links if l["target"] == "resale_b"), ""))')"
+[[ -n "$url" ]] || fail "the product $first_hit has no resale_b link"
+read -r x y < <(atspi centre "$app_pid" link "resale_b ↗") ||
+    fail "no resale_b link in the accessibility tree"
+xdotool mousemove --sync "$x" "$y" click 1
+opened=""
+for _ in $(seq 20); do
+    sleep 0.5
+    opened="$(cat "$work/opened-urls.txt" 2>/dev/null || true)"
+    [[ -n "$opened" ]] && break
+done
+[[ "$opened" == "$url" ]] ||
+    fail "after a click on the resale_b link at $x,$y, \$BROWSER was given \"$opened\", not $url (eframe feature links)"
+echo "BROWSER was given: $opened"
+
 # The whole process: the window, its OpenGL driver and the in-process service.
 echo "app memory: $(grep -E '^(VmRSS|VmHWM):' "/proc/$app_pid/status" | tr -s ' \t\n' ' ')"
 if grep -E "panicked|ERROR" "$work/app.log"; then

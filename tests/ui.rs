@@ -518,7 +518,7 @@ fn a_compared_product_is_drawn_beside_the_open_one_until_removed() {
         "two products, two series"
     );
 
-    harness.get_by_label("×").click();
+    harness.get_by_label_contains("Stop comparing").click();
     harness.step();
     assert!(harness.state().state.compare.is_empty());
     assert!(harness.state().compared_series().is_empty());

@@ -151,9 +151,12 @@ impl App {
         let status = self.status.clone();
         self.runtime.spawn_blocking(move || {
             if let Err(err) = store.set(&account, &key) {
-                status.push(
+                // The reason is short; the platform's text (which itself says "kept for this
+                // session only") goes to the tooltip, so the line says it once.
+                status.push_with_detail(
                     Severity::Error,
-                    format!("The key is used for this session only: {err}"),
+                    format!("The key is used for this session only: {}", err.reason()),
+                    err.detail(),
                 );
             }
         });
@@ -194,14 +197,17 @@ impl App {
                 let store = Arc::clone(&self.key_store);
                 let status = self.status.clone();
                 let account = self.key_account();
-                self.runtime.spawn_blocking(move || {
-                    status.push_outcome(
-                        store
-                            .delete(&account)
-                            .map(|()| "The key was deleted from the keyring.".to_owned())
-                            .map_err(|err| format!("Could not delete the key: {err}")),
-                    );
-                });
+                self.runtime
+                    .spawn_blocking(move || match store.delete(&account) {
+                        Ok(()) => {
+                            status.push(Severity::Info, "The key was deleted from the keyring.");
+                        }
+                        Err(err) => status.push_with_detail(
+                            Severity::Error,
+                            format!("Could not delete the key: {}", err.reason()),
+                            err.detail(),
+                        ),
+                    });
                 self.disconnect();
                 if self.is_kicksdb() {
                     self.use_kicksdb(None, ctx);

@@ -1,9 +1,30 @@
-//! The keyboard: `/` or Ctrl+K to search, arrows and Enter through the hits.
+//! The keyboard: `/` or Ctrl+K to search, arrows and Enter through the hits, and the UI zoom
+//! (Ctrl+plus, Ctrl+minus, Ctrl+0: egui's own shortcuts) kept in the app state.
 
 use super::{App, View};
 use crate::ui;
+use crate::ui::state::UiZoom;
 
 impl App {
+    /// Keeps `state.zoom` and egui's zoom factor together: the stored zoom is applied on the
+    /// first frame (and when the state changes it, e.g. the reset button); after that the
+    /// state follows egui, whose keyboard shortcuts change the factor at the end of a frame.
+    pub(super) fn follow_zoom(&mut self, ctx: &egui::Context) {
+        let in_egui = ctx.zoom_factor();
+        let current = UiZoom::new(in_egui);
+        match self.applied_zoom {
+            Some(applied) if applied == self.state.zoom => {
+                self.state.zoom = current;
+                // Past the bounds the state keeps: back to the bound.
+                if (current.factor() - in_egui).abs() > f32::EPSILON {
+                    ctx.set_zoom_factor(current.factor());
+                }
+            }
+            _ => ctx.set_zoom_factor(self.state.zoom.factor()),
+        }
+        self.applied_zoom = Some(self.state.zoom);
+    }
+
     /// `/` or Ctrl+K focuses the search box; arrows move through the hits and Enter opens one,
     /// unless another text field has the focus.
     pub(super) fn keyboard(&mut self, ctx: &egui::Context) {

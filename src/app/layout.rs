@@ -51,6 +51,16 @@ impl App {
                 }
                 ui.separator();
                 ui.weak(tier.map_or_else(|| "tier: …".to_owned(), |tier| format!("tier: {tier}")));
+                if self.state.zoom != ui::state::UiZoom::default() {
+                    ui.separator();
+                    if ui
+                        .small_button(format!("zoom {} %", self.state.zoom.percent()))
+                        .on_hover_text("Ctrl+plus and Ctrl+minus zoom; click or Ctrl+0 for 100 %")
+                        .clicked()
+                    {
+                        self.state.zoom = ui::state::UiZoom::default();
+                    }
+                }
             });
         });
         self.status_ui(ui);
@@ -151,6 +161,8 @@ impl App {
         });
     }
 
+    /// The status messages, one line each: cut to the window's width with an ellipsis, the
+    /// whole message (with the detail it came from) on hover and for screen readers.
     pub(super) fn status_ui(&mut self, ui: &mut egui::Ui) {
         let messages = self.status_messages();
         if messages.is_empty() {
@@ -160,15 +172,33 @@ impl App {
         egui::Panel::bottom("status").show(ui, |ui| {
             for (index, message) in messages.iter().enumerate() {
                 ui.horizontal(|ui| {
-                    if ui.small_button("Dismiss").clicked() {
+                    if ui
+                        .small_button("Dismiss")
+                        .on_hover_text("Remove this message")
+                        .clicked()
+                    {
                         dismiss = Some(index);
                     }
-                    match message.severity {
-                        Severity::Info => ui.label(&message.text),
-                        Severity::Error => {
-                            ui.colored_label(ui.visuals().error_fg_color, &message.text)
-                        }
+                    let mut text = message.text.clone();
+                    if message.repeats > 1 {
+                        text = format!("{text} (×{})", message.repeats);
+                    }
+                    let colour = match message.severity {
+                        Severity::Info => ui.visuals().text_color(),
+                        Severity::Error => ui.visuals().error_fg_color,
                     };
+                    let full_text = message.full_text();
+                    let label = ui.add(
+                        egui::Label::new(egui::RichText::new(text).color(colour))
+                            .truncate()
+                            .show_tooltip_when_elided(false),
+                    );
+                    // The label's own accessible value is the cut text; a screen reader gets
+                    // the whole message instead.
+                    label.widget_info(|| {
+                        egui::WidgetInfo::labeled(egui::Role::Label, true, &full_text)
+                    });
+                    label.on_hover_text(full_text);
                 });
             }
         });

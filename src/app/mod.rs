@@ -101,6 +101,8 @@ pub struct App {
     retailer: Requested<RetailerEnvelope>,
     status: SharedStatus,
     applied_theme: Option<ThemeChoice>,
+    /// The zoom last applied to egui (`None` before the first frame).
+    applied_zoom: Option<ui::state::UiZoom>,
     /// When the app was made, until the first results are shown (then `None`).
     started_at: Option<std::time::Instant>,
     /// Alerts, per-size history and the monitor.
@@ -154,6 +156,7 @@ impl App {
             retailer: Requested::NotYetRequested,
             status: SharedStatus::default(),
             applied_theme: None,
+            applied_zoom: None,
             started_at: Some(std::time::Instant::now()),
             alerts: alerts::AlertsState::default(),
             portfolio: portfolio::Portfolio::new(None),
@@ -314,10 +317,15 @@ impl App {
     /// Draws the whole window into `ui`.
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
+        // The window as a screen reader announces it (egui leaves its root node unnamed).
+        ctx.accesskit_node_builder(egui::accesskit_root_id(), |window| {
+            window.set_label("Solescope");
+        });
         if self.applied_theme != Some(self.state.theme) {
             ctx.set_theme(self.state.theme.preference());
             self.applied_theme = Some(self.state.theme);
         }
+        self.follow_zoom(&ctx);
         self.poll();
         self.portfolio_frame(&ctx);
 
@@ -350,6 +358,7 @@ impl App {
         self.alerts_tick(&ctx);
         self.stores_tick();
         self.panels_ui(ui, &ctx);
+        ui::widgets::focus_ring_ui(&ctx);
         if self.screenshot.is_some() {
             self.screenshot_autopilot(&ctx);
             let is_idle = self.is_idle() && self.alerts_settled();

@@ -43,6 +43,30 @@ pub enum KeyStoreError {
     },
 }
 
+impl KeyStoreError {
+    /// Why, in a few words a status line can show whole (`no OS keyring reachable`); the
+    /// platform's own text is in [`detail`](Self::detail). The [`Display`](fmt::Display) form
+    /// says both, for logs.
+    #[must_use]
+    pub fn reason(&self) -> &'static str {
+        match self {
+            KeyStoreError::Unavailable { .. } => "no OS keyring reachable",
+            KeyStoreError::Denied { .. } => "the OS keyring is locked or refused access",
+            KeyStoreError::Failed { .. } => "the OS keyring failed",
+        }
+    }
+
+    /// What the platform said (e.g. `Platform failure: zbus error: …`), for a tooltip or a log.
+    #[must_use]
+    pub fn detail(&self) -> &str {
+        match self {
+            KeyStoreError::Unavailable { detail }
+            | KeyStoreError::Denied { detail }
+            | KeyStoreError::Failed { detail } => detail,
+        }
+    }
+}
+
 /// Keeps one API key per server base URL.
 ///
 /// Implementations may block; see the module docs.
@@ -212,6 +236,16 @@ mod tests {
         let shown = format!("{store:?}");
         assert!(shown.contains("http://a"), "{shown}");
         assert!(!shown.contains("s3cret-value"), "{shown}");
+    }
+
+    #[test]
+    fn reason_is_short_and_detail_is_the_platform_text() {
+        let err = KeyStoreError::Unavailable {
+            detail: "Platform failure: zbus error: no session bus".into(),
+        };
+        assert_eq!(err.reason(), "no OS keyring reachable");
+        assert_eq!(err.detail(), "Platform failure: zbus error: no session bus");
+        assert!(!err.reason().contains("session only"));
     }
 
     #[test]

@@ -7,6 +7,7 @@
 use egui_plot::{Bar, BarChart, GridMark, Plot};
 use serde::{Deserialize, Serialize};
 
+use super::chart_text::{describe_chart, series_summary};
 use super::format;
 use super::orders::WeeklySeries;
 use crate::figures::{
@@ -209,7 +210,7 @@ fn sizes_ui(ui: &mut egui::Ui, sizes: &[SizePrice], currency: &str) {
                 )
             },
         ));
-        Plot::new("price_by_size")
+        let shown = Plot::new("price_by_size")
             .height(180.0)
             .y_axis_label(if currency.is_empty() {
                 "price".to_owned()
@@ -224,6 +225,16 @@ fn sizes_ui(ui: &mut egui::Ui, sizes: &[SizePrice], currency: &str) {
             .allow_zoom(false)
             .allow_drag(false)
             .show(ui, |plot_ui| plot_ui.bar_chart(chart));
+        let summary = series_summary(
+            "Lowest ask",
+            sizes
+                .iter()
+                .enumerate()
+                .filter_map(|(place, size)| Some([place as f64, size.price?])),
+            &|place| format!("size {}", size_axis_label(sizes, place)),
+            &|price| format::money(price, currency),
+        );
+        describe_chart(&shown.response, "Chart of the price by size", &[summary]);
     }
     let unpriced: Vec<&str> = sizes
         .iter()
@@ -341,7 +352,7 @@ pub fn payout_ui(ui: &mut egui::Ui, state: &mut PayoutState, lowest_ask: Option<
         .num_columns(2)
         .spacing([16.0, 4.0])
         .show(ui, |ui| {
-            ui.weak("Sale price");
+            let name = ui.weak("Sale price");
             ui.horizontal(|ui| {
                 let mut price = state.price.unwrap_or(0.0);
                 let edited = ui
@@ -352,6 +363,7 @@ pub fn payout_ui(ui: &mut egui::Ui, state: &mut PayoutState, lowest_ask: Option<
                             .fixed_decimals(2)
                             .suffix(format!(" {currency}")),
                     )
+                    .labelled_by(name.id)
                     .changed();
                 if edited {
                     state.price = Some(price);
@@ -366,13 +378,13 @@ pub fn payout_ui(ui: &mut egui::Ui, state: &mut PayoutState, lowest_ask: Option<
             ui.end_row();
 
             let mut edited = false;
-            ui.weak("Commission");
-            edited |= percent_input_ui(ui, &mut state.rates.commission_percent);
+            let name = ui.weak("Commission");
+            edited |= percent_input_ui(ui, &mut state.rates.commission_percent, name.id);
             ui.end_row();
-            ui.weak("Payment processing");
-            edited |= percent_input_ui(ui, &mut state.rates.processing_percent);
+            let name = ui.weak("Payment processing");
+            edited |= percent_input_ui(ui, &mut state.rates.processing_percent, name.id);
             ui.end_row();
-            ui.weak("Flat fee per sale");
+            let name = ui.weak("Flat fee per sale");
             edited |= ui
                 .add(
                     egui::DragValue::new(&mut state.rates.fixed_fee)
@@ -381,6 +393,7 @@ pub fn payout_ui(ui: &mut egui::Ui, state: &mut PayoutState, lowest_ask: Option<
                         .fixed_decimals(2)
                         .suffix(format!(" {currency}")),
                 )
+                .labelled_by(name.id)
                 .changed();
             ui.end_row();
             if edited {
@@ -440,8 +453,8 @@ pub fn payout_ui(ui: &mut egui::Ui, state: &mut PayoutState, lowest_ask: Option<
     }
 }
 
-/// An editable percentage from 0 to 100; returns whether it changed.
-fn percent_input_ui(ui: &mut egui::Ui, percent: &mut f64) -> bool {
+/// An editable percentage from 0 to 100, named by the label `name`; returns whether it changed.
+fn percent_input_ui(ui: &mut egui::Ui, percent: &mut f64, name: egui::Id) -> bool {
     ui.add(
         egui::DragValue::new(percent)
             .range(0.0..=100.0)
@@ -449,6 +462,7 @@ fn percent_input_ui(ui: &mut egui::Ui, percent: &mut f64) -> bool {
             .max_decimals(2)
             .suffix(" %"),
     )
+    .labelled_by(name)
     .changed()
 }
 

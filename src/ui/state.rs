@@ -30,6 +30,60 @@ impl ThemeChoice {
     }
 }
 
+/// The UI zoom (egui's zoom factor: 1.0 is 100 %), changed with Ctrl+plus, Ctrl+minus and
+/// Ctrl+0 and kept between runs. A stored value that is not a usable factor reads as 100 %.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(from = "f32", into = "f32")]
+pub struct UiZoom(f32);
+
+impl UiZoom {
+    /// The smallest factor kept (egui's keyboard zoom stops at 0.2; below half size nothing
+    /// is readable).
+    pub const MIN: f32 = 0.5;
+    /// The largest factor kept.
+    pub const MAX: f32 = 3.0;
+
+    /// `factor` within [`MIN`](Self::MIN)..=[`MAX`](Self::MAX); 100 % when it is not a number.
+    #[must_use]
+    pub fn new(factor: f32) -> Self {
+        if factor.is_finite() {
+            Self(factor.clamp(Self::MIN, Self::MAX))
+        } else {
+            Self::default()
+        }
+    }
+
+    /// The zoom factor.
+    #[must_use]
+    pub fn factor(self) -> f32 {
+        self.0
+    }
+
+    /// The factor as a whole percentage, e.g. `110`.
+    #[must_use]
+    pub fn percent(self) -> u32 {
+        (self.0 * 100.0).round() as u32
+    }
+}
+
+impl Default for UiZoom {
+    fn default() -> Self {
+        Self(1.0)
+    }
+}
+
+impl From<f32> for UiZoom {
+    fn from(factor: f32) -> Self {
+        Self::new(factor)
+    }
+}
+
+impl From<UiZoom> for f32 {
+    fn from(zoom: UiZoom) -> Self {
+        zoom.0
+    }
+}
+
 /// The view beside the search panel.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum View {
@@ -141,6 +195,8 @@ pub struct ComparedProduct {
 pub struct AppState {
     /// The colour theme.
     pub theme: ThemeChoice,
+    /// The UI zoom (Ctrl+plus, Ctrl+minus, Ctrl+0).
+    pub zoom: UiZoom,
     /// The last search text.
     pub last_query: String,
     /// The style-code filter; empty for none.
@@ -196,5 +252,23 @@ mod tests {
         let partial: AppState = serde_json::from_str(r#"{"last_query":"dunk"}"#).unwrap();
         assert_eq!(partial.last_query, "dunk");
         assert_eq!(partial.theme, ThemeChoice::System);
+        assert_eq!(partial.zoom.percent(), 100);
+    }
+
+    #[test]
+    fn zoom_round_trips_and_a_bad_stored_factor_reads_as_usable() {
+        let state = AppState {
+            zoom: UiZoom::new(1.3),
+            ..AppState::default()
+        };
+        let json = serde_json::to_string(&state).unwrap();
+        assert!(json.contains(r#""zoom":1.3"#), "{json}");
+        let back: AppState = serde_json::from_str(&json).unwrap();
+        assert_eq!(back.zoom.percent(), 130);
+        let huge: AppState = serde_json::from_str(r#"{"zoom":1e9}"#).unwrap();
+        assert_eq!(huge.zoom.percent(), 300);
+        let tiny: AppState = serde_json::from_str(r#"{"zoom":-4}"#).unwrap();
+        assert_eq!(tiny.zoom.percent(), 50);
+        assert_eq!(UiZoom::new(f32::NAN).percent(), 100);
     }
 }

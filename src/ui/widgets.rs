@@ -1,4 +1,5 @@
-//! Small pieces shared by the panels: the tier lock, the spinner and the inline error with retry.
+//! Small pieces shared by the panels: the tier lock, the spinner and the inline error with retry,
+//! and the ring around the widget that has the keyboard focus.
 
 use super::fetched::Fetched;
 use crate::client::{ClientError, ErrorKind};
@@ -61,4 +62,60 @@ pub fn requested_ui<T>(
         }
         Fetched::Failed(err) => error_ui(ui, what, err),
     }
+}
+
+/// Outlines the widget that has the keyboard focus, once the keyboard moved it (Tab, the
+/// arrows): egui marks a focused button only by a thin stroke, and a custom click target (a
+/// hit row) not at all. A pointer press hides the ring again, as browsers do for
+/// `:focus-visible`. Call once per frame, after the panels.
+pub fn focus_ring_ui(ctx: &egui::Context) {
+    let shown_id = egui::Id::unique("solescope_focus_ring_shown");
+    let (keyboard, pointer) = ctx.input(|i| {
+        let keyboard = i.events.iter().any(|event| {
+            matches!(
+                event,
+                egui::Event::Key {
+                    key: egui::Key::Tab
+                        | egui::Key::ArrowDown
+                        | egui::Key::ArrowUp
+                        | egui::Key::ArrowLeft
+                        | egui::Key::ArrowRight,
+                    pressed: true,
+                    ..
+                }
+            )
+        });
+        (keyboard, i.pointer.any_pressed())
+    });
+    let shown = ctx.data_mut(|data| {
+        let shown = data.get_temp_mut_or_default::<bool>(shown_id);
+        if pointer {
+            *shown = false;
+        } else if keyboard {
+            *shown = true;
+        }
+        *shown
+    });
+    let Some(focused) = ctx.memory(egui::Memory::focused) else {
+        return;
+    };
+    let Some(response) = ctx.read_response(focused) else {
+        return;
+    };
+    // The part of the widget its scroll area or panel shows; nothing when scrolled away.
+    let rect = response.interact_rect;
+    if !shown || !rect.is_positive() {
+        return;
+    }
+    let colour = ctx.global_style().visuals.selection.stroke.color;
+    ctx.layer_painter(egui::LayerId::new(
+        egui::Order::Foreground,
+        egui::Id::unique("solescope_focus_ring"),
+    ))
+    .rect_stroke(
+        rect.expand(1.0),
+        3.0,
+        egui::Stroke::new(2.0, colour),
+        egui::StrokeKind::Outside,
+    );
 }

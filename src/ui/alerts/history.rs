@@ -5,6 +5,7 @@
 use egui_plot::{HoverPosition, Legend, Line, Plot, PlotPoints, Points};
 
 use crate::model::PricePoint;
+use crate::ui::chart_text::{describe_chart, series_summary};
 
 /// One line of the chart: a size on a source, `(Unix seconds, dollars)` oldest first.
 #[derive(Debug, Clone, PartialEq)]
@@ -103,7 +104,26 @@ pub fn price_history_ui(
     // room on the right so the newest points stand clear of the frame.
     let from = first.min(last - 3600);
     let aov = aov_steps(weekly_aov, from, last);
-    Plot::new("price_history")
+    let mut summaries: Vec<String> = lines
+        .iter()
+        .map(|line| {
+            series_summary(
+                &line.name,
+                line.points.iter().copied(),
+                &time_label,
+                &|dollars| format!("${dollars:.2}"),
+            )
+        })
+        .collect();
+    if !aov.is_empty() {
+        summaries.push(series_summary(
+            AOV_LINE,
+            aov.iter().copied(),
+            &time_label,
+            &|dollars| format!("${dollars:.2}"),
+        ));
+    }
+    let shown = Plot::new("price_history")
         .height(height)
         .legend(Legend::default().position(egui_plot::Corner::LeftTop))
         .include_x(from as f64)
@@ -138,6 +158,11 @@ pub fn price_history_ui(
                 );
             }
         });
+    describe_chart(
+        &shown.response,
+        "Chart of the lowest ask by size over time",
+        &summaries,
+    );
     toggle
 }
 

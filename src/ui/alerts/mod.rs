@@ -161,11 +161,13 @@ pub fn alerts_ui(
                         }
                     });
                 if form.kind.needs_price() {
+                    // Named for screen readers by its tooltip: the hint goes once there is text.
                     ui.add(
                         egui::TextEdit::singleline(&mut form.price)
                             .hint_text("price, USD")
                             .desired_width(90.0),
-                    );
+                    )
+                    .on_hover_text("The alert's price, in US dollars");
                 }
                 let size_text = if form.size.is_empty() {
                     "any size".to_owned()

@@ -5,6 +5,7 @@ use chrono::NaiveDate;
 use egui_plot::{GridMark, HoverPosition, Legend, Line, Plot, PlotPoint};
 
 use super::{Metric, WeekRange, WeeklySeries};
+use crate::ui::chart_text::{describe_chart, series_summary};
 use crate::ui::format;
 
 /// Days in a week, for the x-axis range.
@@ -164,7 +165,7 @@ pub(super) fn chart_ui(
     if reset {
         plot = plot.reset();
     }
-    plot.show(ui, |plot_ui| {
+    let shown = plot.show(ui, |plot_ui| {
         for product in charted {
             let points = points_since(product.series.points(metric), first_day);
             plot_ui.line(
@@ -175,7 +176,37 @@ pub(super) fn chart_ui(
             );
         }
     });
+    let summaries: Vec<String> = charted
+        .iter()
+        .map(|product| {
+            let points = points_since(product.series.points(metric), first_day);
+            series_summary(
+                product.label,
+                points.iter().map(|point| [point.x, point.y]),
+                &|day| format!("the week of {}", date_from_day(day)),
+                &|value| value_text(metric, value, currency),
+            )
+        })
+        .collect();
+    describe_chart(
+        &shown.response,
+        &format!(
+            "Chart of {} per week, last {} weeks",
+            metric.label(),
+            range.weeks()
+        ),
+        &summaries,
+    );
     ui.add_space(4.0);
+}
+
+/// A value of `metric` as the text alternative reads it: `1,234 orders`, `180.00 USD`, `#3`.
+fn value_text(metric: Metric, value: f64, currency: &str) -> String {
+    match metric {
+        Metric::Orders => format!("{} orders", format::count(value.max(0.0).round() as u64)),
+        Metric::Aov | Metric::Gmv => format::money(value, currency),
+        Metric::Rank => format!("rank {}", rank_axis_label(value)),
+    }
 }
 
 /// Grid steps of 1, 2 or 5 times a power of ten, from the smallest the plot allows up: `egui_plot`'s

@@ -365,11 +365,16 @@ fn compare_ui(
             {
                 output.retry = Some(index);
             }
-            if ui
-                .small_button("×")
-                .on_hover_text("Stop comparing")
-                .clicked()
-            {
+            let remove = ui.small_button("×").on_hover_text("Stop comparing");
+            // The cross says nothing to a screen reader: the button is named by what it does.
+            remove.widget_info(|| {
+                egui::WidgetInfo::labeled(
+                    egui::Role::Button,
+                    true,
+                    format!("Stop comparing {label}"),
+                )
+            });
+            if remove.clicked() {
                 output.remove_compare = Some(index);
             }
             ui.add_space(8.0);

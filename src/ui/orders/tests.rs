@@ -221,7 +221,7 @@ fn clicking_remove_and_a_range_is_returned_and_kept() {
     );
     harness.run();
     harness.get_by_label("12 wk").click();
-    harness.get_by_label("×").click();
+    harness.get_by_label("Stop comparing Other shoe").click();
     harness.run();
     assert_eq!(harness.state().0.range, WeekRange::Quarter);
     assert_eq!(harness.state().1.remove_compare, Some(1));

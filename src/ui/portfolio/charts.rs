@@ -5,6 +5,7 @@ use chrono::NaiveDate;
 use egui_plot::{Bar, BarChart, GridMark, HoverPosition, Line, Plot, PlotPoints};
 
 use crate::figures::WeekValue;
+use crate::ui::chart_text::{describe_chart, series_summary};
 use crate::ui::format;
 
 /// What the charts draw, computed by the app when the portfolio changes.
@@ -45,8 +46,14 @@ pub(super) fn charts_ui(ui: &mut egui::Ui, charts: &PortfolioCharts) {
                     ]
                 })
                 .collect();
+            let summary = series_summary(
+                "Value",
+                points.points().iter().map(|point| [point.x, point.y]),
+                &|day| format!("the week of {}", date_of_day(day)),
+                &|value| format::money(value, &currency),
+            );
             let hover_currency = currency.clone();
-            Plot::new("portfolio_value_by_week")
+            let shown = Plot::new("portfolio_value_by_week")
                 .height(160.0)
                 .include_y(0.0)
                 .x_axis_formatter(|mark: GridMark, _range| date_of_day(mark.value))
@@ -64,6 +71,11 @@ pub(super) fn charts_ui(ui: &mut egui::Ui, charts: &PortfolioCharts) {
                 .show(ui, |plot_ui| {
                     plot_ui.line(Line::new("value (weekly AOV)", points).width(1.5));
                 });
+            describe_chart(
+                &shown.response,
+                "Chart of the portfolio's value by week",
+                &[summary],
+            );
         }
         let ui = &mut columns[1];
         ui.strong(format!("Realized P&L by month ({currency})"));
@@ -89,6 +101,21 @@ pub(super) fn charts_ui(ui: &mut egui::Ui, charts: &PortfolioCharts) {
                         .width(0.7)
                 })
                 .collect();
+            let summary = series_summary(
+                "Realized P&L",
+                charts
+                    .months
+                    .iter()
+                    .enumerate()
+                    .map(|(place, (_, cents))| [place as f64, *cents as f64 / 100.0]),
+                &|place| {
+                    labels
+                        .get(place.round().max(0.0) as usize)
+                        .cloned()
+                        .unwrap_or_default()
+                },
+                &|value| format::signed_amount(value, &currency),
+            );
             let hover_currency = currency.clone();
             let chart = BarChart::new("realized P&L", bars).element_formatter(Box::new(
                 move |bar: &Bar, _chart: &BarChart| {
@@ -99,7 +126,7 @@ pub(super) fn charts_ui(ui: &mut egui::Ui, charts: &PortfolioCharts) {
                     )
                 },
             ));
-            Plot::new("portfolio_realized_by_month")
+            let shown = Plot::new("portfolio_realized_by_month")
                 .height(160.0)
                 .include_y(0.0)
                 .x_grid_spacer(egui_plot::uniform_grid_spacer(|_input| [1.0, 3.0, 12.0]))
@@ -114,6 +141,11 @@ pub(super) fn charts_ui(ui: &mut egui::Ui, charts: &PortfolioCharts) {
                 .allow_zoom(false)
                 .allow_drag(false)
                 .show(ui, |plot_ui| plot_ui.bar_chart(chart));
+            describe_chart(
+                &shown.response,
+                "Chart of realized P&L by month",
+                &[summary],
+            );
         }
     });
 }

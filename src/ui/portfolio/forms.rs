@@ -87,7 +87,7 @@ pub fn add_pair_ui(
         return output;
     }
     ui.horizontal(|ui| {
-        ui.label("Size");
+        let name = ui.label("Size");
         egui::ComboBox::from_id_salt("add_pair_size")
             .selected_text(&form.size)
             .show_ui(ui, |ui| {
@@ -102,15 +102,19 @@ pub fn add_pair_ui(
                         ),
                     );
                 }
-            });
-        ui.label("Condition");
+            })
+            .response
+            .labelled_by(name.id);
+        let name = ui.label("Condition");
         egui::ComboBox::from_id_salt("add_pair_condition")
             .selected_text(form.condition.label())
             .show_ui(ui, |ui| {
                 for condition in Condition::ALL {
                     ui.selectable_value(&mut form.condition, condition, condition.label());
                 }
-            });
+            })
+            .response
+            .labelled_by(name.id);
     });
     ui.horizontal(|ui| {
         labelled_field(ui, "Cost (tax and shipping included)", &mut form.cost, 90.0);

@@ -247,14 +247,16 @@ pub fn portfolio_ui(
 /// Totals per currency, with the marketplace whose fees the unrealized P&L is taken after.
 fn totals_ui(ui: &mut egui::Ui, totals: &BTreeMap<String, Totals>, form: &mut PortfolioForm) {
     ui.horizontal(|ui| {
-        ui.label("Unrealized P&L after the fees of");
+        let name = ui.label("Unrealized P&L after the fees of");
         egui::ComboBox::from_id_salt("portfolio_fees")
             .selected_text(form.fee_preset.label())
             .show_ui(ui, |ui| {
                 for preset in FeePreset::ALL {
                     ui.selectable_value(&mut form.fee_preset, preset, preset.label());
                 }
-            });
+            })
+            .response
+            .labelled_by(name.id);
         ui.weak("(custom: the payout calculator's rates)");
     });
     if totals.is_empty() {
