@@ -277,6 +277,25 @@ impl Client {
         self.get(url, Budgeted::No).await
     }
 
+    /// [`product_v2`](Self::product_v2) with when its figures were fetched: the `X-Solescope-As-Of`
+    /// of an answer kept from a live source, else now (a live or catalogue answer is current).
+    pub async fn product_v2_dated(
+        &self,
+        id: &str,
+    ) -> Result<(V2Envelope<Product>, chrono::DateTime<chrono::Utc>), ClientError> {
+        let url = self.url(&[
+            ("", "api"),
+            ("", "v2"),
+            ("", "products"),
+            ("product id", id),
+        ])?;
+        let (product, headers) = self.get_full(url, Budgeted::No, false).await?;
+        let as_of = header_text(&headers, AS_OF_HEADER)
+            .and_then(|at| chrono::DateTime::parse_from_rfc3339(at).ok())
+            .map_or_else(chrono::Utc::now, |at| at.with_timezone(&chrono::Utc));
+        Ok((product, as_of))
+    }
+
     /// `GET /api/v2/products/{id}/orders`: up to 52 weeks, newest first (pro).
     pub async fn orders(&self, id: &str) -> Result<V2Envelope<Vec<WeeklyOrder>>, ClientError> {
         let url = self.url(&[
@@ -430,6 +449,18 @@ impl Client {
         budgeted: Budgeted,
         cached_only: bool,
     ) -> Result<T, ClientError> {
+        self.get_full(url, budgeted, cached_only)
+            .await
+            .map(|(value, _)| value)
+    }
+
+    /// [`get_with`](Self::get_with), with the answer's headers.
+    async fn get_full<T: DeserializeOwned>(
+        &self,
+        url: Url,
+        budgeted: Budgeted,
+        cached_only: bool,
+    ) -> Result<(T, HeaderMap), ClientError> {
         let deadline = Instant::now() + self.inner.call_timeout;
         let max_attempts = self.inner.retries.saturating_add(1);
         let mut attempts = 0;
@@ -554,7 +585,7 @@ impl Client {
         budgeted: Budgeted,
         timeout: Duration,
         cached_only: bool,
-    ) -> Result<T, ClientError> {
+    ) -> Result<(T, HeaderMap), ClientError> {
         let mut request = self
             .inner
             .http
@@ -597,7 +628,7 @@ impl Client {
             }
         };
         if is_success {
-            decode(&body, &headers)
+            decode(&body, &headers).map(|value| (value, headers))
         } else {
             let err = status_error(status, &headers, &body);
             if err.kind == ErrorKind::Forbidden {

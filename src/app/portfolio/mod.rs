@@ -74,7 +74,7 @@ pub(super) struct Portfolio {
     generation: u64,
     rows_key: Option<RowsKey>,
     rows_built_at: Option<std::time::Instant>,
-    products: HashMap<(String, Country), Requested<Option<Product>>>,
+    products: HashMap<(String, Country), Requested<Option<values::PricedProduct>>>,
     /// Weekly orders of the products found, by product id, for the value-by-week chart.
     weekly: HashMap<String, Requested<Vec<Week>>>,
     charts: Option<PortfolioCharts>,
@@ -327,9 +327,13 @@ impl App {
     /// Adds `pair` (from the product view, where `product` is open) to the portfolio.
     pub(super) fn add_pair(&mut self, pair: Pair, product: &Product, ctx: &egui::Context) {
         let key = (sku_key(&product.sku), country_of(&product.currency));
-        self.portfolio
-            .products
-            .insert(key, Requested::Completed(Some(product.clone())));
+        self.portfolio.products.insert(
+            key,
+            Requested::Completed(Some(values::PricedProduct {
+                product: product.clone(),
+                as_of: chrono::Utc::now(),
+            })),
+        );
         let title = pair.title.clone();
         self.portfolio.write(ctx, move |db| {
             userdb::portfolio::add_holdings(db, &[(pair, None)]).map(drop)

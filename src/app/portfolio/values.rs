@@ -19,6 +19,27 @@ use crate::model::portfolio::{Holding, Pair, sku_key};
 use crate::model::{Country, Feature, Product};
 use crate::ui::portfolio::{HoldingRow, MarketValue, PortfolioCharts};
 
+/// A held pair's product with when its prices were fetched (a live source's mirror answers with
+/// its age; a live or catalogue answer is current when it lands).
+#[derive(Debug, Clone)]
+pub(in crate::app) struct PricedProduct {
+    /// The product.
+    pub(in crate::app) product: Product,
+    /// When its prices were fetched.
+    pub(in crate::app) as_of: chrono::DateTime<chrono::Utc>,
+}
+
+/// How old a price is, for a person: `just now`, `12 min old`, `3 h old`, `2 days old`.
+fn age_text(as_of: chrono::DateTime<chrono::Utc>, now: chrono::DateTime<chrono::Utc>) -> String {
+    let minutes = now.signed_duration_since(as_of).num_minutes().max(0);
+    match minutes {
+        0 => "just now".to_owned(),
+        1..=59 => format!("{minutes} min old"),
+        60..=2879 => format!("{} h old", minutes / 60),
+        _ => format!("{} days old", minutes / 1440),
+    }
+}
+
 /// The dataset a pair's currency is priced in (US for any other).
 pub(super) fn country_of(currency: &str) -> Country {
     Country::ALL
@@ -37,7 +58,7 @@ fn same_size(a: &str, b: &str) -> bool {
 fn charts_of(
     holdings: &[Holding],
     totals: &BTreeMap<String, Totals>,
-    products: &HashMap<(String, Country), Requested<Option<Product>>>,
+    products: &HashMap<(String, Country), Requested<Option<PricedProduct>>>,
     weekly: &HashMap<String, Requested<Vec<Week>>>,
 ) -> Option<PortfolioCharts> {
     let currency = totals
@@ -53,10 +74,11 @@ fn charts_of(
     starts.dedup();
     let starts = &starts[starts.len().saturating_sub(52)..];
     let aov = |pair: &Pair, start: chrono::NaiveDate| {
-        let product = products
+        let product = &products
             .get(&(sku_key(&pair.sku), country_of(&pair.currency)))?
             .value()?
-            .as_ref()?;
+            .as_ref()?
+            .product;
         let weeks = weekly.get(&product.id)?.value()?;
         let at = weeks.binary_search_by_key(&start, |w| w.start).ok()?;
         Some(weeks[at].aov).filter(|aov| *aov > 0.0)
@@ -109,11 +131,14 @@ impl App {
                 .spawn(&self.runtime, ctx, async move {
                     // The id first (one request while the catalogue is the same), then the style code.
                     if !id.is_empty()
-                        && let Ok(envelope) = client.product_v2(&id).await
+                        && let Ok((envelope, as_of)) = client.product_v2_dated(&id).await
                         && sku_key(&envelope.data.sku) == wanted
                         && envelope.data.currency == country.currency()
                     {
-                        return Ok(Some(envelope.data));
+                        return Ok(Some(PricedProduct {
+                            product: envelope.data,
+                            as_of,
+                        }));
                     }
                     let query = SearchQuery {
                         sku: Some(sku),
@@ -124,7 +149,12 @@ impl App {
                     let Some(hit) = hits.hits.iter().find(|hit| sku_key(&hit.sku) == wanted) else {
                         return Ok(None);
                     };
-                    client.product_v2(&hit.id).await.map(|e| Some(e.data))
+                    client.product_v2_dated(&hit.id).await.map(|(e, as_of)| {
+                        Some(PricedProduct {
+                            product: e.data,
+                            as_of,
+                        })
+                    })
                 });
             in_flight += 1;
         }
@@ -143,6 +173,7 @@ impl App {
         for product in products
             .values()
             .filter_map(|r| r.value().and_then(Option::as_ref))
+            .map(|priced| &priced.product)
         {
             if in_flight >= MAX_LOOKUPS_IN_FLIGHT {
                 complete = false;
@@ -241,6 +272,7 @@ impl App {
             .as_ref()
             .map_or_else(String::new, |(_, time)| time.clone());
         let products = &self.portfolio.products;
+        let now = chrono::Utc::now();
         let market_of = |pair: &Pair| -> Option<MarketValue> {
             let key = sku_key(&pair.sku);
             if pair.currency == "USD"
@@ -257,11 +289,12 @@ impl App {
                     source: format!("resale-a lowest ask, live at {live_time}"),
                 });
             }
-            let product = products
+            let priced = products
                 .get(&(key, country_of(&pair.currency)))?
                 .value()?
                 .as_ref()?;
-            let variant = product
+            let variant = priced
+                .product
                 .variants
                 .iter()
                 .find(|v| same_size(&v.size, &pair.size))?;
@@ -269,7 +302,11 @@ impl App {
             (variant.currency == pair.currency).then(|| MarketValue {
                 cents,
                 currency: variant.currency.clone(),
-                source: format!("catalogue price of size {}", variant.size),
+                source: format!(
+                    "lowest ask of size {}, {}",
+                    variant.size,
+                    age_text(priced.as_of, now)
+                ),
             })
         };
         let rows: Vec<HoldingRow> = holdings
@@ -314,5 +351,27 @@ impl App {
         self.portfolio.rows = rows;
         self.portfolio.generation += 1;
         self.portfolio.rows_key = Some(key);
+    }
+}
+
+#[cfg(test)]
+mod age_tests {
+    use super::age_text;
+
+    #[test]
+    fn a_price_says_how_old_it_is() {
+        let now = chrono::DateTime::parse_from_rfc3339("2026-11-25T12:00:00Z")
+            .unwrap()
+            .with_timezone(&chrono::Utc);
+        let ago = |minutes: i64| now - chrono::Duration::minutes(minutes);
+        assert_eq!(age_text(ago(0), now), "just now");
+        assert_eq!(age_text(ago(12), now), "12 min old");
+        assert_eq!(age_text(ago(3 * 60 + 5), now), "3 h old");
+        assert_eq!(age_text(ago(3 * 1440), now), "3 days old");
+        // A clock that runs behind the source is not a negative age.
+        assert_eq!(
+            age_text(now + chrono::Duration::minutes(5), now),
+            "just now"
+        );
     }
 }
