@@ -13,6 +13,7 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 use solescope::catalogue::Catalogue;
+use solescope::catalogue::generate::data::SizeRun;
 use solescope::catalogue::generate::releases::{self, Release};
 use solescope::catalogue::generate::snapshot::{self, SnapshotLevel};
 use solescope::catalogue::stats::{self, CatalogueStats};
@@ -290,6 +291,46 @@ fn famous_pairs_keep_the_snapshots_size_spread_and_volume() {
             level.sales_in_period
         );
     }
+}
+
+/// Kids' versions the snapshot does not price, of a men's pair it does, follow that pair's level
+/// (as the model's kids' pairs follow their men's pair): priced from the model's premium of the
+/// men's pair they sat at about a fifth of the snapshot's level (seed 11: 0.20-0.29).
+#[test]
+fn unpriced_kids_pairs_follow_their_priced_mens_pair() {
+    let catalogue = Catalogue::open_read_only(catalogue_path()).unwrap();
+    let average = |code: &str| -> f64 {
+        catalogue
+            .connection()
+            .query_row(
+                "SELECT avg_usd_cents FROM products WHERE sku = ?1",
+                [code],
+                |row| row.get::<_, i64>(0),
+            )
+            .unwrap() as f64
+            / 100.0
+    };
+    let mut kids_total = 0.0;
+    let mut mens_level_total = 0.0;
+    for kids in releases::releases()
+        .iter()
+        .filter(|r| r.run.is_kids() && snapshot::level_of(r.style_code).is_none())
+    {
+        let mens_level = releases::releases()
+            .iter()
+            .filter(|r| r.run == SizeRun::Men && r.title == kids.family_title())
+            .find_map(|r| snapshot::level_of(r.style_code));
+        if let Some(level) = mens_level {
+            kids_total += average(kids.style_code);
+            mens_level_total += level.average_sale_usd;
+        }
+    }
+    assert!(mens_level_total > 0.0, "no such kids' pair");
+    let share = kids_total / mens_level_total;
+    assert!(
+        share >= 0.3,
+        "kids' pairs at {share:.2} of their men's pair's level"
+    );
 }
 
 /// Every 12th release, the Chicago pair and a kids' release with its adult pair.

@@ -11,7 +11,8 @@ use rand_chacha::ChaCha8Rng;
 use super::data::{self, SizeRun};
 use super::releases::ReleaseKind;
 
-/// Above this a general release never trades: only collaborations and limited releases do.
+/// Above this the model never prices a general release: only collaborations and limited releases
+/// go higher (and the real releases the 2023 snapshot prices there, see `snapshot`).
 pub const GENERAL_CEILING: f64 = 2.9;
 /// No product trades above this multiple of retail (the snapshot's maximum was 13.9x).
 const CEILING: f64 = 14.0;

@@ -56,7 +56,8 @@ pub struct Release {
     pub colourway: Option<&'static str>,
     /// How it was sold.
     pub kind: ReleaseKind,
-    /// Average resale over retail as public market figures give it, when they do.
+    /// Average resale over retail as public market figures give it, when they do (the 2023
+    /// snapshot's level wins where it prices the release: `snapshot`).
     pub market_level: Option<f64>,
 }
 
