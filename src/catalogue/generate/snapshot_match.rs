@@ -8,8 +8,8 @@
 //! ` (Women's)`, anywhere in the title; the snapshot's `(Kids)` and `(Infants)` are kids' runs
 //! no release of the table names), and its words in order, lower case, without quotes or
 //! punctuation, without the words `Retro` and `OG` (each side writes them for some pairs and not
-//! others) and the collaboration's `x`, and with `Air Jordan` written `Jordan`. A release is matched to a snapshot title by
-//! one of two rules, tried in order:
+//! others) and the collaboration's `x`, and with `Air Jordan` written `Jordan`. A release is
+//! matched to a snapshot title by one of two rules, tried in order:
 //!
 //! 1. **title**: the keys are equal (so the size run is equal: a GS pair is never matched to the
 //!    adult row), and where both sides give a release date, the dates are equal (a restock or
@@ -417,7 +417,7 @@ fn match_release(
     let same_title: Vec<&SnapshotRow> = rows_of(&key).collect();
     if !same_title.is_empty() {
         match date {
-            Some(date) if same_title.iter().any(|r| r.release == date) => {
+            Some(date) if same_title.iter().any(|r| dated(r, date)) => {
                 return Ok((MatchRule::Title, key, date.to_owned()));
             }
             None => {
@@ -465,6 +465,11 @@ fn match_release(
     })
 }
 
+/// Whether `row` was released on `date`, or gives no date.
+fn dated(row: &SnapshotRow, date: &str) -> bool {
+    row.release == date || row.release.is_empty()
+}
+
 /// The rows of `key` (released on `date`, or any date when empty) combined into one level.
 fn combine(
     style_code: &'static str,
@@ -478,7 +483,7 @@ fn combine(
     let rows: Vec<&SnapshotRow> = titles
         .iter()
         .flat_map(|title| &by_title[*title])
-        .filter(|r| date.is_empty() || r.release == date)
+        .filter(|r| date.is_empty() || dated(r, date))
         .collect();
     let n = rows.len().max(1) as f64;
     let sold: f64 = rows.iter().map(|r| r.deadstock_sold).sum();
