@@ -1,5 +1,6 @@
 //! The demo catalogue a collector believes: real releases with their real codes, unique
-//! titles, premiums and weekly orders calibrated to a public marketplace snapshot (issue 11).
+//! titles, premiums and weekly orders calibrated to a public marketplace snapshot (issue 11),
+//! and the famous pairs (the real releases the snapshot prices) at its level (issue 27).
 //!
 //! The figures are read with `catalogue::stats` from one 20,000-product catalogue. To check
 //! them against another file (for example one built by an older generator, to see these tests
@@ -12,7 +13,9 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 use solescope::catalogue::Catalogue;
+use solescope::catalogue::generate::data::SizeRun;
 use solescope::catalogue::generate::releases::{self, Release};
+use solescope::catalogue::generate::snapshot::{self, SnapshotLevel};
 use solescope::catalogue::stats::{self, CatalogueStats};
 
 const PRODUCTS: u32 = 20_000;
@@ -134,9 +137,32 @@ fn premiums_match_the_market_snapshot() {
         "above 5x {}",
         all.above_5x
     );
-    // Above 3x only for collaborations and limited releases.
+    // Above 3x only for collaborations and limited releases, and for the few general releases
+    // the 2023 snapshot prices there (the Black Cat, the 2021 UNC Dunk, ...).
+    let catalogue = Catalogue::open_read_only(catalogue_path()).unwrap();
+    let mut statement = catalogue
+        .connection()
+        .prepare(
+            "SELECT sku FROM products WHERE retail_usd_cents > 0
+               AND avg_usd_cents > 3 * retail_usd_cents
+               AND labels NOT LIKE '%\"collaboration\"%' AND labels NOT LIKE '%\"limited\"%'",
+        )
+        .unwrap();
+    let above_3x: Vec<String> = statement
+        .query_map([], |row| row.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let unpriced: Vec<&String> = above_3x
+        .iter()
+        .filter(|sku| snapshot::level_of(sku).is_none())
+        .collect();
     assert!(
-        stats.premium_general.above_3x < f64::EPSILON,
+        unpriced.is_empty(),
+        "general releases above 3x: {unpriced:?}"
+    );
+    assert!(
+        stats.premium_general.above_3x < 0.001,
         "{}",
         stats.premium_general.above_3x
     );
@@ -189,6 +215,122 @@ fn weekly_orders_are_calibrated_and_ranked() {
     );
     assert!(peak.p99 <= 1_500.0, "p99 of busiest weeks {}", peak.p99);
     assert!(stats.rank_inconsistent < f64::EPSILON);
+}
+
+/// Each famous pair of the catalogue with its snapshot level and (average price in USD, cheapest
+/// size in USD, weekly orders newest first).
+fn famous_pairs() -> Vec<(&'static SnapshotLevel, f64, f64, Vec<f64>)> {
+    let catalogue = Catalogue::open_read_only(catalogue_path()).unwrap();
+    let conn = catalogue.connection();
+    let mut product = conn
+        .prepare("SELECT pk, avg_usd_cents, min_usd_cents FROM products WHERE sku = ?1")
+        .unwrap();
+    let mut orders = conn
+        .prepare("SELECT orders FROM weekly_orders WHERE product_pk = ?1 ORDER BY week_start DESC")
+        .unwrap();
+    snapshot::levels()
+        .iter()
+        .map(|level| {
+            let (pk, avg, min): (i64, i64, i64) = product
+                .query_row([level.style_code], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                })
+                .unwrap_or_else(|err| panic!("{}: {err}", level.style_code));
+            let weeks: Vec<f64> = orders
+                .query_map([pk], |r| r.get::<_, i64>(0))
+                .unwrap()
+                .map(|o| o.unwrap() as f64)
+                .collect();
+            (level, avg as f64 / 100.0, min as f64 / 100.0, weeks)
+        })
+        .collect()
+}
+
+/// Issue 27: no famous pair more than 30% from the snapshot's average sale, and the ratio
+/// `catalogue stats` prints (median, p10) where the issue wants it.
+#[test]
+fn famous_pairs_sit_at_the_snapshots_level() {
+    let pairs = famous_pairs();
+    assert!(pairs.len() >= 100, "{} famous pairs", pairs.len());
+    let drifted: Vec<String> = pairs
+        .iter()
+        .filter(|(level, avg, _, _)| (avg / level.average_sale_usd - 1.0).abs() > 0.3)
+        .map(|(level, avg, _, _)| {
+            format!(
+                "{} ({}): ${avg:.0} against ${:.0}",
+                level.style_code, level.snapshot_title, level.average_sale_usd
+            )
+        })
+        .collect();
+    assert!(drifted.is_empty(), "more than 30% off: {drifted:#?}");
+    let ratio = figures().famous_to_snapshot;
+    assert_eq!(ratio.count, pairs.len());
+    assert!((0.8..=1.25).contains(&ratio.p50), "median {}", ratio.p50);
+    assert!(ratio.p10 >= 0.7, "p10 {}", ratio.p10);
+}
+
+/// Issue 27: the cheapest size sits where the snapshot's lowest ask does (within the bounds
+/// of `snapshot::cheapest_size_share`), and the pairs sell the snapshot's volume every week.
+#[test]
+fn famous_pairs_keep_the_snapshots_size_spread_and_volume() {
+    for (level, avg, min, weeks) in famous_pairs() {
+        let share = min / avg;
+        assert!(
+            (share - level.cheapest_size_share()).abs() < 0.04,
+            "{}: cheapest size {share:.2} of the average, snapshot {:.2}",
+            level.style_code,
+            level.cheapest_size_share()
+        );
+        let mean = weeks.iter().sum::<f64>() / weeks.len() as f64;
+        // Poisson noise over 52 weeks and the seasons (about +5% over a year).
+        let slack = 3.0 * (level.sales_in_period / 52.0).sqrt() + 0.1 * level.sales_in_period;
+        assert!(
+            (mean - 1.05 * level.sales_in_period).abs() <= slack,
+            "{}: {mean:.1} a week, snapshot {}",
+            level.style_code,
+            level.sales_in_period
+        );
+    }
+}
+
+/// Kids' versions the snapshot does not price, of a men's pair it does, follow that pair's level
+/// (as the model's kids' pairs follow their men's pair): priced from the model's premium of the
+/// men's pair they sat at about a fifth of the snapshot's level (seed 11: 0.20-0.29).
+#[test]
+fn unpriced_kids_pairs_follow_their_priced_mens_pair() {
+    let catalogue = Catalogue::open_read_only(catalogue_path()).unwrap();
+    let average = |code: &str| -> f64 {
+        catalogue
+            .connection()
+            .query_row(
+                "SELECT avg_usd_cents FROM products WHERE sku = ?1",
+                [code],
+                |row| row.get::<_, i64>(0),
+            )
+            .unwrap() as f64
+            / 100.0
+    };
+    let mut kids_total = 0.0;
+    let mut mens_level_total = 0.0;
+    for kids in releases::releases()
+        .iter()
+        .filter(|r| r.run.is_kids() && snapshot::level_of(r.style_code).is_none())
+    {
+        let mens_level = releases::releases()
+            .iter()
+            .filter(|r| r.run == SizeRun::Men && r.title == kids.family_title())
+            .find_map(|r| snapshot::level_of(r.style_code));
+        if let Some(level) = mens_level {
+            kids_total += average(kids.style_code);
+            mens_level_total += level.average_sale_usd;
+        }
+    }
+    assert!(mens_level_total > 0.0, "no such kids' pair");
+    let share = kids_total / mens_level_total;
+    assert!(
+        share >= 0.3,
+        "kids' pairs at {share:.2} of their men's pair's level"
+    );
 }
 
 /// Every 12th release, the Chicago pair and a kids' release with its adult pair.
@@ -274,6 +416,7 @@ fn catalogue_stats_prints_the_figures() {
         "premium over retail, collaborations and limited",
         "kids vs men's pair",
         "weekly orders, newest week",
+        "famous pairs vs the 2023 snapshot (",
         &format!("real products: {} of the", figures().real_products),
     ] {
         assert!(text.contains(expected), "{expected:?} in {text}");

@@ -1,7 +1,8 @@
 //! The demo catalogue: built on first run in the user's data directory, reused afterwards,
 //! migrated when an older Solescope wrote it, rebuilt (after saying so) when damaged, and
 //! rebuilt when another version of the generator built it: the demo is regenerable data (the
-//! user's own data lives elsewhere), so a new generator or releases table reaches every user.
+//! user's own data lives elsewhere), so a new generator, releases table or table of the 2023
+//! snapshot's levels reaches every user (all three are in [`generate::generator_version`]).
 
 use std::path::{Path, PathBuf};
 

@@ -11,7 +11,8 @@ use rand_chacha::ChaCha8Rng;
 use super::data::{self, SizeRun};
 use super::releases::ReleaseKind;
 
-/// Above this a general release never trades: only collaborations and limited releases do.
+/// Above this the model never prices a general release: only collaborations and limited releases
+/// go higher (and the real releases the 2023 snapshot prices there, see `snapshot`).
 pub const GENERAL_CEILING: f64 = 2.9;
 /// No product trades above this multiple of retail (the snapshot's maximum was 13.9x).
 const CEILING: f64 = 14.0;
@@ -69,22 +70,52 @@ pub fn run_retail_factor(run: SizeRun) -> f64 {
 /// the smallest and the largest sizes are scarce and dearer, the middle sizes sell most and are
 /// cheapest. Other runs are flatter.
 pub fn size_curve(run: SizeRun, len: usize) -> Vec<f64> {
-    let (low, high) = match run {
+    curve(curve_lifts(run), len)
+}
+
+/// The run's curve deepened or flattened (the same shape) so that its cheapest size sits at
+/// `cheapest_share` of the run's average price.
+pub fn size_curve_with_cheapest(run: SizeRun, len: usize, cheapest_share: f64) -> Vec<f64> {
+    let (low, high) = curve_lifts(run);
+    let raw = raw_curve((low, high), len);
+    // Scaling the lifts by `scale` makes the raw cheapest size 1 + scale * a and the raw mean
+    // 1 + scale * b (the cheapest size stays the same one); their ratio is the share to reach.
+    let a = raw.iter().copied().fold(f64::INFINITY, f64::min) - 1.0;
+    let b = raw.iter().sum::<f64>() / raw.len().max(1) as f64 - 1.0;
+    let share = cheapest_share.clamp(0.05, 1.0);
+    let denominator = share * b - a;
+    if len < 3 || denominator <= f64::EPSILON {
+        return curve((low, high), len);
+    }
+    let scale = (1.0 - share) / denominator;
+    curve((low * scale, high * scale), len)
+}
+
+/// How much dearer the smallest and the largest sizes of a run are than the middle one, raw.
+fn curve_lifts(run: SizeRun) -> (f64, f64) {
+    match run {
         SizeRun::Men => (0.12, 0.28),
         SizeRun::Women => (0.06, 0.1),
         _ => (0.03, 0.04),
-    };
+    }
+}
+
+fn curve(lifts: (f64, f64), len: usize) -> Vec<f64> {
+    let raw = raw_curve(lifts, len);
+    let mean = raw.iter().sum::<f64>() / raw.len().max(1) as f64;
+    raw.into_iter().map(|r| r / mean).collect()
+}
+
+fn raw_curve((low, high): (f64, f64), len: usize) -> Vec<f64> {
     let last = len.saturating_sub(1).max(1) as f64;
-    let raw: Vec<f64> = (0..len)
+    (0..len)
         .map(|position| {
             // -1 at the smallest size, 0 in the middle, +1 at the largest.
             let x = 2.0 * position as f64 / last - 1.0;
             let lift = if x < 0.0 { low } else { high };
             1.0 + lift * x * x
         })
-        .collect();
-    let mean = raw.iter().sum::<f64>() / raw.len().max(1) as f64;
-    raw.into_iter().map(|r| r / mean).collect()
+        .collect()
 }
 
 /// A resale reference price for a release whose retail is not known: what its line lists at.
@@ -112,7 +143,6 @@ pub fn weekly_orders(
     run: SizeRun,
     release: NaiveDate,
 ) -> [u32; super::WEEKS] {
-    let mut orders = [0u32; super::WEEKS];
     // The long tail: one product in eight barely trades at all.
     let mut base = if rng.random_bool(0.12) {
         rng.random_range(0.0..0.6)
@@ -127,13 +157,50 @@ pub fn weekly_orders(
     }
     // Hyped pairs open with a rush; most pairs with a small bump.
     let hyped = kind != ReleaseKind::General || premium > 1.6;
+    let (spike, half_life_weeks) = launch(rng, hyped);
+    let trend: f64 = rng.random_range(-0.01..0.01);
+    orders_over_weeks(
+        rng,
+        newest_week,
+        base,
+        (spike, half_life_weeks),
+        trend,
+        release,
+    )
+}
+
+/// 52 weeks of orders, newest first, for a product that sells `per_week` pairs in an ordinary
+/// week: flat (no trend), with the seasons and, for a release inside the year, its launch rush.
+pub fn weekly_orders_at_volume(
+    rng: &mut ChaCha8Rng,
+    newest_week: NaiveDate,
+    per_week: f64,
+    kind: ReleaseKind,
+    release: NaiveDate,
+) -> [u32; super::WEEKS] {
+    let launch = launch(rng, kind != ReleaseKind::General);
+    orders_over_weeks(rng, newest_week, per_week.max(0.0), launch, 0.0, release)
+}
+
+/// The launch rush over the base volume and its half-life in weeks.
+fn launch(rng: &mut ChaCha8Rng, hyped: bool) -> (f64, f64) {
     let spike = if hyped {
         lognormal(rng, 16.0f64.ln(), 0.6)
     } else {
         lognormal(rng, 2.5f64.ln(), 0.6)
     };
-    let half_life_weeks = rng.random_range(1.0..4.0);
-    let trend: f64 = rng.random_range(-0.01..0.01);
+    (spike, rng.random_range(1.0..4.0))
+}
+
+fn orders_over_weeks(
+    rng: &mut ChaCha8Rng,
+    newest_week: NaiveDate,
+    base: f64,
+    (spike, half_life_weeks): (f64, f64),
+    trend: f64,
+    release: NaiveDate,
+) -> [u32; super::WEEKS] {
+    let mut orders = [0u32; super::WEEKS];
     for (week, slot) in orders.iter_mut().enumerate() {
         let start = newest_week - Duration::weeks(week as i64);
         let end = start + Duration::days(6);
@@ -220,6 +287,49 @@ mod tests {
             .collect();
         assert!(draws.iter().all(|&p| p <= GENERAL_CEILING));
         assert!(draws.iter().any(|&p| p < 1.0));
+    }
+
+    #[test]
+    fn a_curve_with_a_given_cheapest_size_keeps_its_shape() {
+        for (run, len) in [
+            (SizeRun::Men, 15),
+            (SizeRun::GradeSchool, 9),
+            (SizeRun::Men, 14),
+        ] {
+            let usual = size_curve(run, len);
+            for share in [0.75, 0.85, 0.97] {
+                let curve = size_curve_with_cheapest(run, len, share);
+                let mean = curve.iter().sum::<f64>() / len as f64;
+                assert!((mean - 1.0).abs() < 1e-9, "{run:?} {share}: mean {mean}");
+                let cheapest = curve.iter().copied().fold(f64::INFINITY, f64::min);
+                assert!(
+                    (cheapest - share).abs() < 1e-9,
+                    "{run:?} {share}: {cheapest}"
+                );
+                // The same sizes are the cheapest and the dearest.
+                let order = |c: &[f64]| {
+                    let mut positions: Vec<usize> = (0..c.len()).collect();
+                    positions.sort_by(|&a, &b| c[a].total_cmp(&c[b]));
+                    positions
+                };
+                assert_eq!(order(&curve), order(&usual), "{run:?} {share}");
+            }
+        }
+    }
+
+    #[test]
+    fn orders_at_a_volume_stay_near_it_every_week() {
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let newest = NaiveDate::from_ymd_opt(2026, 6, 1).unwrap();
+        let release = NaiveDate::from_ymd_opt(2020, 1, 22).unwrap();
+        let orders =
+            weekly_orders_at_volume(&mut rng, newest, 100.0, ReleaseKind::General, release);
+        let mean = orders.iter().map(|&o| f64::from(o)).sum::<f64>() / orders.len() as f64;
+        assert!((95.0..=115.0).contains(&mean), "{mean}");
+        assert!(
+            orders.iter().all(|&o| (60..=180).contains(&o)),
+            "{orders:?}"
+        );
     }
 
     #[test]

@@ -15,6 +15,8 @@ pub mod data;
 mod market;
 mod product;
 pub mod releases;
+pub mod snapshot;
+pub mod snapshot_match;
 mod writer;
 
 use std::path::Path;
@@ -32,24 +34,31 @@ use crate::model::Tier;
 
 /// The generator's revision, bumped by hand whenever the same options would give different
 /// data (a change to the market model, the silhouettes, the titles). Changes to the releases
-/// table need no bump: [`generator_version`] carries its digest.
-pub const GENERATOR_REVISION: u32 = 2;
+/// table or to the snapshot's levels need no bump: [`generator_version`] carries their digest.
+/// 3: the real releases the 2023 snapshot prices take its level (`snapshot`).
+pub const GENERATOR_REVISION: u32 = 3;
 
 /// The `meta` key under which a catalogue records the [`generator_version`] that built it.
 pub const GENERATOR_VERSION_KEY: &str = "generator_version";
 
-/// The version of the generator's output: its revision and a digest of the releases table
-/// (`r2-1a2b3c4d5e6f7a8b`). A demo catalogue built by another version is rebuilt.
+/// The version of the generator's output: its revision and a digest of the releases table and
+/// the snapshot's levels (`r3-1a2b3c4d5e6f7a8b`). A demo catalogue built by another version is
+/// rebuilt.
 pub fn generator_version() -> &'static str {
     static VERSION: std::sync::LazyLock<String> =
-        std::sync::LazyLock::new(|| version_for(releases::TABLE));
+        std::sync::LazyLock::new(|| version_for(releases::TABLE, snapshot::TABLE));
     &VERSION
 }
 
-/// The generator version with `table` as the releases table.
-fn version_for(table: &str) -> String {
+/// The generator version with `table` as the releases table and `levels` as the snapshot's.
+fn version_for(table: &str, levels: &str) -> String {
     use sha2::Digest;
-    let digest = sha2::Sha256::digest(table.as_bytes());
+    let mut hasher = sha2::Sha256::new();
+    hasher.update(table.as_bytes());
+    // Length-prefixed, so moving text from one table to the other changes the digest too.
+    hasher.update((levels.len() as u64).to_le_bytes());
+    hasher.update(levels.as_bytes());
+    let digest = hasher.finalize();
     let mut head = [0u8; 8];
     head.copy_from_slice(&digest[..8]);
     format!("r{GENERATOR_REVISION}-{:016x}", u64::from_be_bytes(head))
@@ -397,10 +406,17 @@ mod tests {
 
     #[test]
     fn the_generator_version_changes_with_the_releases_table() {
-        assert_eq!(generator_version(), version_for(releases::TABLE));
+        assert_eq!(
+            generator_version(),
+            version_for(releases::TABLE, snapshot::TABLE)
+        );
         let edited = releases::TABLE.replacen("\t180\t", "\t185\t", 1);
         assert_ne!(edited, releases::TABLE);
-        assert_ne!(version_for(&edited), generator_version());
+        assert_ne!(version_for(&edited, snapshot::TABLE), generator_version());
+        // So does a new level from the snapshot.
+        let levels = snapshot::TABLE.replacen("\ttitle\t", "\tdate\t", 1);
+        assert_ne!(levels, snapshot::TABLE);
+        assert_ne!(version_for(releases::TABLE, &levels), generator_version());
         assert!(generator_version().starts_with(&format!("r{GENERATOR_REVISION}-")));
     }
 

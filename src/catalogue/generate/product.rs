@@ -18,6 +18,7 @@ use rand_chacha::ChaCha8Rng;
 use super::data::{self, CodeFormat, SILHOUETTES, Silhouette, SizeRun};
 use super::market;
 use super::releases::{self, Release, ReleaseKind};
+use super::snapshot::{self, Follow, Market};
 use super::{GenerateOptions, WEEKS, gtin, newest_week_start};
 
 /// One product with everything that hangs off it.
@@ -77,6 +78,7 @@ const FAMILY_WINDOW: usize = 64;
 
 pub(super) struct Generator {
     rng: ChaCha8Rng,
+    seed: u64,
     as_of: NaiveDate,
     pub newest_week: NaiveDate,
     cumulative_weights: Vec<u32>,
@@ -85,7 +87,8 @@ pub(super) struct Generator {
     /// The newest [`FAMILY_WINDOW`] adult families of each silhouette (older ones are never
     /// chosen, so they are not kept: memory stays flat however many products are made).
     families: Vec<VecDeque<Family>>,
-    real_adults: HashMap<&'static str, f64>,
+    /// Real men's pairs by family title: the model's premium, and the snapshot's when it has one.
+    real_adults: HashMap<&'static str, (f64, Option<f64>)>,
     nike_model_codes: Vec<Vec<String>>,
     gtin_counter: u64,
     /// USD to EUR, as used for resale prices of the FR dataset.
@@ -118,6 +121,7 @@ impl Generator {
             .collect();
         Self {
             rng,
+            seed: options.seed,
             as_of: options.as_of,
             newest_week: newest_week_start(options.as_of),
             cumulative_weights,
@@ -140,16 +144,31 @@ impl Generator {
     /// Product `index`: the real releases first, in table order, then generated ones.
     pub fn product(&mut self, index: u32) -> GeneratedProduct {
         match releases::releases().get(index as usize) {
-            Some(release) => self.real(release),
+            Some(release) => self.real(index, release),
             None => self.generated(),
         }
     }
 
-    fn real(&mut self, release: &'static Release) -> GeneratedProduct {
+    fn real(&mut self, index: u32, release: &'static Release) -> GeneratedProduct {
         let family = release.family_title();
+        let retail_usd = release.retail_usd.map_or(0, i64::from);
+        let reference_usd = if retail_usd > 0 {
+            retail_usd as f64
+        } else {
+            market::reference_retail_usd(release.brand, release.title, release.run)
+        };
+        // The snapshot's level wins over the model's (see `snapshot`).
+        let level = snapshot::level_of(release.style_code);
+        let market_premium = level.map(|l| l.average_sale_usd_at(self.as_of) / reference_usd);
+        let mut follows = level.map(Follow::Snapshot);
         let premium = if release.run.is_kids() {
             match self.real_adults.get(family) {
-                Some(&adult) => market::kids_premium(adult, release.kind, &mut self.rng),
+                Some(&(adult, at_snapshot)) => {
+                    if follows.is_none() {
+                        follows = at_snapshot.map(Follow::AdultAtSnapshot);
+                    }
+                    market::kids_premium(adult, release.kind, &mut self.rng)
+                }
                 None => market::lone_kids_premium(&mut self.rng),
             }
         } else {
@@ -157,15 +176,9 @@ impl Generator {
             // Published market figures win over the draw (drawn anyway: the stream stays put).
             let premium = release.market_level.unwrap_or(drawn);
             if release.run == SizeRun::Men {
-                self.real_adults.insert(family, premium);
+                self.real_adults.insert(family, (premium, market_premium));
             }
             premium
-        };
-        let retail_usd = release.retail_usd.map_or(0, i64::from);
-        let reference_usd = if retail_usd > 0 {
-            retail_usd as f64
-        } else {
-            market::reference_retail_usd(release.brand, release.title, release.run)
         };
         // An unknown date still shapes the sales curve; it is simply not written down.
         let release_date = release
@@ -212,6 +225,17 @@ impl Generator {
         product.release_date = release.release_date;
         product.retail_usd_cents = retail_usd * 100;
         product.retail_eur_cents = release.retail_eur.map_or(0, i64::from) * 100;
+        if let Some(follows) = follows {
+            let market = Market {
+                kind: release.kind,
+                reference_usd,
+                release_date,
+                newest_week: self.newest_week,
+                as_of: self.as_of,
+                eur_per_usd: self.eur_per_usd,
+            };
+            snapshot::follow(&mut product, follows, &market, (self.seed, index));
+        }
         product
     }
 
