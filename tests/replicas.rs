@@ -82,14 +82,31 @@ fn stop_redis(redis: &mut Proc) {
 
 /// Starts a replica; returns it and its base URL.
 fn replica(catalogue: &Path, redis_url: &str) -> (Proc, String) {
+    start_replica(&["--upstream-latency-ms", "0"], &[], catalogue, redis_url)
+}
+
+/// Starts a `serve --source kicksdb` replica against the mock KicksDB at `kicksdb_url`, its
+/// mirror at `mirror`, the KicksDB key in the environment; returns it and its base URL.
+fn kicksdb_replica(mirror: &Path, redis_url: &str, kicksdb_url: &str, key: &str) -> (Proc, String) {
+    start_replica(
+        &["--source", "kicksdb", "--kicksdb-url", kicksdb_url],
+        &[("SOLESCOPE_KICKSDB_KEY", key)],
+        mirror,
+        redis_url,
+    )
+}
+
+/// `solescope serve --redis` with `options` and `env` on a free port.
+fn start_replica(
+    options: &[&str],
+    env: &[(&str, &str)],
+    catalogue: &Path,
+    redis_url: &str,
+) -> (Proc, String) {
     let mut child = solescope()
-        .args([
-            "serve",
-            "--addr",
-            "127.0.0.1:0",
-            "--upstream-latency-ms",
-            "0",
-        ])
+        .args(["serve", "--addr", "127.0.0.1:0"])
+        .args(options)
+        .envs(env.iter().copied())
         .args(["--redis", redis_url, "--catalogue"])
         .arg(catalogue)
         .stdout(Stdio::piped())
@@ -293,33 +310,6 @@ fn two_replicas_share_one_budget_and_one_key_table_through_redis() {
             "still revoked"
         );
     }
-}
-
-/// Starts a `serve --source kicksdb --redis` replica against the mock KicksDB at `kicksdb_url`,
-/// its mirror at `mirror`; returns it and its base URL.
-fn kicksdb_replica(mirror: &Path, redis_url: &str, kicksdb_url: &str, key: &str) -> (Proc, String) {
-    let mut child = solescope()
-        .args(["serve", "--addr", "127.0.0.1:0", "--source", "kicksdb"])
-        .args([
-            "--kicksdb-url",
-            kicksdb_url,
-            "--redis",
-            redis_url,
-            "--catalogue",
-        ])
-        .arg(mirror)
-        .env("SOLESCOPE_KICKSDB_KEY", key)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let replica = Proc(child);
-    let mut line = String::new();
-    BufReader::new(stdout).read_line(&mut line).unwrap();
-    let base = line.trim().rsplit(' ').next().unwrap().to_owned();
-    assert!(base.starts_with("http://127.0.0.1:"), "{line:?}");
-    (replica, base)
 }
 
 #[test]

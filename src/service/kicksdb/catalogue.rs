@@ -9,6 +9,7 @@ use super::wire::{Brand, Envelope, ProductSale, StockxProduct};
 use super::{CallClass, Kicksdb};
 use crate::catalogue::mirror;
 use crate::model::Country;
+use crate::service::source::SearchArgs;
 use crate::upstream::{FetchError, FetchKind};
 
 /// Pages of daily sales read for a product's weeks (100 days each: a year and a little more).
@@ -17,23 +18,6 @@ const SALES_PAGES: u32 = 4;
 const SALES_PAGE_DAYS: u32 = 100;
 /// Pages of the brands list summed for `/stats` (100 brands each).
 const BRAND_PAGES: u32 = 30;
-
-/// A search as KicksDB is asked it.
-#[derive(Debug, Clone, Default)]
-pub struct LiveSearch {
-    /// The words.
-    pub text: String,
-    /// Exact style code.
-    pub sku: Option<String>,
-    /// Exact barcode.
-    pub gtin: Option<String>,
-    /// 1-based page.
-    pub page: u32,
-    /// Hits per page.
-    pub limit: u32,
-    /// The market whose prices are read.
-    pub country: Country,
-}
 
 /// A page of a live search: the mirrored products in KicksDB's order, and whether more may
 /// follow (KicksDB gives no total).
@@ -97,7 +81,7 @@ impl Kicksdb {
     }
 
     /// One page of StockX search, mirrored.
-    pub async fn search(self: &Arc<Self>, search: &LiveSearch) -> Result<LivePage, FetchError> {
+    pub async fn search(self: &Arc<Self>, search: &SearchArgs) -> Result<LivePage, FetchError> {
         let mut query = vec![
             ("query", search.text.trim().to_owned()),
             ("page", search.page.max(1).to_string()),

@@ -6,7 +6,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::Kicksdb;
-use super::catalogue::LiveSearch;
 use crate::catalogue::mirror;
 use crate::catalogue::read::{self, ProductKey};
 use crate::model::{Country, DatasetStats, Stats};
@@ -85,15 +84,7 @@ impl CatalogueSource for Arc<Kicksdb> {
         let live = if args.cached_only {
             None
         } else {
-            let search = LiveSearch {
-                text: args.text.clone(),
-                sku: args.sku.clone(),
-                gtin: args.gtin.clone(),
-                page: args.page,
-                limit: args.limit,
-                country: args.country,
-            };
-            match Kicksdb::search(self, &search).await {
+            match Kicksdb::search(self, args).await {
                 Ok(page) => {
                     let offset = u64::from(args.page.max(1) - 1) * u64::from(args.limit);
                     // KicksDB gives no total: what was seen, and one more page if this one
