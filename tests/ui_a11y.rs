@@ -129,8 +129,8 @@ fn every_control_of_every_panel_has_a_name() {
                 }
             }
             View::Settings => {
-                click(&mut harness, "Remote server");
-                walk(&harness, "Settings, remote server");
+                click(&mut harness, "Solescope server");
+                walk(&harness, "Settings, Solescope server");
             }
             _ => {}
         }

@@ -160,7 +160,7 @@ pub fn settings_ui(
     kicksdb_ui(ui, &connection, draft, &mut action);
 
     ui.add_space(16.0);
-    ui.strong("Solescope server");
+    ui.strong("Server address and key");
     ui.weak("Any server that speaks the Sneaker Market Data Service interface.");
     egui::Grid::new("remote_settings")
         .num_columns(2)
