@@ -1,12 +1,11 @@
 //! Running one query: filters, code hits, term expansion, then the bucket sort of the ranking
 //! rules (see the module documentation of [`super`] for the rules themselves).
 
-use std::collections::BinaryHeap;
-
 use fst::{Automaton, IntoStreamer, Streamer};
 
 use super::bucket::{Bucket, rank_bucket};
-use super::build::parse_gtin;
+use super::gtins::parse_gtin;
+use super::scratch::{COUNT_PLANES, Expansion, PLANES, Scratch};
 use super::text::{for_each_word, typo_budget};
 use super::{MAX_QUERY_WORDS, SearchIndex, SearchOutcome, SearchRequest, bits};
 use crate::catalogue::generate::normalize_sku;
@@ -16,101 +15,12 @@ const MAX_CODE_CHUNKS: usize = 32;
 /// Longest normalized text looked up as a style code.
 const MAX_CODE_BYTES: usize = 32;
 
-pub(super) const COUNT_PLANES: usize = 4;
-const TYPO_PLANES: usize = 5;
-const PLANES: usize = COUNT_PLANES + TYPO_PLANES;
-
-/// Per-query buffers, reused across queries (see `SearchIndex::scratch`).
-pub(crate) struct Scratch {
-    /// Term id -> for each query word `i`: bit `2i` the term matches it, bit `2i+1` exactly.
-    pub(super) term_info: Vec<u32>,
-    /// Bitsets, `blocks` words each, back to back.
-    pub(super) sets: Vec<u64>,
-    pub(super) sets_used: usize,
-    pub(super) blocks: usize,
-    /// Blocks with at least one candidate, and their bit-sliced word counters (rule 1).
-    counted: Vec<u32>,
-    counts: Vec<[u64; COUNT_PLANES]>,
-    /// The blocks the buckets looked at so far lie in, with their words and typo counters.
-    pub(super) active: Vec<u32>,
-    pub(super) planes: Vec<[u64; PLANES]>,
-    pub(super) expansions: Vec<Expansion>,
-    pub(super) window: Vec<u32>,
-    pub(super) keys: Vec<u64>,
-    pub(super) bounds: Vec<u64>,
-    pub(super) heap: BinaryHeap<u64>,
-}
-
-impl Scratch {
-    pub(crate) fn new(term_count: usize, doc_count: usize) -> Self {
-        Self {
-            term_info: vec![0; term_count],
-            sets: Vec::new(),
-            sets_used: 0,
-            blocks: bits::blocks_for(doc_count),
-            counted: Vec::new(),
-            counts: Vec::new(),
-            active: Vec::new(),
-            planes: Vec::new(),
-            expansions: Vec::new(),
-            window: Vec::new(),
-            keys: Vec::new(),
-            bounds: Vec::new(),
-            heap: BinaryHeap::new(),
-        }
-    }
-
-    /// A zeroed bitset; its number is valid until the end of the query.
-    pub(super) fn fresh_set(&mut self) -> usize {
-        let index = self.unfilled_set();
-        self.set_mut(index).fill(0);
-        index
-    }
-
-    /// A bitset holding whatever the last query left in it, for a caller that overwrites it.
-    fn unfilled_set(&mut self) -> usize {
-        let index = self.sets_used;
-        self.sets_used += 1;
-        let end = self.sets_used * self.blocks;
-        if self.sets.len() < end {
-            self.sets.resize(end, 0);
-        }
-        index
-    }
-
-    pub(super) fn set(&self, index: usize) -> &[u64] {
-        &self.sets[index * self.blocks..(index + 1) * self.blocks]
-    }
-
-    pub(super) fn set_mut(&mut self, index: usize) -> &mut [u64] {
-        &mut self.sets[index * self.blocks..(index + 1) * self.blocks]
-    }
-
-    fn copy_set(&mut self, from: usize) -> usize {
-        // Not zeroed first: the copy overwrites every block.
-        let to = self.unfilled_set();
-        let blocks = self.blocks;
-        self.sets
-            .copy_within(from * blocks..(from + 1) * blocks, to * blocks);
-        to
-    }
-}
-
 /// One word of the query.
 struct QueryWord {
     text: String,
     /// The last word, still being typed: it also matches as a prefix.
     prefix: bool,
     budget: u8,
-}
-
-/// A term one query word matches.
-#[derive(Clone, Copy)]
-pub(super) struct Expansion {
-    pub(super) word: usize,
-    pub(super) term: u32,
-    pub(super) typos: u8,
-    pub(super) exact: bool,
 }
 
 pub(crate) fn run(

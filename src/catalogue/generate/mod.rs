@@ -128,7 +128,7 @@ pub fn generate(
     out: &Path,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<GenerateReport, CatalogueError> {
-    super::import::write_atomically(out, |partial| generate_into(options, partial, progress))
+    super::atomic::write_atomically(out, |partial| generate_into(options, partial, progress))
 }
 
 fn generate_into(
