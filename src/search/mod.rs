@@ -84,6 +84,7 @@ mod sorted_map;
 mod terms;
 mod text;
 mod typo;
+mod wordsets;
 
 pub use self::hits::{HitError, HitStore, UnbuiltHitStore};
 pub use self::persist::{IndexSource, UnsavedIndex};

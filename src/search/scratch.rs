@@ -4,6 +4,7 @@
 use std::collections::BinaryHeap;
 
 use super::bits;
+use super::wordsets::{SPARSE_SHARE, SparseBlock};
 
 /// Bit planes of the rule-1 counters (words matched, at most [`super::MAX_QUERY_WORDS`]).
 pub(super) const COUNT_PLANES: usize = 4;
@@ -22,6 +23,18 @@ pub(crate) struct Scratch {
     /// Blocks with at least one candidate, and their bit-sliced word counters (rule 1).
     pub(super) counted: Vec<u32>,
     pub(super) counts: Vec<[u64; COUNT_PLANES]>,
+    /// The candidates of each counted block.
+    pub(super) candidate_bits: Vec<u64>,
+    /// The blocks the candidate pass visits, and the filters' documents in each (when filtered).
+    pub(super) visit: Vec<u32>,
+    pub(super) allowed_bits: Vec<u64>,
+    /// The sparse parts of the query words' sets (module `wordsets`), and the documents of a
+    /// word's lists being sorted into blocks.
+    pub(super) sparse: Vec<SparseBlock>,
+    pub(super) pending: Vec<u64>,
+    /// A word whose list postings hold more documents than this is spread into full-width
+    /// bitsets (module `wordsets`).
+    pub(super) spread_from_docs: usize,
     /// The blocks the buckets looked at so far lie in, with their words and typo counters.
     pub(super) active: Vec<u32>,
     pub(super) planes: Vec<[u64; PLANES]>,
@@ -41,6 +54,12 @@ impl Scratch {
             blocks: bits::blocks_for(doc_count),
             counted: Vec::new(),
             counts: Vec::new(),
+            candidate_bits: Vec::new(),
+            visit: Vec::new(),
+            allowed_bits: Vec::new(),
+            sparse: Vec::new(),
+            pending: Vec::new(),
+            spread_from_docs: bits::blocks_for(doc_count) / SPARSE_SHARE,
             active: Vec::new(),
             planes: Vec::new(),
             expansions: Vec::new(),
