@@ -98,7 +98,7 @@ impl WordSet {
             }
         }
         if dense_terms > 1 || list_docs > scratch.spread_from_docs {
-            return Self::spread(index, scratch, expansions);
+            return Self::spread(index, scratch, &expansions);
         }
         let mut set = WordSet::default();
         if let Some((dense, typos)) = dense_term {
@@ -152,7 +152,7 @@ impl WordSet {
     fn spread<'e>(
         index: &SearchIndex,
         scratch: &mut Scratch,
-        expansions: impl Iterator<Item = &'e Expansion> + Clone,
+        expansions: &(impl Iterator<Item = &'e Expansion> + Clone),
     ) -> WordSet {
         let mut set = WordSet::default();
         let mut level = scratch.fresh_set();
