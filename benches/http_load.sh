@@ -93,7 +93,7 @@ run_wrk() {
 
 # serve LOG: starts the service and waits until /search answers; sets ready_s.
 serve() {
-  local log=$1 started
+  local log=$1
   started=$(now)
   "$bin" serve --addr "127.0.0.1:$port" --catalogue "$catalogue" >"$log" 2>&1 &
   server=$!
@@ -122,7 +122,7 @@ cached_pct() {
 for products in "${@:-100000}"; do
   catalogue="$dir/solescope-bench-${products}.sqlite"
   queries="$dir/solescope-bench-${products}.queries"
-  size=$(awk "BEGIN{printf \"%s\", $products >= 1000000 ? $products / 1000000 \"M\" : $products / 1000 \"k\"}")
+  if ((products >= 1000000)); then size="$((products / 1000000))M"; else size="$((products / 1000))k"; fi
   echo "=== $products products; load average $(load_average) (2 cores)"
   if [ ! -f "$catalogue" ]; then
     started=$(now)
