@@ -1,79 +1,186 @@
 #!/usr/bin/env bash
-# Throughput of /search under load from a separate process (wrk), as issues 16 and 17 measure it.
+# The service under load from a separate process (wrk), with a PASS/FAIL verdict per figure
+# against issue 25's numbers; exits 1 when any figure fails.
 #   bash benches/http_load.sh [products ...]      (default 100000; e.g. `100000 1000000`)
-# Needs `wrk` (apt-get install wrk). Environment:
+# Needs `wrk`, `vmtouch` and `fincore` (apt-get install wrk vmtouch util-linux). Environment:
 #   SOLESCOPE_BENCH_DIR      where catalogues and query lists are kept and reused (default /tmp;
-#                            a million products take several GB)
+#                            a million products take 3.8 GB, plus 2.3 GB of index and hit store)
 #   SOLESCOPE_BENCH_PROFILE  cargo profile of the binary (default release, fat LTO; `bench` with
 #                            CARGO_PROFILE_BENCH_LTO=false builds faster)
+#   SOLESCOPE_BENCH_BIN      a solescope binary to run instead of building one (to compare two
+#                            builds in interleaved runs)
 #   SOLESCOPE_BENCH_SECONDS  length of each wrk run (default 10)
-# Per catalogue size, in one run: generation time (when the catalogue is new), `serve` ready time
-# on a first start (index built; from 50,000 products the hit store is built and the index saved
-# after it answers, timed too) and a second (both read back), then wrk (2
-# threads, 8 connections) on
-#   1. baseline: /api/v2/subscriptions, the HTTP stack with no search or catalogue work;
-#   2. /search on queries that never repeat (benches/wrk/distinct.lua, 150,000 distinct queries
-#      of every class of benches/search.rs);
-#   3. /search on the 16 repeating queries of benches/wrk/search.lua;
-# each with req/s, p50, p99 and the service's resident memory (VmRSS, VmHWM) after it.
+#
+# Per catalogue size, in one run:
+#   1. first start (no index or hit store kept): time until /search answers, RSS; then the time
+#      until the work done after the start (hit store built, index saved) is finished;
+#   2. second start (both read back): time until /search answers, then wrk (2 threads,
+#      8 connections) on
+#      a. bare HTTP: /api/v2/subscriptions, the HTTP stack without search or catalogue work;
+#      b. /search on queries that never repeat (benches/wrk/distinct.lua, from 150,000 distinct
+#         queries of every class of benches/search.rs);
+#      c. /search on the 16 repeating queries of benches/wrk/search.lua;
+#      each with req/s, p50, p99 and the service's RSS after it;
+#   3. a restart with a cold page cache: the catalogue, index and hit store evicted with
+#      `vmtouch -e` (checked with `fincore` before and after; a failed eviction is a FAIL), then
+#      the time until /search answers and distinct queries (a fresh slice of the list) for the
+#      first second and for the seconds after it.
+# The limits (issue 25, at every size): distinct queries at least 0.25x the bare-HTTP req/s of
+# the same run and p99 at most 5 ms; the repeating mix p99 under the interface's 10 ms; /search
+# answering within 5 s of any start; p99 under 50 ms after a cold restart, from its first
+# second; RSS at most 500 MB after the second start's load. No request may fail.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir="${SOLESCOPE_BENCH_DIR:-/tmp}"
 profile="${SOLESCOPE_BENCH_PROFILE:-release}"
 seconds="${SOLESCOPE_BENCH_SECONDS:-10}"
 port=18089
+
+min_share_of_bare=0.25
+max_distinct_p99_ms=5
+max_repeating_p99_ms=10
+max_ready_s=5
+max_cold_p99_ms=50
+max_rss_mb=500
+
+for tool in wrk vmtouch fincore curl; do
+  command -v "$tool" >/dev/null || { echo "http_load: $tool is missing (apt-get install wrk vmtouch util-linux curl)"; exit 2; }
+done
 mkdir -p "$dir"
-cargo build --profile "$profile" --quiet
-bin=./target/release/solescope
-bench=$(cargo bench --bench search --no-run 2>&1 | sed -n 's/.*Executable .*(\(.*\)).*/\1/p' | tail -1)
+if [ -n "${SOLESCOPE_BENCH_BIN:-}" ]; then
+  bin="$SOLESCOPE_BENCH_BIN"
+else
+  cargo build --profile "$profile" --quiet
+  bin=./target/release/solescope
+fi
 now() { date +%s.%N; }
 since() { awk "BEGIN{printf \"%.2f\", $(now) - $1}"; }
-rss() { grep -E 'VmRSS|VmHWM' "/proc/$1/status" | awk '{printf "%s %.0f MB  ", $1, $2/1024}'; }
+load_average() { cut -d' ' -f1-3 /proc/loadavg; }
+rss_mb() { awk '/VmRSS/{printf "%.0f", $2/1024}' "/proc/$1/status"; }
+hwm_mb() { awk '/VmHWM/{printf "%.0f", $2/1024}' "/proc/$1/status"; }
 server=
 trap '[ -n "$server" ] && kill "$server" 2>/dev/null || true' EXIT
 
+verdicts=()
+failures=0
+# verdict AWK_CONDITION TEXT: prints and keeps the line with PASS or FAIL.
+verdict() {
+  local line
+  if awk "BEGIN{exit !($1)}"; then line="PASS  $2"; else line="FAIL  $2"; failures=$((failures + 1)); fi
+  echo "$line"
+  verdicts+=("$line")
+}
+
+# wrk's latency (850.00us, 3.91ms, 1.20s) in milliseconds.
+to_ms() {
+  awk '{v = $1; f = 1; if (v ~ /us$/) f = 0.001; else if (v ~ /ms$/) f = 1; else if (v ~ /m$/) f = 60000; else if (v ~ /s$/) f = 1000;
+        gsub(/[a-z]+$/, "", v); printf "%.2f", v * f}'
+}
+
+# run_wrk SECONDS ARGS...: sets rps, p50, p99 (ms), errors (non-2xx answers and socket errors).
+run_wrk() {
+  local duration=$1 out
+  shift
+  out=$(wrk -t2 -c8 -d"${duration}s" --latency "$@")
+  rps=$(awk '/Requests\/sec/{printf "%.0f", $2}' <<<"$out")
+  p50=$(awk '$1 == "50%" {print $2}' <<<"$out" | to_ms)
+  p99=$(awk '$1 == "99%" {print $2}' <<<"$out" | to_ms)
+  errors=$(awk '/Non-2xx/{n += $NF} /Socket errors/{gsub(/,/, ""); n += $4 + $6 + $8 + $10} END{print n + 0}' <<<"$out")
+  if grep -q "ran out" <<<"$out"; then
+    echo "      (the query list ran out: some queries repeated)"
+  fi
+}
+
+# serve LOG: starts the service and waits until /search answers; sets ready_s.
 serve() {
   local log=$1
   started=$(now)
   "$bin" serve --addr "127.0.0.1:$port" --catalogue "$catalogue" >"$log" 2>&1 &
   server=$!
-  for _ in $(seq 1 6000); do
-    curl -s -o /dev/null "http://127.0.0.1:$port/api/v2/subscriptions" && break
+  for _ in $(seq 1 12000); do
+    if curl -sf -o /dev/null -H "Authorization: demo-pro" "http://127.0.0.1:$port/search?query=x"; then
+      break
+    fi
+    kill -0 "$server" 2>/dev/null || { echo "http_load: serve exited; see $log"; exit 2; }
     sleep 0.01
   done
-  echo "serve ready after $(since "$started") s ($2); $(rss "$server")"
+  ready_s=$(since "$started")
+}
+
+stop() {
+  kill "$server"
+  wait "$server" 2>/dev/null || true
+  server=
+}
+
+# cached_pct FILE...: the share of the files' pages in the page cache, in percent.
+cached_pct() {
+  fincore --bytes --noheadings --output RES,SIZE "$@" |
+    awk '{res += $1; size += $2} END{printf "%.1f", size ? 100 * res / size : 0}'
 }
 
 for products in "${@:-100000}"; do
   catalogue="$dir/solescope-bench-${products}.sqlite"
   queries="$dir/solescope-bench-${products}.queries"
-  echo "=== $products products; load average $(cut -d' ' -f1-3 /proc/loadavg) (2 cores)"
+  if ((products >= 1000000)); then size="$((products / 1000000))M"; else size="$((products / 1000))k"; fi
+  echo "=== $products products; load average $(load_average) (2 cores)"
   if [ ! -f "$catalogue" ]; then
     started=$(now)
     "$bin" catalogue generate --products "$products" --seed 1 --as-of 2026-11-22 --out "$catalogue" >/dev/null 2>&1
-    echo "generated in $(since "$started") s ($(du -h "$catalogue" | cut -f1))"
+    echo "      generated in $(since "$started") s ($(du -h "$catalogue" | cut -f1))"
   fi
-  [ -f "$queries" ] || "$bench" --write-queries "$catalogue" "$queries" 150000
+  if [ ! -f "$queries" ]; then
+    bench=$(cargo bench --bench search --no-run 2>&1 | sed -n 's/.*Executable .*(\(.*\)).*/\1/p' | tail -1)
+    "$bench" --write-queries "$catalogue" "$queries" 150000
+  fi
+  half=$(($(wc -l <"$queries") / 2))
+
+  # 1. First start.
   rm -f "$catalogue.search-index" "$catalogue.search-hits"
-  serve "$dir/solescope-bench-serve-1.log" "first start: index built"
-  # A large catalogue's hit store is built, and the index saved, after the start: wait for both.
+  serve "$dir/solescope-bench-serve-1.log"
+  verdict "$ready_s <= $max_ready_s" "$size first start: /search answers after $ready_s s (limit $max_ready_s s); RSS $(rss_mb "$server") MB; load $(load_average)"
   for _ in $(seq 1 3000); do
     grep -q "search index saved" "$dir/solescope-bench-serve-1.log" && break
     sleep 0.1
   done
-  echo "  hit store built and index saved after $(since "$started") s; $(rss "$server")"
-  kill "$server"; wait "$server" 2>/dev/null || true
-  serve "$dir/solescope-bench-serve-2.log" "second start: index and hit store read back"
-  sed 's/\x1b\[[0-9;]*m//g' "$dir"/solescope-bench-serve-[12].log | grep -oE 'search (index|hits) ready.*' | sed 's/^/  /' || true
-  echo "--- baseline: /api/v2/subscriptions"
-  wrk -t2 -c8 -d"${seconds}s" --latency -H "Authorization: demo-pro" "http://127.0.0.1:$port/api/v2/subscriptions" | grep -E "Requests/sec| 50%| 99%"
-  echo "    $(rss "$server")"
-  echo "--- /search, distinct queries (never repeat)"
-  SOLESCOPE_QUERIES="$queries" wrk -t2 -c8 -d"${seconds}s" --latency -s benches/wrk/distinct.lua "http://127.0.0.1:$port" | grep -E "Requests/sec| 50%| 99%|distinct"
-  echo "    $(rss "$server")"
-  echo "--- /search, 16 repeating queries"
-  wrk -t2 -c8 -d"${seconds}s" --latency -s benches/wrk/search.lua "http://127.0.0.1:$port" | grep -E "Requests/sec| 50%| 99%"
-  echo "    $(rss "$server")"
-  kill "$server"; wait "$server" 2>/dev/null || true
-  server=
+  echo "      hit store built and index saved $(since "$started") s after the start; RSS $(rss_mb "$server") MB, peak $(hwm_mb "$server") MB"
+  stop
+
+  # 2. Second start, and the load.
+  serve "$dir/solescope-bench-serve-2.log"
+  verdict "$ready_s <= $max_ready_s" "$size second start: /search answers after $ready_s s (limit $max_ready_s s); RSS $(rss_mb "$server") MB; load $(load_average)"
+  sed 's/\x1b\[[0-9;]*m//g' "$dir"/solescope-bench-serve-[12].log | grep -oE 'search (index|hits) ready.*' | sed 's/^/      /' || true
+  run_wrk "$seconds" -H "Authorization: demo-pro" "http://127.0.0.1:$port/api/v2/subscriptions"
+  bare=$rps
+  verdict "$errors == 0 && $rps > 0" "$size bare HTTP: $rps req/s, p50 $p50 ms, p99 $p99 ms, $errors failed; load $(load_average)"
+  SOLESCOPE_QUERIES="$queries" SOLESCOPE_QUERIES_SKIP=0 run_wrk "$seconds" -s benches/wrk/distinct.lua "http://127.0.0.1:$port"
+  share=$(awk "BEGIN{printf \"%.2f\", $rps / $bare}")
+  verdict "$errors == 0 && $share >= $min_share_of_bare && $p99 <= $max_distinct_p99_ms" \
+    "$size distinct queries: $rps req/s (${share}x bare, limit ${min_share_of_bare}x), p50 $p50 ms, p99 $p99 ms (limit $max_distinct_p99_ms), $errors failed; load $(load_average)"
+  run_wrk "$seconds" -s benches/wrk/search.lua "http://127.0.0.1:$port"
+  verdict "$errors == 0 && $p99 < $max_repeating_p99_ms" \
+    "$size repeating mix: $rps req/s, p50 $p50 ms, p99 $p99 ms (limit $max_repeating_p99_ms), $errors failed; load $(load_average)"
+  rss=$(rss_mb "$server")
+  verdict "$rss <= $max_rss_mb" "$size RSS after the second start's load: $rss MB (limit $max_rss_mb MB), peak $(hwm_mb "$server") MB"
+  stop
+
+  # 3. A restart with a cold page cache.
+  files=("$catalogue" "$catalogue.search-index" "$catalogue.search-hits")
+  before=$(cached_pct "${files[@]}")
+  vmtouch -q -e "${files[@]}"
+  after=$(cached_pct "${files[@]}")
+  verdict "$after < 1" "$size page cache evicted: catalogue, index and hit store ${before}% cached before, ${after}% after (vmtouch -e, fincore)"
+  serve "$dir/solescope-bench-serve-3.log"
+  verdict "$ready_s <= $max_ready_s" "$size cold-cache restart: /search answers after $ready_s s (limit $max_ready_s s); load $(load_average)"
+  SOLESCOPE_QUERIES="$queries" SOLESCOPE_QUERIES_SKIP=$half run_wrk 1 -s benches/wrk/distinct.lua "http://127.0.0.1:$port"
+  verdict "$errors == 0 && $p99 < $max_cold_p99_ms" \
+    "$size cold-cache restart, first second: $rps req/s, p50 $p50 ms, p99 $p99 ms (limit $max_cold_p99_ms), $errors failed"
+  SOLESCOPE_QUERIES="$queries" SOLESCOPE_QUERIES_SKIP=$((half + 20000)) run_wrk $((seconds - 1)) -s benches/wrk/distinct.lua "http://127.0.0.1:$port"
+  verdict "$errors == 0 && $p99 < $max_cold_p99_ms" \
+    "$size cold-cache restart, the $((seconds - 1)) s after: $rps req/s, p50 $p50 ms, p99 $p99 ms (limit $max_cold_p99_ms), $errors failed; page cache $(cached_pct "${files[@]}")% after"
+  stop
 done
+
+echo "=== summary ($failures failed)"
+printf '%s\n' "${verdicts[@]}"
+[ "$failures" -eq 0 ] || exit 1

@@ -5,6 +5,7 @@
 //! `schema.sql`; its version is `PRAGMA user_version`, and older files are migrated in place
 //! (see [`migrate`]) instead of being rejected.
 
+mod atomic;
 pub mod demo;
 pub mod generate;
 pub mod gtin;

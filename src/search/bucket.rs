@@ -4,8 +4,9 @@
 
 use std::collections::BinaryHeap;
 
-use super::build::{MAX_TITLE_POSITION, META_POSITION_SHIFT, META_RANK_MASK, META_TITLE};
-use super::query::{COUNT_PLANES, Scratch};
+use super::parts::{MAX_TITLE_POSITION, META_POSITION_SHIFT, META_RANK_MASK, META_TITLE};
+use super::scratch::{COUNT_PLANES, Scratch};
+use super::wordsets::{ExactSet, LEVELS, SetView, WordSet};
 use super::{MAX_QUERY_WORDS, RANK_WINDOW, SearchIndex, bits};
 
 /// Proximity cost of a pair of words not both in the title.
@@ -21,9 +22,9 @@ pub(super) struct Bucket<'q> {
     pub(super) typos: u32,
     /// Per query word that is itself a term: the set of documents holding that term, the only
     /// documents where the word can count as matched exactly.
-    pub(super) exact_sets: &'q [usize],
+    pub(super) exact_sets: &'q [ExactSet],
     /// Per query word: the documents it matches.
-    pub(super) any_sets: &'q [usize],
+    pub(super) word_sets: &'q [WordSet],
 }
 
 impl Bucket<'_> {
@@ -53,15 +54,22 @@ impl Bucket<'_> {
     /// next to the previous one in the title, all in the title, exact wherever it can be.
     /// With `top_sets` (per word, documents matching it in the title or code), the bound also
     /// knows which words cannot be in the title.
-    fn lower_bound(&self, scratch: &Scratch, top_sets: &[usize], doc: u32) -> u32 {
+    fn lower_bound(
+        &self,
+        index: &SearchIndex,
+        scratch: &Scratch,
+        top_sets: &[usize],
+        doc: u32,
+    ) -> u32 {
+        let view = SetView::new(index, scratch);
         let mut proximity = 0;
         let mut attribute = 0;
         if top_sets.len() == self.word_count {
             // A word matched outside the title and code has a field rank of at least 1, and a
             // pair with such a word is not both in the title.
             let mut previous_on_top: Option<bool> = None;
-            for (&any, &top) in self.any_sets.iter().zip(top_sets) {
-                if !bits::contains(scratch.set(any), doc) {
+            for (any, &top) in self.word_sets.iter().zip(top_sets) {
+                if !any.contains(&view, doc, LEVELS - 1) {
                     continue;
                 }
                 let on_top = bits::contains(scratch.set(top), doc);
@@ -77,7 +85,7 @@ impl Bucket<'_> {
         let exact_at_most = self
             .exact_sets
             .iter()
-            .filter(|&&set| bits::contains(scratch.set(set), doc))
+            .filter(|set| set.contains(index, &view, self.word_sets, doc))
             .count();
         pack_key(
             proximity,
@@ -151,7 +159,8 @@ pub(super) fn rank_bucket(
                     .iter()
                     .filter(|&&d| !bucket.may_equal_title(index, d))
                     .map(|&d| {
-                        u64::from(bucket.lower_bound(scratch, top_sets, d)) << 32 | u64::from(d)
+                        u64::from(bucket.lower_bound(index, scratch, top_sets, d)) << 32
+                            | u64::from(d)
                     }),
             );
             bounds.sort_unstable();

@@ -5,196 +5,22 @@
 //! products are read in two parts on two threads (the second also reads the GTINs), and the
 //! posting lists, the dictionary and the exact maps are then built at once.
 
-use std::borrow::Borrow;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
 use rusqlite::{Connection, Row};
 
+use super::derive::DerivationCache;
+use super::gtins::{GtinMap, parse_gtin};
+use super::parts::{
+    Codes, Dictionary, DocHeader, Forward, MAX_TITLE_POSITION, META_POSITION_SHIFT, META_RANK_MASK,
+    META_TITLE, Posting, Postings, RANK_BRAND, RANK_COLOR, RANK_DESCRIPTION, RANK_TITLE,
+};
+use super::sorted_map::{SortedMap, head};
+use super::terms::TermTable;
 use super::text::{for_each_word, has_digit, strip_tags};
 use super::{PREFIX_EXPANSIONS, SearchError, SearchIndex, bits};
 use crate::catalogue::generate::normalize_sku;
-
-/// Field importance, best first (rule 4). Title and style code share the top rank.
-pub(crate) const RANK_TITLE: u8 = 0;
-const RANK_BRAND: u8 = 1;
-const RANK_COLOR: u8 = 2;
-const RANK_DESCRIPTION: u8 = 3;
-
-/// Title positions are kept up to this one; later words share it.
-pub(crate) const MAX_TITLE_POSITION: u8 = 31;
-
-/// Forward-index entry flags, packed in a byte: rank in bits 0-1, title flag, title position.
-pub(crate) const META_RANK_MASK: u8 = 0b11;
-pub(crate) const META_TITLE: u8 = 0b100;
-pub(crate) const META_POSITION_SHIFT: u8 = 3;
-
-/// The term dictionary: two FSTs (term -> term id) and the table of crowded prefixes.
-pub(crate) struct Dictionary {
-    /// Terms without digits: the ones typo tolerance applies to (a few thousand words).
-    pub(crate) words: fst::Map<Vec<u8>>,
-    /// Terms with a digit: style codes and their parts, model numbers, years.
-    pub(crate) codes: fst::Map<Vec<u8>>,
-    /// Prefixes with more than [`PREFIX_EXPANSIONS`] completions -> the most frequent ones.
-    pub(crate) crowded_prefixes: HashMap<Box<[u8]>, Box<[u32]>>,
-    term_count: usize,
-}
-
-impl Dictionary {
-    /// A dictionary from parts read back from disk.
-    pub(crate) fn from_parts(
-        words: fst::Map<Vec<u8>>,
-        codes: fst::Map<Vec<u8>>,
-        crowded_prefixes: HashMap<Box<[u8]>, Box<[u32]>>,
-        term_count: usize,
-    ) -> Self {
-        Self {
-            words,
-            codes,
-            crowded_prefixes,
-            term_count,
-        }
-    }
-
-    /// Number of distinct terms; term ids are `0..term_count`, most frequent first.
-    pub(crate) fn term_count(&self) -> usize {
-        self.term_count
-    }
-}
-
-/// Where a term's documents are.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Posting {
-    /// `docs[start..start + len]`, increasing.
-    List { start: u32, len: u32 },
-    /// Bitset number `index` of `dense` (for terms in at least 1/32 of documents).
-    Dense { index: u32 },
-    /// The same documents as the term's posting in the main [`Postings`] (top-field postings
-    /// only: the term never occurs outside the title and code).
-    SameAsAll,
-}
-
-/// Term id -> documents: all of them (`SearchIndex::postings`), or those where the term is in
-/// the title or style code (`SearchIndex::top_field`, which bounds rules 3-4 cheaply).
-pub(crate) struct Postings {
-    pub(crate) of_term: Vec<Posting>,
-    pub(crate) docs: Vec<u32>,
-    /// Bitsets of frequent terms, `blocks` words each, back to back.
-    pub(crate) dense: Vec<u64>,
-    pub(crate) blocks: usize,
-}
-
-impl Postings {
-    /// Adds the documents of `term` to `set`; `all` stands in for [`Posting::SameAsAll`].
-    pub(crate) fn union_into(&self, term: u32, set: &mut [u64], all: Option<&Postings>) {
-        match self.of_term[term as usize] {
-            Posting::SameAsAll => {
-                if let Some(all) = all {
-                    all.union_into(term, set, None);
-                }
-            }
-            Posting::List { start, len } => {
-                let start = start as usize;
-                for &doc in &self.docs[start..start + len as usize] {
-                    bits::insert(set, doc);
-                }
-            }
-            Posting::Dense { index } => {
-                let start = index as usize * self.blocks;
-                bits::union_with(set, &self.dense[start..start + self.blocks]);
-            }
-        }
-    }
-}
-
-/// Document -> its terms: title words in order (with positions), then the other fields' terms
-/// not already seen, best field first, description-only terms last.
-///
-/// Ranking reads documents scattered over the index, so each one costs about two cache
-/// misses: its header, then its entries (term id and flags packed in one `u32`).
-pub(crate) struct Forward {
-    pub(crate) docs: Vec<DocHeader>,
-    /// `term << 8 | meta` (see [`META_RANK_MASK`]).
-    pub(crate) entries: Vec<u32>,
-}
-
-/// Where one document's entries are, and its title's shape.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct DocHeader {
-    pub(crate) start: u32,
-    /// Entries from here to `end` are found only in the description.
-    pub(crate) description: u32,
-    pub(crate) end: u32,
-    /// Words in the title (capped at 255).
-    pub(crate) title_len: u8,
-    /// Distinct words in the title (capped at 255).
-    pub(crate) title_distinct: u8,
-}
-
-/// Distinct terms, numbered in order of first appearance: all their text in one buffer and a
-/// hash table of ids over it.
-///
-/// Written here because a map from boxed strings costs two small allocations per term (the key
-/// and the name kept by id), six million at a million products, whose freed memory the
-/// allocator then keeps: the service's resident memory after a first start was some 200 MB
-/// above a second start's. Three large buffers instead are returned whole when dropped.
-#[derive(Default)]
-struct TermTable {
-    text: String,
-    /// Term `t` is `text[ends[t - 1]..ends[t]]` (from 0 for the first).
-    ends: Vec<usize>,
-    /// Ids, found by the hash of their text. Never iterated, so the hasher cannot change the
-    /// index: foldhash's is several times cheaper than `SipHash` on short words.
-    ids: hashbrown::HashTable<u32>,
-}
-
-impl TermTable {
-    fn hash(word: &str) -> u64 {
-        use std::hash::BuildHasher;
-        foldhash::fast::FixedState::with_seed(0).hash_one(word)
-    }
-
-    fn len(&self) -> usize {
-        self.ends.len()
-    }
-
-    fn reserve(&mut self, terms: usize) {
-        self.ends.reserve(terms);
-        self.text.reserve(terms * 8);
-        self.ids.reserve(terms, |&id| {
-            Self::hash(Self::name_in(&self.text, &self.ends, id))
-        });
-    }
-
-    fn name(&self, id: u32) -> &str {
-        Self::name_in(&self.text, &self.ends, id)
-    }
-
-    fn name_in<'a>(text: &'a str, ends: &[usize], id: u32) -> &'a str {
-        let id = id as usize;
-        let start = if id == 0 { 0 } else { ends[id - 1] };
-        &text[start..ends[id]]
-    }
-
-    /// The id of `word`, and whether it is new.
-    fn intern(&mut self, word: &str) -> (u32, bool) {
-        let hash = Self::hash(word);
-        let (text, ends) = (&self.text, &self.ends);
-        if let Some(&id) = self
-            .ids
-            .find(hash, |&id| Self::name_in(text, ends, id) == word)
-        {
-            return (id, false);
-        }
-        let id = self.ends.len() as u32;
-        self.text.push_str(word);
-        self.ends.push(self.text.len());
-        let (text, ends) = (&self.text, &self.ends);
-        self.ids
-            .insert_unique(hash, id, |&id| Self::hash(Self::name_in(text, ends, id)));
-        (id, true)
-    }
-}
 
 /// Term ids must fit the 24 bits a forward entry keeps for them.
 const MAX_TERMS: usize = 1 << 24;
@@ -277,88 +103,6 @@ impl FlatLists {
     }
 }
 
-/// A sorted multimap from a key to documents.
-pub(crate) struct SortedMap<K> {
-    /// Sorted; `docs[i]` goes with `keys[i]`. Two arrays, not pairs: a GTIN entry takes 12
-    /// bytes instead of 16 (there are some 15 GTINs per product).
-    pub(crate) keys: Vec<K>,
-    pub(crate) docs: Vec<u32>,
-}
-
-impl<K: Ord> SortedMap<K> {
-    /// A map from arrays read back from disk; `None` unless they pair up and are sorted.
-    pub(crate) fn from_sorted(keys: Vec<K>, docs: Vec<u32>) -> Option<Self> {
-        (keys.len() == docs.len() && keys.is_sorted()).then_some(Self { keys, docs })
-    }
-
-    pub(crate) fn new(mut entries: Vec<(K, u32)>) -> Self {
-        entries.sort_unstable();
-        entries.dedup();
-        let (keys, docs) = entries.into_iter().unzip();
-        Self { keys, docs }
-    }
-
-    /// Documents under `key`, in increasing order.
-    pub(crate) fn get<'a, Q>(&'a self, key: &'a Q) -> impl Iterator<Item = u32> + 'a
-    where
-        K: Borrow<Q>,
-        Q: Ord + ?Sized,
-    {
-        let start = self.keys.partition_point(|k| k.borrow() < key);
-        self.keys[start..]
-            .iter()
-            .zip(&self.docs[start..])
-            .take_while(move |(k, _)| (*k).borrow() == key)
-            .map(|(_, &doc)| doc)
-    }
-}
-
-impl SortedMap<Box<str>> {
-    /// [`SortedMap::new`] for text keys: sorted by their first eight bytes as one number
-    /// first, which settles most comparisons of a million style codes without `memcmp`.
-    pub(crate) fn of_text(entries: Vec<(Box<str>, u32)>) -> Self {
-        let mut keyed: Vec<(u64, Box<str>, u32)> = entries
-            .into_iter()
-            .map(|(key, doc)| (head(&key), key, doc))
-            .collect();
-        keyed.sort_unstable();
-        keyed.dedup();
-        let (keys, docs) = keyed.into_iter().map(|(_, key, doc)| (key, doc)).unzip();
-        Self { keys, docs }
-    }
-}
-
-/// The first eight bytes of `text` as a big-endian number (zero-padded): ordered as the texts
-/// are, where they differ in those bytes.
-fn head(text: &str) -> u64 {
-    let mut bytes = [0u8; 8];
-    let len = text.len().min(8);
-    bytes[..len].copy_from_slice(&text.as_bytes()[..len]);
-    u64::from_be_bytes(bytes)
-}
-
-/// Exact identifiers typed as text or given as filters.
-pub(crate) struct Codes {
-    /// `products.sku_norm`.
-    pub(crate) skus: SortedMap<Box<str>>,
-    /// Variant GTINs as GTIN-14 numbers.
-    pub(crate) gtins: super::gtins::GtinMap,
-    /// `products.id` (UUID).
-    pub(crate) ids: SortedMap<u128>,
-    /// `products.slug`, lower case (the last segment of `products.link`).
-    pub(crate) slugs: SortedMap<Box<str>>,
-}
-
-/// A GTIN-8/12/13/14 as its GTIN-14 number; `None` for anything else.
-pub(crate) fn parse_gtin(text: &str) -> Option<u64> {
-    let text = text.trim();
-    let digits_only = text.bytes().all(|b| b.is_ascii_digit());
-    if !digits_only || !matches!(text.len(), 8 | 12 | 13 | 14) {
-        return None;
-    }
-    text.parse().ok()
-}
-
 /// Below this many products the index is read on one thread (a second connection and thread
 /// cost more than they save).
 const TWO_THREADS_FROM: usize = 20_000;
@@ -396,7 +140,7 @@ const PRODUCTS_IN_ORDER: &str =
 fn read_catalogue(
     conn: &Connection,
     two_threads_from: Option<usize>,
-) -> Result<(Builder, super::gtins::GtinMap), SearchError> {
+) -> Result<(Builder, GtinMap), SearchError> {
     // Documents in order, from the popularity index alone (no table read).
     let mut statement = conn.prepare("SELECT pk FROM products ORDER BY popularity DESC, pk")?;
     let pks = statement
@@ -467,7 +211,7 @@ fn read_products(
 }
 
 /// Every variant GTIN, as its GTIN-14 number, with its product's document.
-fn read_gtins(conn: &Connection, pks: &[i64]) -> Result<super::gtins::GtinMap, SearchError> {
+fn read_gtins(conn: &Connection, pks: &[i64]) -> Result<GtinMap, SearchError> {
     let doc_of_pk = DocOfPk::new(pks);
     let mut gtins = Vec::new();
     let mut statement = conn
@@ -480,7 +224,7 @@ fn read_gtins(conn: &Connection, pks: &[i64]) -> Result<super::gtins::GtinMap, S
             gtins.push((value, doc));
         }
     }
-    Ok(super::gtins::GtinMap::new(gtins))
+    Ok(GtinMap::new(gtins))
 }
 
 /// `products.pk` -> document, asked once per variant (some 14 million at a million products).
@@ -683,7 +427,7 @@ impl Builder {
     /// Numbers the terms for good, and builds the posting lists, the dictionary and the exact
     /// maps. Three independent parts run at once: the exact maps (sorting a million style codes,
     /// ids and slugs), the posting lists, and the top-field lists with the dictionary.
-    fn finish(self, gtins: super::gtins::GtinMap) -> Result<SearchIndex, SearchError> {
+    fn finish(self, gtins: GtinMap) -> Result<SearchIndex, SearchError> {
         let Builder {
             pks,
             names,
@@ -744,7 +488,7 @@ impl Builder {
                 },
                 codes,
                 scratch: Mutex::new(Vec::new()),
-                derivations: super::derive::DerivationCache::new(),
+                derivations: DerivationCache::new(),
             })
         })
     }
@@ -862,12 +606,12 @@ impl Numbered {
                 words.insert(name, u64::from(id))?;
             }
         }
-        let dictionary = Dictionary {
-            words: fst::Map::new(words.into_inner()?)?,
-            codes: fst::Map::new(codes.into_inner()?)?,
-            crowded_prefixes: crowded_prefixes(&sorted, frequency),
-            term_count: frequency.len(),
-        };
+        let dictionary = Dictionary::from_parts(
+            fst::Map::new(words.into_inner()?)?,
+            fst::Map::new(codes.into_inner()?)?,
+            crowded_prefixes(&sorted, frequency),
+            frequency.len(),
+        );
         Ok((top_field, dictionary))
     }
 }

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use fst::{IntoStreamer, Streamer};
 
-use super::build::Dictionary;
+use super::parts::Dictionary;
 use super::typo::TypoAutomaton;
 
 /// Typo derivations kept per query word (in dictionary order), bounding the cost of a word.

@@ -11,7 +11,7 @@
 //! No crate keeps integer ranges with a value this compactly and exactly (`rangemap` holds a
 //! `BTreeMap` node per range and merges equal values across gaps), hence this small module.
 
-use super::build::SortedMap;
+use super::sorted_map::SortedMap;
 
 /// GTINs (as GTIN-14 numbers) to the documents carrying them.
 pub(crate) struct GtinMap {
@@ -132,6 +132,16 @@ impl GtinMap {
     pub(crate) fn docs(&self) -> impl Iterator<Item = u32> + '_ {
         self.docs.iter().chain(&self.others.docs).copied()
     }
+}
+
+/// A GTIN-8/12/13/14 as its GTIN-14 number; `None` for anything else.
+pub(crate) fn parse_gtin(text: &str) -> Option<u64> {
+    let text = text.trim();
+    let digits_only = text.bytes().all(|b| b.is_ascii_digit());
+    if !digits_only || !matches!(text.len(), 8 | 12 | 13 | 14) {
+        return None;
+    }
+    text.parse().ok()
 }
 
 #[cfg(test)]

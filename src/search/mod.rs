@@ -76,10 +76,15 @@ mod build;
 mod derive;
 mod gtins;
 pub mod hits;
+mod parts;
 mod persist;
 mod query;
+mod scratch;
+mod sorted_map;
+mod terms;
 mod text;
 mod typo;
+mod wordsets;
 
 pub use self::hits::{HitError, HitStore, UnbuiltHitStore};
 pub use self::persist::{IndexSource, UnsavedIndex};
@@ -101,14 +106,14 @@ pub const RANK_WINDOW: usize = 4_096;
 pub struct SearchIndex {
     /// `products.pk` of each document; documents are numbered by popularity.
     pks: Vec<i64>,
-    dictionary: build::Dictionary,
-    postings: build::Postings,
+    dictionary: parts::Dictionary,
+    postings: parts::Postings,
     /// Per term, the documents having it in the title or style code (the top field).
-    top_field: build::Postings,
-    forward: build::Forward,
-    codes: build::Codes,
+    top_field: parts::Postings,
+    forward: parts::Forward,
+    codes: parts::Codes,
     /// Reusable per-query buffers (one per concurrent search), so a search allocates little.
-    scratch: Mutex<Vec<query::Scratch>>,
+    scratch: Mutex<Vec<scratch::Scratch>>,
     /// Typo derivations of the words searched so far (module `derive`).
     derivations: derive::DerivationCache,
 }
@@ -220,16 +225,16 @@ impl SearchIndex {
         self.pks.is_empty()
     }
 
-    fn take_scratch(&self) -> query::Scratch {
+    fn take_scratch(&self) -> scratch::Scratch {
         let pooled = match self.scratch.lock() {
             Ok(mut pool) => pool.pop(),
             // A panic elsewhere while holding the lock only lost a buffer; start a new one.
             Err(poisoned) => poisoned.into_inner().pop(),
         };
-        pooled.unwrap_or_else(|| query::Scratch::new(self.dictionary.term_count(), self.len()))
+        pooled.unwrap_or_else(|| scratch::Scratch::new(self.dictionary.term_count(), self.len()))
     }
 
-    fn return_scratch(&self, scratch: query::Scratch) {
+    fn return_scratch(&self, scratch: scratch::Scratch) {
         let mut pool = match self.scratch.lock() {
             Ok(pool) => pool,
             Err(poisoned) => poisoned.into_inner(),

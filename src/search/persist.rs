@@ -31,8 +31,9 @@ use std::time::Instant;
 use fst::Streamer;
 use sha2::{Digest, Sha256};
 
-use super::build::{Codes, Dictionary, DocHeader, Forward, Posting, Postings, SortedMap};
 use super::gtins::GtinMap;
+use super::parts::{Codes, Dictionary, DocHeader, Forward, Posting, Postings};
+use super::sorted_map::SortedMap;
 use super::{SearchError, SearchIndex, bits};
 
 const MAGIC: &[u8; 8] = b"SOLSRCH\0";

@@ -1,13 +1,13 @@
 //! Running one query: filters, code hits, term expansion, then the bucket sort of the ranking
 //! rules (see the module documentation of [`super`] for the rules themselves).
 
-use std::collections::BinaryHeap;
-
 use fst::{Automaton, IntoStreamer, Streamer};
 
 use super::bucket::{Bucket, rank_bucket};
-use super::build::parse_gtin;
+use super::gtins::parse_gtin;
+use super::scratch::{COUNT_PLANES, Expansion, PLANES, Scratch};
 use super::text::{for_each_word, typo_budget};
+use super::wordsets::{ExactSet, SetView, WordSet};
 use super::{MAX_QUERY_WORDS, SearchIndex, SearchOutcome, SearchRequest, bits};
 use crate::catalogue::generate::normalize_sku;
 
@@ -16,101 +16,12 @@ const MAX_CODE_CHUNKS: usize = 32;
 /// Longest normalized text looked up as a style code.
 const MAX_CODE_BYTES: usize = 32;
 
-pub(super) const COUNT_PLANES: usize = 4;
-const TYPO_PLANES: usize = 5;
-const PLANES: usize = COUNT_PLANES + TYPO_PLANES;
-
-/// Per-query buffers, reused across queries (see `SearchIndex::scratch`).
-pub(crate) struct Scratch {
-    /// Term id -> for each query word `i`: bit `2i` the term matches it, bit `2i+1` exactly.
-    pub(super) term_info: Vec<u32>,
-    /// Bitsets, `blocks` words each, back to back.
-    pub(super) sets: Vec<u64>,
-    pub(super) sets_used: usize,
-    pub(super) blocks: usize,
-    /// Blocks with at least one candidate, and their bit-sliced word counters (rule 1).
-    counted: Vec<u32>,
-    counts: Vec<[u64; COUNT_PLANES]>,
-    /// The blocks the buckets looked at so far lie in, with their words and typo counters.
-    pub(super) active: Vec<u32>,
-    pub(super) planes: Vec<[u64; PLANES]>,
-    pub(super) expansions: Vec<Expansion>,
-    pub(super) window: Vec<u32>,
-    pub(super) keys: Vec<u64>,
-    pub(super) bounds: Vec<u64>,
-    pub(super) heap: BinaryHeap<u64>,
-}
-
-impl Scratch {
-    pub(crate) fn new(term_count: usize, doc_count: usize) -> Self {
-        Self {
-            term_info: vec![0; term_count],
-            sets: Vec::new(),
-            sets_used: 0,
-            blocks: bits::blocks_for(doc_count),
-            counted: Vec::new(),
-            counts: Vec::new(),
-            active: Vec::new(),
-            planes: Vec::new(),
-            expansions: Vec::new(),
-            window: Vec::new(),
-            keys: Vec::new(),
-            bounds: Vec::new(),
-            heap: BinaryHeap::new(),
-        }
-    }
-
-    /// A zeroed bitset; its number is valid until the end of the query.
-    pub(super) fn fresh_set(&mut self) -> usize {
-        let index = self.unfilled_set();
-        self.set_mut(index).fill(0);
-        index
-    }
-
-    /// A bitset holding whatever the last query left in it, for a caller that overwrites it.
-    fn unfilled_set(&mut self) -> usize {
-        let index = self.sets_used;
-        self.sets_used += 1;
-        let end = self.sets_used * self.blocks;
-        if self.sets.len() < end {
-            self.sets.resize(end, 0);
-        }
-        index
-    }
-
-    pub(super) fn set(&self, index: usize) -> &[u64] {
-        &self.sets[index * self.blocks..(index + 1) * self.blocks]
-    }
-
-    pub(super) fn set_mut(&mut self, index: usize) -> &mut [u64] {
-        &mut self.sets[index * self.blocks..(index + 1) * self.blocks]
-    }
-
-    fn copy_set(&mut self, from: usize) -> usize {
-        // Not zeroed first: the copy overwrites every block.
-        let to = self.unfilled_set();
-        let blocks = self.blocks;
-        self.sets
-            .copy_within(from * blocks..(from + 1) * blocks, to * blocks);
-        to
-    }
-}
-
 /// One word of the query.
 struct QueryWord {
     text: String,
     /// The last word, still being typed: it also matches as a prefix.
     prefix: bool,
     budget: u8,
-}
-
-/// A term one query word matches.
-#[derive(Clone, Copy)]
-pub(super) struct Expansion {
-    pub(super) word: usize,
-    pub(super) term: u32,
-    pub(super) typos: u8,
-    pub(super) exact: bool,
 }
 
 pub(crate) fn run(
@@ -141,6 +52,7 @@ pub(crate) fn run(
     let code_hits = code_hits(index, request.text, allowed.as_deref());
     let need = request.offset.saturating_add(request.limit);
     scratch.sets_used = 0;
+    scratch.sparse.clear();
     let mut typed_words = 0usize;
     for_each_word(request.text, |_| typed_words += 1);
     let (ranked, total) = rank(
@@ -331,28 +243,11 @@ fn rank(
         expand(index, i, word, &mut scratch.expansions);
     }
 
-    // Per word: documents matching with at most 0, 1 and 2 typos.
-    let mut word_sets = [[0usize; 3]; MAX_QUERY_WORDS];
+    // Per word: documents matching with at most 0, 1 and 2 typos (module `wordsets`).
+    let mut word_sets = [WordSet::default(); MAX_QUERY_WORDS];
     let expansions = std::mem::take(&mut scratch.expansions);
-    for (i, word) in words.iter().enumerate() {
-        let mut level = scratch.fresh_set();
-        for typos in 0..=2u8 {
-            if typos > 0 && typos <= word.budget {
-                let has_any = expansions.iter().any(|e| e.word == i && e.typos == typos);
-                if has_any {
-                    level = scratch.copy_set(level);
-                }
-            }
-            for e in expansions
-                .iter()
-                .filter(|e| e.word == i && e.typos == typos)
-            {
-                index
-                    .postings
-                    .union_into(e.term, scratch.set_mut(level), None);
-            }
-            word_sets[i][typos as usize] = level;
-        }
+    for (i, set) in word_sets[..word_count].iter_mut().enumerate() {
+        *set = WordSet::build(index, scratch, expansions.iter().filter(|e| e.word == i));
         for e in expansions.iter().filter(|e| e.word == i) {
             let info = &mut scratch.term_info[e.term as usize];
             *info |= 1 << (2 * i);
@@ -361,6 +256,7 @@ fn rank(
             }
         }
     }
+    let word_sets = &word_sets[..word_count];
     // Documents holding each word exactly (the word itself as a term): without a prefix that
     // is the typo-free set; for the prefix word, the postings of its exact term alone.
     let mut exact_sets = Vec::with_capacity(word_count);
@@ -368,73 +264,103 @@ fn rank(
         let Some(exact) = expansions.iter().find(|e| e.word == i && e.exact) else {
             continue;
         };
-        if word.prefix {
-            let set = scratch.fresh_set();
-            index
-                .postings
-                .union_into(exact.term, scratch.set_mut(set), None);
-            exact_sets.push(set);
+        exact_sets.push(if word.prefix {
+            ExactSet::Term(exact.term)
         } else {
-            exact_sets.push(word_sets[i][0]);
-        }
+            ExactSet::Word(i)
+        });
     }
     scratch.expansions = expansions;
 
     // Candidates (documents matching at least one word, within the filters, minus code hits)
     // and rule 1 as bit-sliced counters per block of 64 documents, in one pass over the words'
-    // sets: at a million products a set is 125 KB, and a query of eight words reads a megabyte
-    // per pass. Rule 2's typo counters come after, only for the blocks holding the buckets the
-    // page is taken from (`typo_planes` below): most blocks hold a candidate of a frequent word,
-    // few a document matching most of the query's words.
-    let blocks = scratch.blocks;
-    let mask = allowed.map(|allowed| {
-        let mask = scratch.fresh_set();
+    // sets. Only the blocks that can hold a candidate are visited: the filters' blocks when
+    // filtered, every block when a word has a full-width part, else the blocks of the words'
+    // sparse parts (so rare words cost what their postings cost). Rule 2's typo counters come
+    // after, only for the blocks holding the buckets the page is taken from (`typo_planes`
+    // below): most blocks hold a candidate of a frequent word, few a document matching most of
+    // the query's words.
+    let mut visit = std::mem::take(&mut scratch.visit);
+    visit.clear();
+    let mut allowed_bits = std::mem::take(&mut scratch.allowed_bits);
+    allowed_bits.clear();
+    if let Some(allowed) = allowed {
         for &doc in allowed {
-            bits::insert(scratch.set_mut(mask), doc);
+            let (block, bit) = (doc / 64, 1u64 << (doc % 64));
+            if visit.last() == Some(&block) {
+                if let Some(last) = allowed_bits.last_mut() {
+                    *last |= bit;
+                }
+            } else {
+                visit.push(block);
+                allowed_bits.push(bit);
+            }
         }
-        mask
-    });
-    let mut removed: Vec<(usize, u64)> = code_hits
+    } else if word_sets.iter().any(WordSet::has_dense) {
+        visit.extend(0..scratch.blocks as u32);
+    } else {
+        let view = SetView::new(index, scratch);
+        for set in word_sets {
+            visit.extend(set.sparse_blocks(&view).iter().map(|entry| entry.block));
+        }
+        visit.sort_unstable();
+        visit.dedup();
+    }
+    let mut removed: Vec<(u32, u64)> = code_hits
         .iter()
-        .map(|&doc| (doc as usize / 64, 1u64 << (doc % 64)))
+        .map(|&doc| (doc / 64, 1u64 << (doc % 64)))
         .collect();
     removed.sort_unstable();
-    let candidates = scratch.unfilled_set();
     let mut counted = std::mem::take(&mut scratch.counted);
     let mut counts = std::mem::take(&mut scratch.counts);
+    let mut candidate_bits = std::mem::take(&mut scratch.candidate_bits);
     counted.clear();
     counts.clear();
+    candidate_bits.clear();
     let mut total = code_hits.len() as u64;
-    let mut next_removed = 0;
-    for b in 0..blocks {
-        let mut planes = [0u64; COUNT_PLANES];
-        let mut any = 0u64;
-        for sets in &word_sets[..word_count] {
-            let value = scratch.sets[sets[2] * blocks + b];
-            any |= value;
-            bits::add_bit(&mut planes, value);
+    {
+        let view = SetView::new(index, scratch);
+        let mut cursors = [0u32; MAX_QUERY_WORDS];
+        for (cursor, set) in cursors.iter_mut().zip(word_sets) {
+            *cursor = set.cursor();
         }
-        if let Some(mask) = mask {
-            any &= scratch.sets[mask * blocks + b];
-        }
-        while next_removed < removed.len() && removed[next_removed].0 == b {
-            any &= !removed[next_removed].1;
-            next_removed += 1;
-        }
-        scratch.sets[candidates * blocks + b] = any;
-        if any != 0 {
-            // Counters only for candidates: each lane counts on its own, so masking the planes
-            // is masking every set first.
-            for plane in &mut planes {
-                *plane &= any;
+        let mut next_removed = 0;
+        for (at, &b) in visit.iter().enumerate() {
+            let mut planes = [0u64; COUNT_PLANES];
+            let mut any = 0u64;
+            for (set, cursor) in word_sets.iter().zip(&mut cursors) {
+                let value = set.any_at(&view, b, cursor);
+                any |= value;
+                bits::add_bit(&mut planes, value);
             }
-            total += u64::from(any.count_ones());
-            counted.push(b as u32);
-            counts.push(planes);
+            if allowed.is_some() {
+                any &= allowed_bits[at];
+            }
+            while next_removed < removed.len() && removed[next_removed].0 < b {
+                next_removed += 1;
+            }
+            while next_removed < removed.len() && removed[next_removed].0 == b {
+                any &= !removed[next_removed].1;
+                next_removed += 1;
+            }
+            if any != 0 {
+                // Counters only for candidates: each lane counts on its own, so masking the
+                // planes is masking every set first.
+                for plane in &mut planes {
+                    *plane &= any;
+                }
+                total += u64::from(any.count_ones());
+                counted.push(b);
+                counts.push(planes);
+                candidate_bits.push(any);
+            }
         }
     }
+    scratch.visit = visit;
+    scratch.allowed_bits = allowed_bits;
     scratch.counted = counted;
     scratch.counts = counts;
+    scratch.candidate_bits = candidate_bits;
 
     let mut out: Vec<u32> = Vec::with_capacity(need.min(code_hits.len() + 1024));
     out.extend_from_slice(code_hits);
@@ -442,7 +368,6 @@ fn rank(
         return (out, total);
     }
     let max_typos: u32 = words.iter().map(|w| u32::from(w.budget)).sum();
-    let any_sets: Vec<usize> = word_sets[..word_count].iter().map(|sets| sets[2]).collect();
     let mut top_sets: Vec<usize> = Vec::new();
     let mut per_count = [0u64; MAX_QUERY_WORDS + 1];
     // Bucket sizes: each lane is counted once, in the first count (or typo total) it equals,
@@ -464,14 +389,14 @@ fn rank(
             break;
         }
     }
-    typo_planes(scratch, &word_sets[..word_count], candidates, enough_from);
+    typo_planes(index, scratch, word_sets, enough_from);
     for matched in (1..=word_count).rev() {
         if per_count[matched] == 0 {
             continue;
         }
         if matched < enough_from && enough_from > 1 {
             enough_from = 1;
-            typo_planes(scratch, &word_sets[..word_count], candidates, 1);
+            typo_planes(index, scratch, word_sets, 1);
         }
         let mut per_typos = [0u64; 2 * MAX_QUERY_WORDS + 1];
         for planes in &scratch.planes {
@@ -492,7 +417,7 @@ fn rank(
                 typed_words,
                 typos: typos as u32,
                 exact_sets: &exact_sets,
-                any_sets: &any_sets,
+                word_sets,
             };
             let wanted = need - out.len();
             rank_bucket(index, scratch, &bucket, &mut top_sets, wanted, &mut out);
@@ -507,17 +432,26 @@ fn rank(
 /// Fills `scratch.active` and `scratch.planes` (rules 1 and 2) with the counted blocks holding a
 /// document that matches at least `from_matched` words.
 fn typo_planes(
+    index: &SearchIndex,
     scratch: &mut Scratch,
-    word_sets: &[[usize; 3]],
-    candidates: usize,
+    word_sets: &[WordSet],
     from_matched: usize,
 ) {
-    let blocks = scratch.blocks;
     let mut active = std::mem::take(&mut scratch.active);
     let mut all_planes = std::mem::take(&mut scratch.planes);
     active.clear();
     all_planes.clear();
-    for (&b, counters) in scratch.counted.iter().zip(&scratch.counts) {
+    let view = SetView::new(index, scratch);
+    let mut cursors = [0u32; MAX_QUERY_WORDS];
+    for (cursor, set) in cursors.iter_mut().zip(word_sets) {
+        *cursor = set.cursor();
+    }
+    for ((&b, counters), &candidates_block) in scratch
+        .counted
+        .iter()
+        .zip(&scratch.counts)
+        .zip(&scratch.candidate_bits)
+    {
         let wanted = if from_matched <= 1 {
             u64::MAX
         } else {
@@ -527,20 +461,17 @@ fn typo_planes(
         if wanted == 0 {
             continue;
         }
-        let b = b as usize;
-        let candidates_block = scratch.sets[candidates * blocks + b];
         let mut planes = [0u64; PLANES];
         planes[..COUNT_PLANES].copy_from_slice(counters);
-        for sets in word_sets {
-            let block = |set: usize| scratch.sets[set * blocks + b];
-            let any = block(sets[2]) & candidates_block;
-            let one_or_less = block(sets[1]);
-            let one_typo = one_or_less & !block(sets[0]) & candidates_block;
+        for (set, cursor) in word_sets.iter().zip(&mut cursors) {
+            let [none, one_or_less, any] = set.levels_at(&view, b, cursor);
+            let any = any & candidates_block;
+            let one_typo = one_or_less & !none & candidates_block;
             let two_typos = any & !one_or_less;
             bits::add_bit(&mut planes[COUNT_PLANES..], one_typo);
             bits::add_bit(&mut planes[COUNT_PLANES + 1..], two_typos);
         }
-        active.push(b as u32);
+        active.push(b);
         all_planes.push(planes);
     }
     scratch.active = active;

@@ -466,6 +466,9 @@ pub fn router(state: Arc<ServiceState>) -> Router {
         ))
         .timeout(timeout);
     routes::router(state.clone())
+        // Here, not among the routes: the document describes them (module `openapi` reads the
+        // routes' annotations and bounds), so the routes must not depend on it.
+        .route("/openapi.json", axum::routing::get(openapi::document))
         .layer(middleware::from_fn_with_state(state.clone(), quota_header))
         .layer(middleware::from_fn_with_state(state, auth::authenticate))
         .layer(tower_http::catch_panic::CatchPanicLayer::custom(

@@ -12,6 +12,7 @@
 //! half-written catalogue behind, and two runs never share a file.
 
 pub mod data;
+mod generated;
 mod market;
 mod product;
 pub mod releases;
@@ -137,7 +138,7 @@ pub fn generate(
     out: &Path,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<GenerateReport, CatalogueError> {
-    super::import::write_atomically(out, |partial| generate_into(options, partial, progress))
+    super::atomic::write_atomically(out, |partial| generate_into(options, partial, progress))
 }
 
 fn generate_into(

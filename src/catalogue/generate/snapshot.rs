@@ -24,8 +24,8 @@ use chrono::NaiveDate;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::generated::GeneratedProduct;
 use super::market;
-use super::product::GeneratedProduct;
 use super::releases::ReleaseKind;
 
 /// The table, tab-separated, one row per matched release.

@@ -53,7 +53,6 @@ pub(super) fn router(state: Arc<ServiceState>) -> Router {
             "/api/v3/retailer-a/products/{slug}",
             get(realtime::retailer_product),
         )
-        .route("/openapi.json", get(super::openapi::document))
         .route("/images/products/{file}", images::route())
         .merge(realtime)
         .with_state(state)

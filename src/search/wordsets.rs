@@ -1,0 +1,377 @@
+//! The documents each query word matches, at each typo level (none, at most one, at most two),
+//! kept as cheaply as the word's postings allow.
+//!
+//! Ranking had spread every word into full-width bitsets, three per word (one per typo level),
+//! then read them all in one pass over every block of 64 documents: at a million products
+//! 15,625 words per set, whatever the word's postings cost, so a rare word cost as much as
+//! `nike`. Now:
+//! - a frequent term's bitset (a dense posting) is read in place in the index, not copied;
+//! - the documents of rare terms (sorted posting lists) are kept as a sorted list of the
+//!   non-empty 64-document blocks, with the word's documents at each typo level;
+//! - only a word with several dense terms or very long lists (a short prefix) is spread into
+//!   full-width scratch bitsets as before.
+//!
+//! When no word has a dense part, ranking visits only the blocks the words' lists touch, so a
+//! query of rare words costs what their postings cost; otherwise it visits every block, but
+//! reads one bitset per frequent word instead of three copies of every word's.
+
+use super::parts::Posting;
+pub(super) use super::scratch::LEVELS;
+use super::scratch::{Expansion, Scratch, SparseBlock};
+use super::{SearchIndex, bits};
+
+/// A full-width bitset: a dense posting of the index, or a scratch set.
+#[derive(Debug, Clone, Copy)]
+enum Dense {
+    Index(u32),
+    Scratch(u32),
+}
+
+/// The documents one query word matches: per typo level a full-width part (or none), and the
+/// sparse part `Scratch::sparse[start..end]`, blocks increasing.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct WordSet {
+    dense: [Option<Dense>; LEVELS],
+    start: u32,
+    end: u32,
+}
+
+/// Reads the parts of the words' sets; borrows the index and the scratch buffers.
+pub(super) struct SetView<'a> {
+    index_dense: &'a [u64],
+    scratch_sets: &'a [u64],
+    sparse: &'a [SparseBlock],
+    blocks: usize,
+}
+
+impl<'a> SetView<'a> {
+    pub(super) fn new(index: &'a SearchIndex, scratch: &'a Scratch) -> Self {
+        Self {
+            index_dense: &index.postings.dense,
+            scratch_sets: &scratch.sets,
+            sparse: &scratch.sparse,
+            blocks: scratch.blocks,
+        }
+    }
+
+    fn dense_block(&self, dense: Dense, block: usize) -> u64 {
+        match dense {
+            Dense::Index(set) => self.index_dense[set as usize * self.blocks + block],
+            Dense::Scratch(set) => self.scratch_sets[set as usize * self.blocks + block],
+        }
+    }
+}
+
+impl WordSet {
+    /// The word's set from its expansions (all of them for this word).
+    pub(super) fn build<'e>(
+        index: &SearchIndex,
+        scratch: &mut Scratch,
+        expansions: impl Iterator<Item = &'e Expansion> + Clone,
+    ) -> WordSet {
+        let postings = &index.postings;
+        let mut dense_terms = 0usize;
+        let mut dense_term = None;
+        let mut list_docs = 0usize;
+        for e in expansions.clone() {
+            match postings.of_term[e.term as usize] {
+                Posting::Dense { index } => {
+                    dense_terms += 1;
+                    dense_term = Some((index, e.typos));
+                }
+                Posting::List { len, .. } => list_docs += len as usize,
+                Posting::SameAsAll => {}
+            }
+        }
+        if dense_terms > 1 || list_docs > scratch.spread_from_docs {
+            return Self::spread(index, scratch, &expansions);
+        }
+        let mut set = WordSet::default();
+        if let Some((dense, typos)) = dense_term {
+            for level in usize::from(typos)..LEVELS {
+                set.dense[level] = Some(Dense::Index(dense));
+            }
+        }
+        // Documents with their typos (`doc << 2 | typos`), sorted, then grouped by block.
+        let mut pending = std::mem::take(&mut scratch.pending);
+        pending.clear();
+        let mut lists = 0;
+        for e in expansions {
+            if let Posting::List { start, len } = postings.of_term[e.term as usize] {
+                let docs = &postings.docs[start as usize..(start + len) as usize];
+                pending.extend(
+                    docs.iter()
+                        .map(|&doc| u64::from(doc) << 2 | u64::from(e.typos)),
+                );
+                lists += 1;
+            }
+        }
+        if lists > 1 {
+            pending.sort_unstable();
+        }
+        set.start = scratch.sparse.len() as u32;
+        for &entry in &pending {
+            let doc = (entry >> 2) as u32;
+            let typos = (entry & 3) as usize;
+            let block = doc / 64;
+            let bit = 1u64 << (doc % 64);
+            if scratch.sparse.last().is_none_or(|last| last.block != block)
+                || scratch.sparse.len() == set.start as usize
+            {
+                scratch.sparse.push(SparseBlock {
+                    block,
+                    levels: [0; LEVELS],
+                });
+            }
+            if let Some(last) = scratch.sparse.last_mut() {
+                for level in typos.min(LEVELS)..LEVELS {
+                    last.levels[level] |= bit;
+                }
+            }
+        }
+        set.end = scratch.sparse.len() as u32;
+        scratch.pending = pending;
+        set
+    }
+
+    /// The word spread into one full-width scratch set per typo level.
+    fn spread<'e>(
+        index: &SearchIndex,
+        scratch: &mut Scratch,
+        expansions: &(impl Iterator<Item = &'e Expansion> + Clone),
+    ) -> WordSet {
+        let mut set = WordSet::default();
+        let mut level = scratch.fresh_set();
+        for typos in 0..LEVELS as u8 {
+            if typos > 0 && expansions.clone().any(|e| e.typos == typos) {
+                level = scratch.copy_set(level);
+            }
+            for e in expansions.clone().filter(|e| e.typos == typos) {
+                index
+                    .postings
+                    .union_into(e.term, scratch.set_mut(level), None);
+            }
+            set.dense[usize::from(typos)] = Some(Dense::Scratch(level as u32));
+        }
+        set.start = scratch.sparse.len() as u32;
+        set.end = set.start;
+        set
+    }
+
+    /// Whether any part of the word is full width (then every block may hold its documents).
+    pub(super) fn has_dense(&self) -> bool {
+        self.dense[LEVELS - 1].is_some()
+    }
+
+    /// The first of the word's sparse blocks, where a cursor starts.
+    pub(super) fn cursor(&self) -> u32 {
+        self.start
+    }
+
+    /// The blocks of the sparse part.
+    pub(super) fn sparse_blocks<'v>(&self, view: &SetView<'v>) -> &'v [SparseBlock] {
+        &view.sparse[self.start as usize..self.end as usize]
+    }
+
+    /// The word's documents in block `block` at every typo level. `cursor` starts at
+    /// [`WordSet::cursor`] and moves forward, so `block` must not decrease between calls.
+    pub(super) fn levels_at(&self, view: &SetView<'_>, block: u32, cursor: &mut u32) -> [u64; 3] {
+        let mut levels = [0u64; LEVELS];
+        for (level, dense) in levels.iter_mut().zip(self.dense) {
+            if let Some(dense) = dense {
+                *level = view.dense_block(dense, block as usize);
+            }
+        }
+        while *cursor < self.end && view.sparse[*cursor as usize].block < block {
+            *cursor += 1;
+        }
+        if *cursor < self.end {
+            let sparse = &view.sparse[*cursor as usize];
+            if sparse.block == block {
+                for (level, bits) in levels.iter_mut().zip(sparse.levels) {
+                    *level |= bits;
+                }
+            }
+        }
+        levels
+    }
+
+    /// The word's documents in block `block` at any typo level ([`WordSet::levels_at`]'s last).
+    pub(super) fn any_at(&self, view: &SetView<'_>, block: u32, cursor: &mut u32) -> u64 {
+        let mut any =
+            self.dense[LEVELS - 1].map_or(0, |dense| view.dense_block(dense, block as usize));
+        while *cursor < self.end && view.sparse[*cursor as usize].block < block {
+            *cursor += 1;
+        }
+        if *cursor < self.end {
+            let sparse = &view.sparse[*cursor as usize];
+            if sparse.block == block {
+                any |= sparse.levels[LEVELS - 1];
+            }
+        }
+        any
+    }
+
+    /// Whether the word matches `doc` with at most `level` typos.
+    pub(super) fn contains(&self, view: &SetView<'_>, doc: u32, level: usize) -> bool {
+        let (block, bit) = (doc / 64, 1u64 << (doc % 64));
+        if let Some(dense) = self.dense[level]
+            && view.dense_block(dense, block as usize) & bit != 0
+        {
+            return true;
+        }
+        let sparse = self.sparse_blocks(view);
+        sparse
+            .binary_search_by_key(&block, |entry| entry.block)
+            .is_ok_and(|at| sparse[at].levels[level] & bit != 0)
+    }
+}
+
+/// The documents where a query word counts as matched exactly: the typo-free level of a word,
+/// or (for the word being typed, whose typo-free level holds its completions) the postings of
+/// its own term.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum ExactSet {
+    Word(usize),
+    Term(u32),
+}
+
+impl ExactSet {
+    /// Whether `doc` holds the word exactly; `words` are the query's word sets.
+    pub(super) fn contains(
+        self,
+        index: &SearchIndex,
+        view: &SetView<'_>,
+        words: &[WordSet],
+        doc: u32,
+    ) -> bool {
+        match self {
+            ExactSet::Word(word) => words[word].contains(view, doc, 0),
+            ExactSet::Term(term) => match index.postings.of_term[term as usize] {
+                Posting::List { start, len } => index.postings.docs
+                    [start as usize..(start + len) as usize]
+                    .binary_search(&doc)
+                    .is_ok(),
+                Posting::Dense { index: set } => {
+                    let blocks = index.postings.blocks;
+                    let start = set as usize * blocks;
+                    bits::contains(&index.postings.dense[start..start + blocks], doc)
+                }
+                Posting::SameAsAll => false,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::query;
+    use super::super::{SearchIndex, SearchOutcome, SearchRequest};
+    use super::*;
+    use crate::catalogue::generate::{GenerateOptions, generate};
+
+    /// Every query of `texts` (with each filter of `filters`, and two pages) as ranked with
+    /// words kept sparse wherever they can be, and as ranked with every word spread.
+    fn both_ways(
+        index: &SearchIndex,
+        requests: &[SearchRequest<'_>],
+    ) -> (Vec<SearchOutcome>, Vec<SearchOutcome>, usize) {
+        let mut sparse = Scratch::new(index.dictionary.term_count(), index.len());
+        sparse.spread_from_docs = usize::MAX;
+        let mut spread = Scratch::new(index.dictionary.term_count(), index.len());
+        spread.spread_from_docs = 0;
+        let mut sparse_words = 0;
+        let (mut kept, mut spread_out) = (Vec::new(), Vec::new());
+        for request in requests {
+            kept.push(query::run(index, &mut sparse, request));
+            sparse_words += usize::from(!sparse.sparse.is_empty());
+            spread_out.push(query::run(index, &mut spread, request));
+            assert!(spread.sparse.is_empty());
+        }
+        (kept, spread_out, sparse_words)
+    }
+
+    #[test]
+    fn sparse_word_sets_rank_as_full_width_bitsets_do() {
+        let dir = tempfile::tempdir().unwrap();
+        let catalogue = dir.path().join("catalogue.sqlite");
+        let options = GenerateOptions {
+            products: 3_001,
+            seed: 9,
+            as_of: chrono::NaiveDate::from_ymd_opt(2026, 11, 22).unwrap(),
+            demo_keys: false,
+        };
+        generate(&options, &catalogue, &mut |_| {}).unwrap();
+        let conn = rusqlite::Connection::open(&catalogue).unwrap();
+        let index = SearchIndex::build(&conn).unwrap();
+        // Texts of every kind: titles, parts of titles, typos, prefixes, codes, no match.
+        let mut texts: Vec<String> = conn
+            .prepare("SELECT title, sku FROM products ORDER BY pk LIMIT 40")
+            .unwrap()
+            .query_map([], |row| {
+                Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?))
+            })
+            .unwrap()
+            .flat_map(|row| {
+                let (title, sku) = row.unwrap();
+                let words: Vec<&str> = title.split_whitespace().collect();
+                let typo: String = title.chars().filter(|&c| c != 'o').collect();
+                vec![
+                    title.clone(),
+                    words[..words.len().min(2)].join(" "),
+                    words[words.len() / 2..].join(" "),
+                    typo,
+                    title.chars().take(5).collect(),
+                    format!("{sku} {}", words[0]),
+                ]
+            })
+            .collect();
+        texts.extend(
+            [
+                "nike",
+                "jordan 1 chicgo",
+                "yezy",
+                "new balence 550",
+                "a",
+                "j",
+                "zzzz q",
+                "dunk lo ",
+            ]
+            .map(String::from),
+        );
+        let skus: Vec<String> = conn
+            .prepare("SELECT sku FROM products ORDER BY pk LIMIT 3")
+            .unwrap()
+            .query_map([], |row| row.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        let mut requests = Vec::new();
+        for text in &texts {
+            for (offset, limit) in [(0, 20), (20, 100)] {
+                requests.push(SearchRequest {
+                    text,
+                    offset,
+                    limit,
+                    ..SearchRequest::default()
+                });
+            }
+            requests.push(SearchRequest {
+                text,
+                sku: Some(&skus[0]),
+                limit: 20,
+                ..SearchRequest::default()
+            });
+        }
+        let (kept, spread, sparse_words) = both_ways(&index, &requests);
+        // The comparison means something only if words were kept sparse.
+        assert!(sparse_words > requests.len() / 2, "{sparse_words} sparse");
+        for ((request, kept), spread) in requests.iter().zip(&kept).zip(&spread) {
+            assert_eq!(kept, spread, "{request:?}");
+        }
+        assert!(
+            kept.iter()
+                .any(|outcome| outcome.estimated_total_hits > 1_000)
+        );
+    }
+}
