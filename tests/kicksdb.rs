@@ -347,7 +347,7 @@ async fn stats_sum_the_brands_list_and_realtime_lookups_map_goat_and_stockx() {
             &RelatedQuery {
                 country: Some("GB".into()),
                 currency: Some("GBP".into()),
-                market: Some("UK".into()),
+                market: Some("GB".into()),
             },
         )
         .await

@@ -9,7 +9,7 @@ use super::wire::{Envelope, GoatProduct, GoatRealtimeProduct, RelatedItem};
 use super::{CallClass, Kicksdb};
 use crate::catalogue::read::{self, ProductKey};
 use crate::model::{ResaleAProduct, ResaleBNode, RetailerProduct};
-use crate::service::marketplace::{Marketplaces, RelatedQuery, UpstreamError};
+use crate::service::marketplace::{Marketplaces, RelatedQuery, UpstreamError, markets};
 use crate::upstream::{FetchError, FetchKind};
 
 impl From<FetchError> for UpstreamError {
@@ -34,19 +34,55 @@ impl From<FetchError> for UpstreamError {
     }
 }
 
-/// A two-letter country or three-letter currency code, upper case; `None` when absent.
-fn code(value: Option<&str>, len: usize, what: &str) -> Result<Option<String>, UpstreamError> {
-    let Some(value) = value.map(str::trim).filter(|v| !v.is_empty()) else {
-        return Ok(None);
-    };
-    if value.len() == len && value.chars().all(|c| c.is_ascii_alphabetic()) {
-        Ok(Some(value.to_ascii_uppercase()))
-    } else {
-        Err(UpstreamError::BadRequest(format!(
-            "{what} must be {len} letters, not {:?}",
-            value.chars().take(20).collect::<String>()
-        )))
+/// The markets KicksDB reads real-time StockX prices in (research notes, §2 `M`), with the
+/// country code the interface uses for each where they differ (`GB` is KicksDB's `UK`).
+const KICKSDB_MARKETS: &[(&str, &str)] = &[
+    ("US", "US"),
+    ("GB", "UK"),
+    ("UK", "UK"),
+    ("DE", "DE"),
+    ("FR", "FR"),
+    ("NL", "NL"),
+    ("CH", "CH"),
+    ("IT", "IT"),
+    ("DK", "DK"),
+    ("PL", "PL"),
+    ("FI", "FI"),
+    ("BE", "BE"),
+];
+
+/// The currencies the research notes list for KicksDB's prices (USD EUR GBP CHF CAD JPY DKK).
+const KICKSDB_CURRENCIES: &[&str] = &["USD", "EUR", "GBP", "CHF", "CAD", "JPY", "DKK"];
+
+/// The related-products query in KicksDB's codes: checked first as the interface checks it
+/// (the simulator's codes, a 400 otherwise), then against what KicksDB reads: a market or
+/// currency it has no prices in is a 404 (nothing there), not a call KicksDB would refuse.
+fn kicksdb_query(query: &RelatedQuery) -> Result<[(&'static str, String); 3], UpstreamError> {
+    let country =
+        markets::parse_country("country", query.country.as_deref())?.map_or("US", |c| c.code);
+    let currency = markets::parse_currency(query.currency.as_deref())?.map_or("USD", |c| c.code);
+    let market =
+        markets::parse_country("market", query.market.as_deref())?.map_or(country, |c| c.code);
+    let kicksdb_market = KICKSDB_MARKETS
+        .iter()
+        .find(|(ours, _)| *ours == market)
+        .map(|(_, theirs)| *theirs)
+        .ok_or_else(|| {
+            UpstreamError::NotFound(format!(
+                "KicksDB has no market data for {market}; its markets are US, UK, DE, FR, NL, CH, IT, DK, PL, FI and BE"
+            ))
+        })?;
+    if !KICKSDB_CURRENCIES.contains(&currency) {
+        return Err(UpstreamError::NotFound(format!(
+            "KicksDB gives no prices in {currency}; it gives {}",
+            KICKSDB_CURRENCIES.join(", ")
+        )));
     }
+    Ok([
+        ("currency", currency.to_owned()),
+        ("country", country.to_owned()),
+        ("market", kicksdb_market.to_owned()),
+    ])
 }
 
 impl Kicksdb {
@@ -132,16 +168,8 @@ impl Marketplaces for Arc<Kicksdb> {
         id: &str,
         query: &RelatedQuery,
     ) -> Result<Vec<ResaleBNode>, UpstreamError> {
-        let country = code(query.country.as_deref(), 2, "country")?.unwrap_or_else(|| "US".into());
-        let currency =
-            code(query.currency.as_deref(), 3, "currency")?.unwrap_or_else(|| "USD".into());
-        let market = code(query.market.as_deref(), 2, "market")?.unwrap_or_else(|| country.clone());
+        let params = kicksdb_query(query)?;
         let path = format!("v3/realtime/stockx/products/{}/related", path_segment(id)?);
-        let params = [
-            ("currency", currency),
-            ("country", country),
-            ("market", market),
-        ];
         let answer: Envelope<Vec<RelatedItem>> = self
             .call_json(&path, &params, CallClass::Realtime, self.ttl.realtime)
             .await?;
