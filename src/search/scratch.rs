@@ -4,7 +4,21 @@
 use std::collections::BinaryHeap;
 
 use super::bits;
-use super::wordsets::{SPARSE_SHARE, SparseBlock};
+
+/// Typo levels: exact (0), at most 1, at most 2 typos.
+pub(super) const LEVELS: usize = 3;
+
+/// A word whose list postings hold more documents than `blocks / SPARSE_SHARE` is spread into
+/// full-width bitsets (`Scratch::spread_from_docs`, module `wordsets`): past that, sorting its
+/// documents into blocks costs more than a bitset.
+pub(super) const SPARSE_SHARE: usize = 4;
+
+/// One non-empty block of 64 documents of a word: its documents at each typo level.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct SparseBlock {
+    pub(super) block: u32,
+    pub(super) levels: [u64; LEVELS],
+}
 
 /// Bit planes of the rule-1 counters (words matched, at most [`super::MAX_QUERY_WORDS`]).
 pub(super) const COUNT_PLANES: usize = 4;

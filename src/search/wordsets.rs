@@ -16,23 +16,8 @@
 //! reads one bitset per frequent word instead of three copies of every word's.
 
 use super::parts::Posting;
-use super::scratch::{Expansion, Scratch};
+use super::scratch::{Expansion, LEVELS, Scratch, SparseBlock};
 use super::{SearchIndex, bits};
-
-/// Typo levels: exact (0), at most 1, at most 2 typos.
-pub(super) const LEVELS: usize = 3;
-
-/// A word whose list postings hold more documents than `blocks / SPARSE_SHARE` is spread into
-/// full-width bitsets (`Scratch::spread_from_docs`): past that, sorting its documents into
-/// blocks costs more than a bitset.
-pub(super) const SPARSE_SHARE: usize = 4;
-
-/// One non-empty block of 64 documents of a word: its documents at each typo level.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct SparseBlock {
-    pub(super) block: u32,
-    pub(super) levels: [u64; LEVELS],
-}
 
 /// A full-width bitset: a dense posting of the index, or a scratch set.
 #[derive(Debug, Clone, Copy)]
