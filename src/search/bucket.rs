@@ -5,8 +5,8 @@
 use std::collections::BinaryHeap;
 
 use super::parts::{MAX_TITLE_POSITION, META_POSITION_SHIFT, META_RANK_MASK, META_TITLE};
-use super::scratch::{COUNT_PLANES, Scratch};
-use super::wordsets::{ExactSet, LEVELS, SetView, WordSet};
+use super::scratch::{COUNT_PLANES, LEVELS, Scratch};
+use super::wordsets::{ExactSet, SetView, WordSet};
 use super::{MAX_QUERY_WORDS, RANK_WINDOW, SearchIndex, bits};
 
 /// Proximity cost of a pair of words not both in the title.

@@ -5,15 +5,12 @@ use std::collections::BinaryHeap;
 
 use super::bits;
 
-// The shapes of a word's sparse documents (`wordsets`), here beside the buffers that hold
-// them, so the two files do not import each other.
-
 /// Typo levels: exact (0), at most 1, at most 2 typos.
 pub(super) const LEVELS: usize = 3;
 
 /// A word whose list postings hold more documents than `blocks / SPARSE_SHARE` is spread into
-/// full-width bitsets (`Scratch::spread_from_docs`): past that, sorting its documents into
-/// blocks costs more than a bitset.
+/// full-width bitsets (`Scratch::spread_from_docs`, module `wordsets`): past that, sorting its
+/// documents into blocks costs more than a bitset.
 pub(super) const SPARSE_SHARE: usize = 4;
 
 /// One non-empty block of 64 documents of a word: its documents at each typo level.

@@ -16,8 +16,7 @@
 //! reads one bitset per frequent word instead of three copies of every word's.
 
 use super::parts::Posting;
-pub(super) use super::scratch::LEVELS;
-use super::scratch::{Expansion, Scratch, SparseBlock};
+use super::scratch::{Expansion, LEVELS, Scratch, SparseBlock};
 use super::{SearchIndex, bits};
 
 /// A full-width bitset: a dense posting of the index, or a scratch set.
