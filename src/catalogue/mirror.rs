@@ -163,12 +163,12 @@ pub fn upsert(
 ) -> Result<i64, CatalogueError> {
     let cur = columns(country);
     let tx = conn.transaction()?;
-    let sku_norm: String = product
-        .sku
-        .chars()
-        .filter(char::is_ascii_alphanumeric)
-        .map(|c| c.to_ascii_uppercase())
-        .collect();
+    let sku_norm = super::generate::normalize_sku(&product.sku);
+    // A slug is unique: another product that held it (renamed at the source) gives it up.
+    tx.execute(
+        "UPDATE products SET slug = slug || '~' || pk WHERE slug = ?1 AND id != ?2",
+        params![product.slug, product.id],
+    )?;
     let existing: Option<i64> = tx
         .query_row(
             "SELECT pk FROM products WHERE id = ?1",
@@ -176,103 +176,66 @@ pub fn upsert(
             |row| row.get(0),
         )
         .optional()?;
-    // A slug is unique: another product that held it (renamed at the source) gives it up.
-    tx.execute(
-        "UPDATE products SET slug = slug || '~' || pk WHERE slug = ?1 AND id != ?2",
-        params![product.slug, product.id],
-    )?;
-    let retail_cents = product.retail.as_ref().map_or(0, |(cents, _)| *cents);
+    // A product seen for the first time starts as an empty row (no price in either market,
+    // first seen now); the one update below fills it as it refreshes a known one.
     let pk = if let Some(pk) = existing {
-        tx.execute(
-            &format!(
-                // What this answer lacks (a search carries no traits: colorway, release date,
-                // retail price) keeps what an earlier answer gave.
-                "UPDATE products SET slug = ?2, sku = ?3, sku_norm = ?4, title = ?5, brand = ?6,
-                    model = COALESCE(NULLIF(?7, ''), model),
-                    category = COALESCE(NULLIF(?8, ''), category),
-                    color = COALESCE(NULLIF(?9, ''), color), gender = ?10, age_group = ?11,
-                    size_system = COALESCE(NULLIF(?12, ''), size_system), availability = ?13,
-                    description = COALESCE(?14, description), image = ?15,
-                    link = ?16, release_date = COALESCE(NULLIF(?17, ''), release_date),
-                    retail_{cur}_cents = CASE WHEN ?18 > 0 THEN ?18 ELSE retail_{cur}_cents END,
-                    min_{cur}_cents = ?19, avg_{cur}_cents = ?20, max_{cur}_cents = ?21,
-                    popularity = ?22
-                 WHERE pk = ?1"
-            ),
-            params![
-                pk,
-                product.slug,
-                product.sku,
-                sku_norm,
-                product.title,
-                product.brand,
-                product.model,
-                product.category,
-                product.color,
-                product.gender,
-                product.age_group,
-                product.size_system,
-                product.availability,
-                product.description,
-                product.image,
-                product.link,
-                product.release_date,
-                retail_cents,
-                product.min_cents,
-                product.avg_cents,
-                product.max_cents,
-                product.popularity,
-            ],
-        )?;
         pk
     } else {
         tx.execute(
             "INSERT INTO products (id, slug, sku, sku_norm, title, brand, model, category,
-                color, gender, age_group, size_system, condition, availability, description,
-                image, link, release_date, retail_usd_cents, retail_eur_cents,
+                color, gender, age_group, size_system, condition, availability, image, link,
+                release_date, retail_usd_cents, retail_eur_cents,
                 min_usd_cents, avg_usd_cents, max_usd_cents, base_usd_cents,
                 min_eur_cents, avg_eur_cents, max_eur_cents, base_eur_cents,
-                labels, inserted_at, popularity)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, '', ?13, ?14, ?15, ?16,
-                ?17, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, '[]', ?18, ?19)",
-            params![
-                product.id,
-                product.slug,
-                product.sku,
-                sku_norm,
-                product.title,
-                product.brand,
-                product.model,
-                product.category,
-                product.color,
-                product.gender,
-                product.age_group,
-                product.size_system,
-                product.availability,
-                product.description,
-                product.image,
-                product.link,
-                product.release_date,
-                fetched_at,
-                product.popularity,
-            ],
+                labels, inserted_at)
+             VALUES (?1, ?2, '', '', '', '', '', '', '', '', '', '', '', '', '', '', '',
+                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, '[]', ?3)",
+            params![product.id, product.slug, fetched_at],
         )?;
-        let pk = tx.last_insert_rowid();
-        tx.execute(
-            &format!(
-                "UPDATE products SET retail_{cur}_cents = ?2, min_{cur}_cents = ?3,
-                    avg_{cur}_cents = ?4, max_{cur}_cents = ?5 WHERE pk = ?1"
-            ),
-            params![
-                pk,
-                retail_cents,
-                product.min_cents,
-                product.avg_cents,
-                product.max_cents
-            ],
-        )?;
-        pk
+        tx.last_insert_rowid()
     };
+    let retail_cents = product.retail.as_ref().map_or(0, |(cents, _)| *cents);
+    tx.execute(
+        &format!(
+            // What this answer lacks (a search carries no traits: colorway, release date,
+            // retail price) keeps what an earlier answer gave.
+            "UPDATE products SET slug = ?2, sku = ?3, sku_norm = ?4, title = ?5, brand = ?6,
+                model = COALESCE(NULLIF(?7, ''), model),
+                category = COALESCE(NULLIF(?8, ''), category),
+                color = COALESCE(NULLIF(?9, ''), color), gender = ?10, age_group = ?11,
+                size_system = COALESCE(NULLIF(?12, ''), size_system), availability = ?13,
+                description = COALESCE(?14, description), image = ?15,
+                link = ?16, release_date = COALESCE(NULLIF(?17, ''), release_date),
+                retail_{cur}_cents = CASE WHEN ?18 > 0 THEN ?18 ELSE retail_{cur}_cents END,
+                min_{cur}_cents = ?19, avg_{cur}_cents = ?20, max_{cur}_cents = ?21,
+                popularity = ?22
+             WHERE pk = ?1"
+        ),
+        params![
+            pk,
+            product.slug,
+            product.sku,
+            sku_norm,
+            product.title,
+            product.brand,
+            product.model,
+            product.category,
+            product.color,
+            product.gender,
+            product.age_group,
+            product.size_system,
+            product.availability,
+            product.description,
+            product.image,
+            product.link,
+            product.release_date,
+            retail_cents,
+            product.min_cents,
+            product.avg_cents,
+            product.max_cents,
+            product.popularity,
+        ],
+    )?;
     write_variants(&tx, pk, product, cur)?;
     write_facts(&tx, pk, product)?;
     tx.execute(
@@ -488,11 +451,7 @@ pub fn search(
         ));
     }
     if let Some(sku) = sku.filter(|s| !s.trim().is_empty()) {
-        let norm: String = sku
-            .chars()
-            .filter(char::is_ascii_alphanumeric)
-            .map(|c| c.to_ascii_uppercase())
-            .collect();
+        let norm = super::generate::normalize_sku(sku);
         values.push(Value::Text(norm));
         clauses.push(format!("sku_norm = ?{}", values.len()));
     }

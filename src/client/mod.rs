@@ -99,11 +99,7 @@ pub struct DataOrigin {
     pub stale_reason: Option<String>,
 }
 
-/// Headers a server names its sources in.
-const SOURCE_HEADER: &str = "x-solescope-source";
-const AS_OF_HEADER: &str = "x-solescope-as-of";
-const STALE_REASON_HEADER: &str = "x-solescope-stale-reason";
-const QUOTA_HEADER: &str = "x-upstream-quota-current";
+use crate::model::origin::{AS_OF_HEADER, QUOTA_HEADER, SOURCE_HEADER, STALE_REASON_HEADER};
 
 impl fmt::Debug for Client {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -268,13 +264,7 @@ impl Client {
 
     /// `GET /api/v2/products/{id}`: one product (UUID or slug); free keys get fewer fields.
     pub async fn product_v2(&self, id: &str) -> Result<V2Envelope<Product>, ClientError> {
-        let url = self.url(&[
-            ("", "api"),
-            ("", "v2"),
-            ("", "products"),
-            ("product id", id),
-        ])?;
-        self.get(url, Budgeted::No).await
+        self.product_v2_dated(id).await.map(|(product, _)| product)
     }
 
     /// [`product_v2`](Self::product_v2) with when its figures were fetched: the `X-Solescope-As-Of`

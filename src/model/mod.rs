@@ -9,6 +9,7 @@
 //! client keeps working when a server adds fields.
 
 pub mod alerts;
+pub mod origin;
 pub mod portfolio;
 pub mod realtime;
 pub mod search;

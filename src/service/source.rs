@@ -14,15 +14,7 @@ use super::ServiceState;
 use super::error::ApiError;
 use crate::model::{Country, Stats};
 
-/// Header: where an answer's figures come from (`catalogue`, `simulator`, `kicksdb`,
-/// `kicksdb-mirror`).
-pub const SOURCE_HEADER: &str = "x-solescope-source";
-/// Header: when the figures were fetched (RFC 3339 UTC), on answers from a mirror.
-pub const AS_OF_HEADER: &str = "x-solescope-as-of";
-/// Header: why a mirror answered instead of the live source.
-pub const STALE_REASON_HEADER: &str = "x-solescope-stale-reason";
-/// Header: the live source's count of this month's requests (KicksDB's `X-Quota-Current`).
-pub const QUOTA_HEADER: &str = "x-upstream-quota-current";
+pub use crate::model::origin::{AS_OF_HEADER, QUOTA_HEADER, SOURCE_HEADER, STALE_REASON_HEADER};
 
 /// Where an answer came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
