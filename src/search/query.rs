@@ -272,14 +272,10 @@ fn rank(
     }
     scratch.expansions = expansions;
 
-    // Candidates (documents matching at least one word, within the filters, minus code hits)
-    // and rule 1 as bit-sliced counters per block of 64 documents, in one pass over the words'
-    // sets. Only the blocks that can hold a candidate are visited: the filters' blocks when
-    // filtered, every block when a word has a full-width part, else the blocks of the words'
-    // sparse parts (so rare words cost what their postings cost). Rule 2's typo counters come
-    // after, only for the blocks holding the buckets the page is taken from (`typo_planes`
-    // below): most blocks hold a candidate of a frequent word, few a document matching most of
-    // the query's words.
+    // Candidates: documents matching at least one word, within the filters, minus code hits.
+    // Only the blocks that can hold one are visited: the filters' blocks when filtered, every
+    // block when a word has a full-width part, else the blocks of the words' sparse parts (so
+    // rare words cost what their postings cost).
     let mut visit = std::mem::take(&mut scratch.visit);
     visit.clear();
     let mut allowed_bits = std::mem::take(&mut scratch.allowed_bits);
@@ -306,67 +302,225 @@ fn rank(
         visit.sort_unstable();
         visit.dedup();
     }
+    scratch.visit = visit;
+    scratch.allowed_bits = allowed_bits;
     let mut removed: Vec<(u32, u64)> = code_hits
         .iter()
         .map(|&doc| (doc / 64, 1u64 << (doc % 64)))
         .collect();
     removed.sort_unstable();
+    let filters = Filters {
+        filtered: allowed.is_some(),
+        removed: &removed,
+    };
+
+    // The first pass: the number of hits, and how many candidates miss none, one, two or three
+    // of the words, with each block's best tier. The page is then taken from the blocks of the
+    // fewest tiers that hold enough documents: rule 1's counters (the second pass) and rule 2's
+    // are computed for those blocks only, not for every block a frequent word touches.
+    let first = first_pass(index, scratch, word_sets, &filters);
+    let total = code_hits.len() as u64 + first.total;
+    let mut out: Vec<u32> = Vec::with_capacity(need.min(code_hits.len() + 1024));
+    out.extend_from_slice(code_hits);
+    if out.len() >= need {
+        return (out, total);
+    }
+    let wanted = (need - out.len()) as u64;
+    let chosen = (0..TIERS)
+        .take(word_count)
+        .find(|&tier| scratch.prune && first.at_least[tier] >= wanted)
+        .unwrap_or(TIERS);
+    for tiers in [chosen, TIERS] {
+        count_pass(index, scratch, word_sets, &filters, tiers);
+        // With the blocks of the best tiers only, the buckets of fewer words matched than those
+        // tiers are incomplete; they hold enough documents for the page, so they are never
+        // reached (should they be, the page is ranked again over every candidate block).
+        let floor = if tiers < TIERS { word_count - tiers } else { 1 };
+        let query = PageQuery {
+            words,
+            typed_words,
+            word_sets,
+            exact_sets: &exact_sets,
+        };
+        if fill_page(index, scratch, &query, floor, need, &mut out) {
+            break;
+        }
+        out.truncate(code_hits.len());
+        if tiers == TIERS {
+            break;
+        }
+    }
+    (out, total)
+}
+
+/// Tiers of rule 1 the first pass tells apart: candidates missing none, one, two or three of
+/// the query's words.
+pub(super) const TIERS: usize = 4;
+
+/// What the candidate passes mask out of the words' documents.
+struct Filters<'r> {
+    /// Whether `Scratch::allowed_bits` holds the filters' documents of each visited block.
+    filtered: bool,
+    /// Code hits (block, bit), increasing: ranked first, so not among the candidates.
+    removed: &'r [(u32, u64)],
+}
+
+impl Filters<'_> {
+    /// `any` (the words' documents in block `b`, the `at`-th visited) within the filters and
+    /// without code hits; `next_removed` moves forward with the blocks.
+    fn apply(
+        &self,
+        scratch_allowed: &[u64],
+        at: usize,
+        b: u32,
+        mut any: u64,
+        next: &mut usize,
+    ) -> u64 {
+        if self.filtered {
+            any &= scratch_allowed[at];
+        }
+        while *next < self.removed.len() && self.removed[*next].0 < b {
+            *next += 1;
+        }
+        while *next < self.removed.len() && self.removed[*next].0 == b {
+            any &= !self.removed[*next].1;
+            *next += 1;
+        }
+        any
+    }
+}
+
+/// The first pass's figures: candidates, and candidates missing at most 0..TIERS words.
+struct FirstPass {
+    total: u64,
+    at_least: [u64; TIERS],
+}
+
+/// One pass over the visited blocks with plain AND/OR (no counters): the candidates, and per
+/// tier `t` the candidates missing at most `t` words. `Scratch::tiers` gets each visited
+/// block's best tier (`TIERS` for a block whose candidates all miss more, `TIERS + 1` for one
+/// without candidates).
+fn first_pass(
+    index: &SearchIndex,
+    scratch: &mut Scratch,
+    word_sets: &[WordSet],
+    filters: &Filters<'_>,
+) -> FirstPass {
+    let mut tiers = std::mem::take(&mut scratch.tiers);
+    tiers.clear();
+    let mut first = FirstPass {
+        total: 0,
+        at_least: [0; TIERS],
+    };
+    let view = SetView::new(index, scratch);
+    let mut cursors = [0u32; MAX_QUERY_WORDS];
+    for (cursor, set) in cursors.iter_mut().zip(word_sets) {
+        *cursor = set.cursor();
+    }
+    let mut next_removed = 0;
+    for (at, &b) in scratch.visit.iter().enumerate() {
+        let mut any = 0u64;
+        // `missing_at_most[t]`: lanes that missed at most `t` of the words so far.
+        let mut missing_at_most = [u64::MAX; TIERS];
+        for (set, cursor) in word_sets.iter().zip(&mut cursors) {
+            let value = set.any_at(&view, b, cursor);
+            any |= value;
+            for t in (1..TIERS).rev() {
+                missing_at_most[t] &= value | missing_at_most[t - 1];
+            }
+            missing_at_most[0] &= value;
+        }
+        let any = filters.apply(&scratch.allowed_bits, at, b, any, &mut next_removed);
+        first.total += u64::from(any.count_ones());
+        let mut tier = u8::from(any == 0);
+        for (lanes, count) in missing_at_most.iter().zip(&mut first.at_least) {
+            let lanes = lanes & any;
+            *count += u64::from(lanes.count_ones());
+            tier += u8::from(lanes == 0);
+        }
+        tiers.push(tier);
+    }
+    scratch.tiers = tiers;
+    first
+}
+
+/// Rule 1 as bit-sliced counters (words matched per candidate) for the visited blocks whose
+/// best tier is at most `tiers` (all candidate blocks for [`TIERS`]), into `Scratch::counted`,
+/// `counts` and `candidate_bits`.
+fn count_pass(
+    index: &SearchIndex,
+    scratch: &mut Scratch,
+    word_sets: &[WordSet],
+    filters: &Filters<'_>,
+    tiers: usize,
+) {
     let mut counted = std::mem::take(&mut scratch.counted);
     let mut counts = std::mem::take(&mut scratch.counts);
     let mut candidate_bits = std::mem::take(&mut scratch.candidate_bits);
     counted.clear();
     counts.clear();
     candidate_bits.clear();
-    let mut total = code_hits.len() as u64;
-    {
-        let view = SetView::new(index, scratch);
-        let mut cursors = [0u32; MAX_QUERY_WORDS];
-        for (cursor, set) in cursors.iter_mut().zip(word_sets) {
-            *cursor = set.cursor();
+    let view = SetView::new(index, scratch);
+    let mut cursors = [0u32; MAX_QUERY_WORDS];
+    for (cursor, set) in cursors.iter_mut().zip(word_sets) {
+        *cursor = set.cursor();
+    }
+    let mut next_removed = 0;
+    for ((at, &b), &tier) in scratch.visit.iter().enumerate().zip(&scratch.tiers) {
+        if usize::from(tier) > tiers {
+            continue;
         }
-        let mut next_removed = 0;
-        for (at, &b) in visit.iter().enumerate() {
-            let mut planes = [0u64; COUNT_PLANES];
-            let mut any = 0u64;
-            for (set, cursor) in word_sets.iter().zip(&mut cursors) {
-                let value = set.any_at(&view, b, cursor);
-                any |= value;
-                bits::add_bit(&mut planes, value);
+        let mut planes = [0u64; COUNT_PLANES];
+        let mut any = 0u64;
+        for (set, cursor) in word_sets.iter().zip(&mut cursors) {
+            let value = set.any_at(&view, b, cursor);
+            any |= value;
+            bits::add_bit(&mut planes, value);
+        }
+        let any = filters.apply(&scratch.allowed_bits, at, b, any, &mut next_removed);
+        if any != 0 {
+            // Counters only for candidates: each lane counts on its own, so masking the
+            // planes is masking every set first.
+            for plane in &mut planes {
+                *plane &= any;
             }
-            if allowed.is_some() {
-                any &= allowed_bits[at];
-            }
-            while next_removed < removed.len() && removed[next_removed].0 < b {
-                next_removed += 1;
-            }
-            while next_removed < removed.len() && removed[next_removed].0 == b {
-                any &= !removed[next_removed].1;
-                next_removed += 1;
-            }
-            if any != 0 {
-                // Counters only for candidates: each lane counts on its own, so masking the
-                // planes is masking every set first.
-                for plane in &mut planes {
-                    *plane &= any;
-                }
-                total += u64::from(any.count_ones());
-                counted.push(b);
-                counts.push(planes);
-                candidate_bits.push(any);
-            }
+            counted.push(b);
+            counts.push(planes);
+            candidate_bits.push(any);
         }
     }
-    scratch.visit = visit;
-    scratch.allowed_bits = allowed_bits;
     scratch.counted = counted;
     scratch.counts = counts;
     scratch.candidate_bits = candidate_bits;
+}
 
-    let mut out: Vec<u32> = Vec::with_capacity(need.min(code_hits.len() + 1024));
-    out.extend_from_slice(code_hits);
-    if out.len() >= need {
-        return (out, total);
-    }
+/// What ranking a bucket needs to know of the query.
+struct PageQuery<'q> {
+    words: &'q [QueryWord],
+    typed_words: usize,
+    word_sets: &'q [WordSet],
+    exact_sets: &'q [ExactSet],
+}
+
+/// Appends the page's documents to `out` from the counted blocks, bucket by bucket (rules 1 and
+/// 2, then rules 3-5 within a bucket), until it holds `need`; `false` when that would take a
+/// bucket of fewer than `floor` words matched, whose documents the counted blocks may not all
+/// hold.
+fn fill_page(
+    index: &SearchIndex,
+    scratch: &mut Scratch,
+    query: &PageQuery<'_>,
+    floor: usize,
+    need: usize,
+    out: &mut Vec<u32>,
+) -> bool {
+    let PageQuery {
+        words,
+        typed_words,
+        word_sets,
+        exact_sets,
+    } = *query;
+    let word_count = words.len();
     let max_typos: u32 = words.iter().map(|w| u32::from(w.budget)).sum();
     let mut top_sets: Vec<usize> = Vec::new();
     let mut per_count = [0u64; MAX_QUERY_WORDS + 1];
@@ -391,6 +545,9 @@ fn rank(
     }
     typo_planes(index, scratch, word_sets, enough_from);
     for matched in (1..=word_count).rev() {
+        if matched < floor {
+            return false;
+        }
         if per_count[matched] == 0 {
             continue;
         }
@@ -416,17 +573,17 @@ fn rank(
                 word_count,
                 typed_words,
                 typos: typos as u32,
-                exact_sets: &exact_sets,
+                exact_sets,
                 word_sets,
             };
             let wanted = need - out.len();
-            rank_bucket(index, scratch, &bucket, &mut top_sets, wanted, &mut out);
+            rank_bucket(index, scratch, &bucket, &mut top_sets, wanted, out);
             if out.len() >= need {
-                return (out, total);
+                return true;
             }
         }
     }
-    (out, total)
+    true
 }
 
 /// Fills `scratch.active` and `scratch.planes` (rules 1 and 2) with the counted blocks holding a

@@ -42,6 +42,11 @@ pub(crate) struct Scratch {
     /// The blocks the candidate pass visits, and the filters' documents in each (when filtered).
     pub(super) visit: Vec<u32>,
     pub(super) allowed_bits: Vec<u64>,
+    /// Per visited block, the best rule-1 tier of its candidates (module `query`).
+    pub(super) tiers: Vec<u8>,
+    /// Whether rule 1's counters are computed only for the blocks of the best tiers that hold
+    /// the page (`false`: for every candidate block; tests compare both).
+    pub(super) prune: bool,
     /// The sparse parts of the query words' sets (module `wordsets`), and the documents of a
     /// word's lists being sorted into blocks.
     pub(super) sparse: Vec<SparseBlock>,
@@ -71,6 +76,8 @@ impl Scratch {
             candidate_bits: Vec::new(),
             visit: Vec::new(),
             allowed_bits: Vec::new(),
+            tiers: Vec::new(),
+            prune: true,
             sparse: Vec::new(),
             pending: Vec::new(),
             spread_from_docs: bits::blocks_for(doc_count) / SPARSE_SHARE,

@@ -269,29 +269,31 @@ mod tests {
     use super::*;
     use crate::catalogue::generate::{GenerateOptions, generate};
 
-    /// Every query of `texts` (with each filter of `filters`, and two pages) as ranked with
-    /// words kept sparse wherever they can be, and as ranked with every word spread.
+    /// Every request ranked with two scratch settings; with the number of requests where the
+    /// first setting's `differs` held.
     fn both_ways(
         index: &SearchIndex,
         requests: &[SearchRequest<'_>],
+        setup: [fn(&mut Scratch); 2],
+        differs: fn(&Scratch) -> bool,
     ) -> (Vec<SearchOutcome>, Vec<SearchOutcome>, usize) {
-        let mut sparse = Scratch::new(index.dictionary.term_count(), index.len());
-        sparse.spread_from_docs = usize::MAX;
-        let mut spread = Scratch::new(index.dictionary.term_count(), index.len());
-        spread.spread_from_docs = 0;
-        let mut sparse_words = 0;
-        let (mut kept, mut spread_out) = (Vec::new(), Vec::new());
+        let mut first = Scratch::new(index.dictionary.term_count(), index.len());
+        setup[0](&mut first);
+        let mut second = Scratch::new(index.dictionary.term_count(), index.len());
+        setup[1](&mut second);
+        let mut differing = 0;
+        let (mut one, mut other) = (Vec::new(), Vec::new());
         for request in requests {
-            kept.push(query::run(index, &mut sparse, request));
-            sparse_words += usize::from(!sparse.sparse.is_empty());
-            spread_out.push(query::run(index, &mut spread, request));
-            assert!(spread.sparse.is_empty());
+            one.push(query::run(index, &mut first, request));
+            differing += usize::from(differs(&first));
+            other.push(query::run(index, &mut second, request));
         }
-        (kept, spread_out, sparse_words)
+        (one, other, differing)
     }
 
-    #[test]
-    fn sparse_word_sets_rank_as_full_width_bitsets_do() {
+    /// A generated catalogue's index, and texts of every kind: titles, parts of titles, typos,
+    /// prefixes, codes, no match; with three style codes for filters.
+    fn fixture() -> (SearchIndex, Vec<String>, Vec<String>) {
         let dir = tempfile::tempdir().unwrap();
         let catalogue = dir.path().join("catalogue.sqlite");
         let options = GenerateOptions {
@@ -303,7 +305,6 @@ mod tests {
         generate(&options, &catalogue, &mut |_| {}).unwrap();
         let conn = rusqlite::Connection::open(&catalogue).unwrap();
         let index = SearchIndex::build(&conn).unwrap();
-        // Texts of every kind: titles, parts of titles, typos, prefixes, codes, no match.
         let mut texts: Vec<String> = conn
             .prepare("SELECT title, sku FROM products ORDER BY pk LIMIT 40")
             .unwrap()
@@ -322,6 +323,7 @@ mod tests {
                     typo,
                     title.chars().take(5).collect(),
                     format!("{sku} {}", words[0]),
+                    format!("{} zzzq qqzx", words[words.len() - 1]),
                 ]
             })
             .collect();
@@ -335,6 +337,7 @@ mod tests {
                 "j",
                 "zzzz q",
                 "dunk lo ",
+                "nike jordan adidas yeezy asics puma salomon balance",
             ]
             .map(String::from),
         );
@@ -345,8 +348,13 @@ mod tests {
             .unwrap()
             .map(Result::unwrap)
             .collect();
+        (index, texts, skus)
+    }
+
+    /// Each text on two pages (20 from the first, 100 from the 21st) and filtered by a code.
+    fn requests<'t>(texts: &'t [String], skus: &'t [String]) -> Vec<SearchRequest<'t>> {
         let mut requests = Vec::new();
-        for text in &texts {
+        for text in texts {
             for (offset, limit) in [(0, 20), (20, 100)] {
                 requests.push(SearchRequest {
                     text,
@@ -362,7 +370,22 @@ mod tests {
                 ..SearchRequest::default()
             });
         }
-        let (kept, spread, sparse_words) = both_ways(&index, &requests);
+        requests
+    }
+
+    #[test]
+    fn sparse_word_sets_rank_as_full_width_bitsets_do() {
+        let (index, texts, skus) = fixture();
+        let requests = requests(&texts, &skus);
+        let (kept, spread, sparse_words) = both_ways(
+            &index,
+            &requests,
+            [
+                |scratch| scratch.spread_from_docs = usize::MAX,
+                |scratch| scratch.spread_from_docs = 0,
+            ],
+            |scratch| !scratch.sparse.is_empty(),
+        );
         // The comparison means something only if words were kept sparse.
         assert!(sparse_words > requests.len() / 2, "{sparse_words} sparse");
         for ((request, kept), spread) in requests.iter().zip(&kept).zip(&spread) {
@@ -372,5 +395,35 @@ mod tests {
             kept.iter()
                 .any(|outcome| outcome.estimated_total_hits > 1_000)
         );
+    }
+
+    #[test]
+    fn counting_only_the_best_tiers_blocks_ranks_as_counting_every_block() {
+        let (index, texts, skus) = fixture();
+        let requests = requests(&texts, &skus);
+        let (pruned, full, fewer) = both_ways(
+            &index,
+            &requests,
+            [
+                |scratch| scratch.prune = true,
+                |scratch| scratch.prune = false,
+            ],
+            |scratch| {
+                let candidate_blocks = scratch
+                    .tiers
+                    .iter()
+                    .filter(|&&tier| usize::from(tier) <= query::TIERS);
+                scratch.counted.len() < candidate_blocks.count()
+            },
+        );
+        // The comparison means something only if blocks were left out.
+        assert!(
+            fewer > requests.len() / 5,
+            "{fewer} of {} pruned",
+            requests.len()
+        );
+        for ((request, pruned), full) in requests.iter().zip(&pruned).zip(&full) {
+            assert_eq!(pruned, full, "{request:?}");
+        }
     }
 }

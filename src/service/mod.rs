@@ -194,6 +194,10 @@ impl ServiceState {
         tier: crate::model::Tier,
     ) -> Result<Vec<u8>, crate::search::HitError> {
         let store = self.hits.get().ok_or(crate::search::HitError::NotReady)?;
+        if !store.is_cached() {
+            // After a cold start a record may be a disk read: not on an async worker.
+            return Err(crate::search::HitError::NotCached);
+        }
         write_hits(store, pks, country, tier, |_, err, _| Err(err))
     }
 
@@ -210,6 +214,9 @@ impl ServiceState {
         let Some(store) = self.hits.get() else {
             return self.hits_from_catalogue(pks, country, tier);
         };
+        if !store.is_cached() {
+            store.prefetch(pks);
+        }
         write_hits(store, pks, country, tier, |pk, err, out| {
             tracing::error!("search hit from the catalogue instead: {err}");
             let page = self.hits_from_catalogue(&[pk], country, tier)?;
@@ -294,7 +301,12 @@ impl ServiceState {
         };
         let (hits, hits_later) = match HitStore::open_existing(&config.catalogue) {
             Ok(store) if large => (OnceLock::from(store), HitsLater::Warm),
-            Ok(store) => (OnceLock::from(store), HitsLater::Nothing),
+            Ok(store) => {
+                // A small store is read through at once (hits are then written on the async
+                // workers from the first search).
+                warm_page_cache(&store);
+                (OnceLock::from(store), HitsLater::Nothing)
+            }
             Err(unbuilt) if large => (OnceLock::new(), HitsLater::Build(unbuilt)),
             Err(unbuilt) => (OnceLock::from(unbuilt.build(&conn)?), HitsLater::Nothing),
         };

@@ -113,9 +113,10 @@ pub(crate) async fn search(
     let Sourced { value, origin } = state.catalogue.search(&state, &args).await?;
     let estimated_total_hits = value.estimated_total_hits;
     // From the hit store on this worker when the source allows it (no catalogue read); only a
-    // hit the store cannot give (a damaged record, a store still being built, a mirror that
-    // changes while served) sends the page to the blocking pool, where it is read from the
-    // catalogue.
+    // hit the store cannot give (a damaged record, a store still being built or not yet read
+    // into the page cache after a cold start, a mirror that changes while served) sends the
+    // page to the blocking pool, where the store's records are read ahead all at once or the
+    // hits read from the catalogue.
     let stored = if value.hits_from_store {
         state.hits_json_from_store(&value.pks, country, tier).ok()
     } else {
