@@ -109,7 +109,18 @@ fn store_is_reused_rebuilt_when_stale_or_damaged_and_never_serves_a_damaged_reco
     // Warming the page cache reads every record: all of the file but the directory (16 bytes a
     // product) and the 32-byte trailer.
     let records = good.len() as u64 - 16 * store.len() as u64 - 32;
+    // Opened from disk, the records may not be in the page cache: the service writes pages off
+    // its async workers, reading a page's records ahead at once, until they are read through.
+    assert!(!store.is_cached());
+    store.prefetch(&[3, 1, 9_999, 200]);
+    assert!(from_store(&store, 3, Country::Us, Tier::Pro).is_ok());
     assert_eq!(store.warm_page_cache().unwrap(), records);
+    assert!(store.is_cached());
+    // A store this process built is in the page cache.
+    std::fs::remove_file(&file).unwrap();
+    let (built, source) = open(&catalogue);
+    assert_eq!(source, IndexSource::Built);
+    assert!(built.is_cached());
 
     // A flipped byte inside a record: the file opens (only the directory is checked whole), the
     // record is refused on read, every other record still served.

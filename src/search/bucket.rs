@@ -46,7 +46,7 @@ impl Bucket<'_> {
     /// stop below cannot bound: such documents are scored up front.
     fn may_equal_title(&self, index: &SearchIndex, doc: u32) -> bool {
         self.matched == self.word_count
-            && usize::from(index.forward.docs[doc as usize].title_distinct) <= self.typed_words
+            && usize::from(index.forward.title_distinct[doc as usize]) <= self.typed_words
     }
 
     /// The best key any other document of the bucket can have.
@@ -150,19 +150,15 @@ pub(super) fn rank_bucket(
         loop {
             let info = &scratch.term_info;
             heap.clear();
-            for &doc in window.iter().filter(|&&d| bucket.may_equal_title(index, d)) {
-                keep(&mut heap, remaining, key_of(index, info, bucket, doc));
-            }
             bounds.clear();
-            bounds.extend(
-                window
-                    .iter()
-                    .filter(|&&d| !bucket.may_equal_title(index, d))
-                    .map(|&d| {
-                        u64::from(bucket.lower_bound(index, scratch, top_sets, d)) << 32
-                            | u64::from(d)
-                    }),
-            );
+            for &doc in &window {
+                if bucket.may_equal_title(index, doc) {
+                    keep(&mut heap, remaining, key_of(index, info, bucket, doc));
+                } else {
+                    let bound = bucket.lower_bound(index, scratch, top_sets, doc);
+                    bounds.push(u64::from(bound) << 32 | u64::from(doc));
+                }
+            }
             bounds.sort_unstable();
             let mut gave_up = false;
             for (scored, &bound) in bounds.iter().enumerate() {

@@ -482,10 +482,7 @@ impl Builder {
                 dictionary,
                 postings,
                 top_field,
-                forward: Forward {
-                    docs,
-                    entries: numbered.entries,
-                },
+                forward: Forward::new(docs, numbered.entries),
                 codes,
                 scratch: Mutex::new(Vec::new()),
                 derivations: DerivationCache::new(),

@@ -73,6 +73,7 @@
 mod bits;
 mod bucket;
 mod build;
+mod candidates;
 mod derive;
 mod gtins;
 pub mod hits;

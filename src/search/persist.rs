@@ -482,8 +482,8 @@ fn read_body(body: &mut BodyReader) -> Result<(Vec<u8>, Vec<u8>, Assemble), Load
     let top_field = postings.pop().ok_or(LoadError::Format)?;
     let postings = postings.pop().ok_or(LoadError::Format)?;
     let headers: Vec<[u32; 4]> = body.array()?;
-    let forward = Forward {
-        docs: headers
+    let forward = Forward::new(
+        headers
             .into_iter()
             .map(|[start, description, end, title]| DocHeader {
                 start,
@@ -493,8 +493,8 @@ fn read_body(body: &mut BodyReader) -> Result<(Vec<u8>, Vec<u8>, Assemble), Load
                 title_distinct: (title >> 8) as u8,
             })
             .collect(),
-        entries: body.array()?,
-    };
+        body.array()?,
+    );
     let skus = SortedMap::from_sorted(body.texts()?, body.array()?);
     let (starts, lengths, runs) = (body.array()?, body.array()?, body.array()?);
     let gtins = SortedMap::from_sorted(body.array()?, body.array()?)

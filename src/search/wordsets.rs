@@ -53,6 +53,16 @@ impl<'a> SetView<'a> {
         }
     }
 
+    /// Blocks `start..start + len` of a full-width part.
+    fn dense_slice(&self, dense: Dense, start: usize, len: usize) -> &'a [u64] {
+        let (sets, set) = match dense {
+            Dense::Index(set) => (self.index_dense, set),
+            Dense::Scratch(set) => (self.scratch_sets, set),
+        };
+        let from = set as usize * self.blocks + start;
+        &sets[from..from + len]
+    }
+
     fn dense_block(&self, dense: Dense, block: usize) -> u64 {
         match dense {
             Dense::Index(set) => self.index_dense[set as usize * self.blocks + block],
@@ -211,6 +221,39 @@ impl WordSet {
         any
     }
 
+    /// The word's documents at any typo level in blocks `start..start + len`: the full-width
+    /// part itself when none of the sparse part's blocks is among them (no copy), else
+    /// `buffer` filled. `cursor` as for [`WordSet::any_at`]; `start` must not decrease.
+    pub(super) fn any_in<'s>(
+        &self,
+        view: &SetView<'s>,
+        start: usize,
+        len: usize,
+        cursor: &mut u32,
+        buffer: &'s mut [u64],
+    ) -> &'s [u64] {
+        let first = *cursor as usize;
+        while *cursor < self.end && (view.sparse[*cursor as usize].block as usize) < start + len {
+            *cursor += 1;
+        }
+        let sparse = &view.sparse[first..*cursor as usize];
+        let dense = self.dense[LEVELS - 1].map(|dense| view.dense_slice(dense, start, len));
+        if let Some(dense) = dense
+            && sparse.is_empty()
+        {
+            return dense;
+        }
+        let buffer = &mut buffer[..len];
+        match dense {
+            Some(dense) => buffer.copy_from_slice(dense),
+            None => buffer.fill(0),
+        }
+        for entry in sparse.iter().filter(|entry| entry.block as usize >= start) {
+            buffer[entry.block as usize - start] |= entry.levels[LEVELS - 1];
+        }
+        buffer
+    }
+
     /// Whether the word matches `doc` with at most `level` typos.
     pub(super) fn contains(&self, view: &SetView<'_>, doc: u32, level: usize) -> bool {
         let (block, bit) = (doc / 64, 1u64 << (doc % 64));
@@ -264,8 +307,8 @@ impl ExactSet {
 
 #[cfg(test)]
 mod tests {
-    use super::super::query;
     use super::super::{SearchIndex, SearchOutcome, SearchRequest};
+    use super::super::{candidates, query};
     use super::*;
     use crate::catalogue::generate::{GenerateOptions, generate};
 
@@ -412,7 +455,7 @@ mod tests {
                 let candidate_blocks = scratch
                     .tiers
                     .iter()
-                    .filter(|&&tier| usize::from(tier) <= query::TIERS);
+                    .filter(|&&tier| usize::from(tier) <= candidates::TIERS);
                 scratch.counted.len() < candidate_blocks.count()
             },
         );

@@ -1,0 +1,230 @@
+//! The candidate passes of a ranking: which documents match at least one query word (within the
+//! filters, code hits aside), how many miss at most a few words, and rule 1's bit-sliced
+//! counters for the blocks the page is taken from (see `query::rank`).
+
+use super::scratch::{COUNT_PLANES, Scratch};
+use super::wordsets::{SetView, WordSet};
+use super::{MAX_QUERY_WORDS, SearchIndex, bits};
+
+/// Tiers of rule 1 the first pass tells apart: candidates missing none, one, two or three of
+/// the query's words.
+pub(super) const TIERS: usize = 4;
+
+/// What the candidate passes mask out of the words' documents.
+pub(super) struct Filters<'r> {
+    /// Whether `Scratch::allowed_bits` holds the filters' documents of each visited block.
+    pub(super) filtered: bool,
+    /// Code hits (block, bit), increasing: ranked first, so not among the candidates.
+    pub(super) removed: &'r [(u32, u64)],
+}
+
+impl Filters<'_> {
+    /// `any` (the words' documents in block `b`, the `at`-th visited) within the filters and
+    /// without code hits; `next_removed` moves forward with the blocks.
+    fn apply(
+        &self,
+        scratch_allowed: &[u64],
+        at: usize,
+        b: u32,
+        mut any: u64,
+        next: &mut usize,
+    ) -> u64 {
+        if self.filtered {
+            any &= scratch_allowed[at];
+        }
+        while *next < self.removed.len() && self.removed[*next].0 < b {
+            *next += 1;
+        }
+        while *next < self.removed.len() && self.removed[*next].0 == b {
+            any &= !self.removed[*next].1;
+            *next += 1;
+        }
+        any
+    }
+}
+
+/// The first pass's figures: candidates, and candidates missing at most 0..TIERS words.
+pub(super) struct FirstPass {
+    pub(super) total: u64,
+    pub(super) at_least: [u64; TIERS],
+}
+
+/// One pass over the visited blocks with plain AND/OR (no counters): the candidates, and per
+/// tier `t` the candidates missing at most `t` words. `Scratch::tiers` gets each visited
+/// block's best tier (`TIERS` for a block whose candidates all miss more, `TIERS + 1` for one
+/// without candidates).
+pub(super) fn first_pass(
+    index: &SearchIndex,
+    scratch: &mut Scratch,
+    word_sets: &[WordSet],
+    filters: &Filters<'_>,
+) -> FirstPass {
+    let mut tiers = std::mem::take(&mut scratch.tiers);
+    tiers.clear();
+    let view = SetView::new(index, scratch);
+    if !filters.filtered && scratch.visit.len() == scratch.blocks {
+        // Every block, in order.
+        let first = first_pass_every_block(
+            &view,
+            word_sets,
+            filters.removed,
+            scratch.blocks,
+            &mut tiers,
+        );
+        scratch.tiers = tiers;
+        return first;
+    }
+    let mut first = FirstPass {
+        total: 0,
+        at_least: [0; TIERS],
+    };
+    let mut cursors = [0u32; MAX_QUERY_WORDS];
+    for (cursor, set) in cursors.iter_mut().zip(word_sets) {
+        *cursor = set.cursor();
+    }
+    let mut next_removed = 0;
+    for (at, &b) in scratch.visit.iter().enumerate() {
+        let mut any = 0u64;
+        // `missing_at_most[t]`: lanes that missed at most `t` of the words so far.
+        let mut missing_at_most = [u64::MAX; TIERS];
+        for (set, cursor) in word_sets.iter().zip(&mut cursors) {
+            let value = set.any_at(&view, b, cursor);
+            any |= value;
+            for t in (1..TIERS).rev() {
+                missing_at_most[t] &= value | missing_at_most[t - 1];
+            }
+            missing_at_most[0] &= value;
+        }
+        let any = filters.apply(&scratch.allowed_bits, at, b, any, &mut next_removed);
+        first.total += u64::from(any.count_ones());
+        let mut tier = u8::from(any == 0);
+        for (lanes, count) in missing_at_most.iter().zip(&mut first.at_least) {
+            let lanes = lanes & any;
+            *count += u64::from(lanes.count_ones());
+            tier += u8::from(lanes == 0);
+        }
+        tiers.push(tier);
+    }
+    scratch.tiers = tiers;
+    first
+}
+
+/// Blocks the first pass over every block takes at a time.
+const CHUNK: usize = 256;
+
+/// [`first_pass`] over every block, a chunk of blocks at a time and word by word: the same
+/// figures, from tight loops over slices (a full-width part is read in place) that the compiler
+/// turns into vector instructions. Block by block, with a branch per word and block to find its
+/// part, this pass was half of a search's ranking at a million products.
+fn first_pass_every_block(
+    view: &SetView<'_>,
+    word_sets: &[WordSet],
+    removed: &[(u32, u64)],
+    blocks: usize,
+    tiers: &mut Vec<u8>,
+) -> FirstPass {
+    let mut first = FirstPass {
+        total: 0,
+        at_least: [0; TIERS],
+    };
+    let mut cursors = [0u32; MAX_QUERY_WORDS];
+    for (cursor, set) in cursors.iter_mut().zip(word_sets) {
+        *cursor = set.cursor();
+    }
+    let mut buffer = [0u64; CHUNK];
+    let mut any = [0u64; CHUNK];
+    // `missing_at_most[t]`: lanes that missed at most `t` of the words so far.
+    let mut missing_at_most = [[0u64; CHUNK]; TIERS];
+    let mut next_removed = 0;
+    for start in (0..blocks).step_by(CHUNK) {
+        let len = CHUNK.min(blocks - start);
+        let any = &mut any[..len];
+        any.fill(0);
+        for tier in &mut missing_at_most {
+            tier[..len].fill(u64::MAX);
+        }
+        for (set, cursor) in word_sets.iter().zip(&mut cursors) {
+            let value = set.any_in(view, start, len, cursor, &mut buffer);
+            for (lanes, word) in any.iter_mut().zip(value) {
+                *lanes |= word;
+            }
+            for t in (1..TIERS).rev() {
+                let (fewer, this) = missing_at_most.split_at_mut(t);
+                for ((lanes, below), word) in
+                    this[0][..len].iter_mut().zip(&fewer[t - 1]).zip(value)
+                {
+                    *lanes &= word | below;
+                }
+            }
+            for (lanes, word) in missing_at_most[0][..len].iter_mut().zip(value) {
+                *lanes &= word;
+            }
+        }
+        while next_removed < removed.len() && (removed[next_removed].0 as usize) < start + len {
+            let (block, bit) = removed[next_removed];
+            any[block as usize - start] &= !bit;
+            next_removed += 1;
+        }
+        for (i, &candidates) in any.iter().enumerate() {
+            first.total += u64::from(candidates.count_ones());
+            let mut tier = u8::from(candidates == 0);
+            for (missing, count) in missing_at_most.iter().zip(&mut first.at_least) {
+                let lanes = missing[i] & candidates;
+                *count += u64::from(lanes.count_ones());
+                tier += u8::from(lanes == 0);
+            }
+            tiers.push(tier);
+        }
+    }
+    first
+}
+
+/// Rule 1 as bit-sliced counters (words matched per candidate) for the visited blocks whose
+/// best tier is at most `tiers` (all candidate blocks for [`TIERS`]), into `Scratch::counted`,
+/// `counts` and `candidate_bits`.
+pub(super) fn count_pass(
+    index: &SearchIndex,
+    scratch: &mut Scratch,
+    word_sets: &[WordSet],
+    filters: &Filters<'_>,
+    tiers: usize,
+) {
+    let mut counted = std::mem::take(&mut scratch.counted);
+    let mut counts = std::mem::take(&mut scratch.counts);
+    let mut candidate_bits = std::mem::take(&mut scratch.candidate_bits);
+    counted.clear();
+    counts.clear();
+    candidate_bits.clear();
+    let view = SetView::new(index, scratch);
+    let mut cursors = [0u32; MAX_QUERY_WORDS];
+    for (cursor, set) in cursors.iter_mut().zip(word_sets) {
+        *cursor = set.cursor();
+    }
+    let mut next_removed = 0;
+    for ((at, &b), &tier) in scratch.visit.iter().enumerate().zip(&scratch.tiers) {
+        if usize::from(tier) > tiers {
+            continue;
+        }
+        let mut planes = [0u64; COUNT_PLANES];
+        let mut any = 0u64;
+        for (set, cursor) in word_sets.iter().zip(&mut cursors) {
+            let value = set.any_at(&view, b, cursor);
+            any |= value;
+            bits::add_bit(&mut planes, value);
+        }
+        let any = filters.apply(&scratch.allowed_bits, at, b, any, &mut next_removed);
+        if any != 0 {
+            // Counters only for candidates: each lane counts on its own, so masking the
+            // planes is masking every set first.
+            for plane in &mut planes {
+                *plane &= any;
+            }
+            counted.push(b);
+            counts.push(planes);
+            candidate_bits.push(any);
+        }
+    }
+    scratch.counted = counted;
+    scratch.counts = counts;
+    scratch.candidate_bits = candidate_bits;
+}
