@@ -19,7 +19,8 @@
 #      a. bare HTTP: /api/v2/subscriptions, the HTTP stack without search or catalogue work;
 #      b. /search on queries that never repeat (benches/wrk/distinct.lua, from 150,000 distinct
 #         queries of every class of benches/search.rs);
-#      c. /search on the 16 repeating queries of benches/wrk/search.lua;
+#      c. /search on the 16 repeating queries of benches/wrk/search.lua (this one measures the
+#         service's cache of recent search pages, search::RecentSearches, with the hits written);
 #      each with req/s, p50, p99 and the service's RSS after it;
 #   3. a restart with a cold page cache: the catalogue, index and hit store evicted with
 #      `vmtouch -e` (checked with `fincore` before and after; a failed eviction is a FAIL), then
@@ -162,7 +163,7 @@ for products in "${@:-100000}"; do
     "$size distinct queries: $rps req/s (${share}x bare, limit ${min_share_of_bare}x), p50 $p50 ms, p99 $p99 ms (limit $max_distinct_p99_ms), $errors failed; load $(load_average)"
   run_wrk "$seconds" -s benches/wrk/search.lua "http://127.0.0.1:$port"
   verdict "$errors == 0 && $p99 < $max_repeating_p99_ms" \
-    "$size repeating mix: $rps req/s, p50 $p50 ms, p99 $p99 ms (limit $max_repeating_p99_ms), $errors failed; load $(load_average)"
+    "$size repeating mix (recent pages cached): $rps req/s, p50 $p50 ms, p99 $p99 ms (limit $max_repeating_p99_ms), $errors failed; load $(load_average)"
   rss=$(rss_mb "$server")
   verdict "$rss <= $max_rss_mb" "$size RSS after the second start's load: $rss MB (limit $max_rss_mb MB), peak $(hwm_mb "$server") MB"
   stop

@@ -80,6 +80,7 @@ pub mod hits;
 mod parts;
 mod persist;
 mod query;
+mod recent;
 mod scratch;
 mod sorted_map;
 mod terms;
@@ -89,6 +90,7 @@ mod wordsets;
 
 pub use self::hits::{HitError, HitStore, UnbuiltHitStore};
 pub use self::persist::{IndexSource, UnsavedIndex};
+pub use self::recent::RecentSearches;
 pub use self::text::words;
 
 use std::sync::Mutex;

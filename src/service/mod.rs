@@ -157,6 +157,8 @@ pub struct ServiceState {
     /// Every product's search hit, ready to be written as JSON (see [`HitStore`]); empty while
     /// it is built after the start (hits come from the catalogue meanwhile).
     hits: OnceLock<HitStore>,
+    /// The pages of recent searches over `search` (a search asked again is not ranked again).
+    pub(crate) recent_searches: crate::search::RecentSearches,
 }
 
 impl std::fmt::Debug for ServiceState {
@@ -329,6 +331,7 @@ impl ServiceState {
             request_timeout: config.request_timeout,
             stats,
             hits,
+            recent_searches: crate::search::RecentSearches::default(),
         });
         finish_in_background(&service, hits_later, unsaved);
         Ok(service)

@@ -163,17 +163,21 @@ impl CatalogueSource for LocalCatalogue {
         };
         // Ranked on this async worker, not through `spawn_blocking`: ranking is pure CPU,
         // bounded by the query limits (the hop to the blocking pool and back cost about a
-        // seventh of a search's CPU time under load).
-        let outcome = state.search.search(&request).map_err(|err| match err {
-            crate::search::SearchError::Sqlite(_) | crate::search::SearchError::Io(_) => {
-                tracing::error!("search: {err:#}");
-                ApiError::Internal
-            }
-            other => ApiError::BadRequest(other.to_string()),
-        })?;
+        // seventh of a search's CPU time under load). A search asked recently is not ranked
+        // again.
+        let outcome = state
+            .recent_searches
+            .search(&state.search, &request)
+            .map_err(|err| match err {
+                crate::search::SearchError::Sqlite(_) | crate::search::SearchError::Io(_) => {
+                    tracing::error!("search: {err:#}");
+                    ApiError::Internal
+                }
+                other => ApiError::BadRequest(other.to_string()),
+            })?;
         Ok(Sourced {
             value: SearchPage {
-                pks: outcome.product_pks,
+                pks: outcome.product_pks.clone(),
                 estimated_total_hits: outcome.estimated_total_hits,
                 hits_from_store: true,
             },
