@@ -20,7 +20,8 @@ pub(super) struct Filters<'r> {
 
 impl Filters<'_> {
     /// `any` (the words' documents in block `b`, the `at`-th visited) within the filters and
-    /// without code hits; `next_removed` moves forward with the blocks.
+    /// without code hits; `next` (the first code hit not passed yet) moves forward with the
+    /// blocks.
     fn apply(
         &self,
         scratch_allowed: &[u64],
@@ -43,9 +44,11 @@ impl Filters<'_> {
     }
 }
 
-/// The first pass's figures: candidates, and candidates missing at most 0..TIERS words.
+/// The first pass's figures.
 pub(super) struct FirstPass {
+    /// Candidates (code hits aside).
     pub(super) total: u64,
+    /// `at_least[t]`: candidates matching at least all of the words but `t`.
     pub(super) at_least: [u64; TIERS],
 }
 
