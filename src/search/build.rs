@@ -681,7 +681,6 @@ fn crowded_prefixes(sorted: &[(&str, u32)], frequency: &[u32]) -> HashMap<Box<[u
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalogue::generate::{GenerateOptions, generate};
 
     /// The index as its saved bytes.
     fn saved(index: &SearchIndex, dir: &std::path::Path, name: &str) -> Vec<u8> {
@@ -693,14 +692,7 @@ mod tests {
     #[test]
     fn two_threads_build_the_index_one_thread_builds() {
         let dir = tempfile::tempdir().unwrap();
-        let catalogue = dir.path().join("catalogue.sqlite");
-        let options = GenerateOptions {
-            products: 3_001,
-            seed: 5,
-            as_of: chrono::NaiveDate::from_ymd_opt(2026, 11, 22).unwrap(),
-            demo_keys: false,
-        };
-        generate(&options, &catalogue, &mut |_| {}).unwrap();
+        let catalogue = super::super::tests::generated_catalogue(dir.path(), 3_001, 5);
         let conn = Connection::open(&catalogue).unwrap();
         let one = build_with(&conn, None).unwrap();
         let two = build_with(&conn, Some(2)).unwrap();

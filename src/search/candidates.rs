@@ -4,7 +4,7 @@
 
 use super::scratch::{COUNT_PLANES, Scratch};
 use super::wordsets::{SetView, WordSet};
-use super::{MAX_QUERY_WORDS, SearchIndex, bits};
+use super::{SearchIndex, bits};
 
 /// Tiers of rule 1 the first pass tells apart: candidates missing none, one, two or three of
 /// the query's words.
@@ -45,11 +45,27 @@ impl Filters<'_> {
 }
 
 /// The first pass's figures.
+#[derive(Default)]
 pub(super) struct FirstPass {
     /// Candidates (code hits aside).
     pub(super) total: u64,
     /// `at_least[t]`: candidates matching at least all of the words but `t`.
     pub(super) at_least: [u64; TIERS],
+}
+
+impl FirstPass {
+    /// Counts one block's `candidates` and, per tier, its lanes that missed at most that many
+    /// words; returns the block's best tier (see [`first_pass`]).
+    fn add_block(&mut self, candidates: u64, missing_at_most: [u64; TIERS]) -> u8 {
+        self.total += u64::from(candidates.count_ones());
+        let mut tier = u8::from(candidates == 0);
+        for (lanes, count) in missing_at_most.iter().zip(&mut self.at_least) {
+            let lanes = lanes & candidates;
+            *count += u64::from(lanes.count_ones());
+            tier += u8::from(lanes == 0);
+        }
+        tier
+    }
 }
 
 /// One pass over the visited blocks with plain AND/OR (no counters): the candidates, and per
@@ -77,14 +93,8 @@ pub(super) fn first_pass(
         scratch.tiers = tiers;
         return first;
     }
-    let mut first = FirstPass {
-        total: 0,
-        at_least: [0; TIERS],
-    };
-    let mut cursors = [0u32; MAX_QUERY_WORDS];
-    for (cursor, set) in cursors.iter_mut().zip(word_sets) {
-        *cursor = set.cursor();
-    }
+    let mut first = FirstPass::default();
+    let mut cursors = WordSet::cursors(word_sets);
     let mut next_removed = 0;
     for (at, &b) in scratch.visit.iter().enumerate() {
         let mut any = 0u64;
@@ -99,14 +109,7 @@ pub(super) fn first_pass(
             missing_at_most[0] &= value;
         }
         let any = filters.apply(&scratch.allowed_bits, at, b, any, &mut next_removed);
-        first.total += u64::from(any.count_ones());
-        let mut tier = u8::from(any == 0);
-        for (lanes, count) in missing_at_most.iter().zip(&mut first.at_least) {
-            let lanes = lanes & any;
-            *count += u64::from(lanes.count_ones());
-            tier += u8::from(lanes == 0);
-        }
-        tiers.push(tier);
+        tiers.push(first.add_block(any, missing_at_most));
     }
     scratch.tiers = tiers;
     first
@@ -126,14 +129,8 @@ fn first_pass_every_block(
     blocks: usize,
     tiers: &mut Vec<u8>,
 ) -> FirstPass {
-    let mut first = FirstPass {
-        total: 0,
-        at_least: [0; TIERS],
-    };
-    let mut cursors = [0u32; MAX_QUERY_WORDS];
-    for (cursor, set) in cursors.iter_mut().zip(word_sets) {
-        *cursor = set.cursor();
-    }
+    let mut first = FirstPass::default();
+    let mut cursors = WordSet::cursors(word_sets);
     let mut buffer = [0u64; CHUNK];
     let mut any = [0u64; CHUNK];
     // `missing_at_most[t]`: lanes that missed at most `t` of the words so far.
@@ -169,14 +166,8 @@ fn first_pass_every_block(
             next_removed += 1;
         }
         for (i, &candidates) in any.iter().enumerate() {
-            first.total += u64::from(candidates.count_ones());
-            let mut tier = u8::from(candidates == 0);
-            for (missing, count) in missing_at_most.iter().zip(&mut first.at_least) {
-                let lanes = missing[i] & candidates;
-                *count += u64::from(lanes.count_ones());
-                tier += u8::from(lanes == 0);
-            }
-            tiers.push(tier);
+            let missing = std::array::from_fn(|t| missing_at_most[t][i]);
+            tiers.push(first.add_block(candidates, missing));
         }
     }
     first
@@ -199,10 +190,7 @@ pub(super) fn count_pass(
     counts.clear();
     candidate_bits.clear();
     let view = SetView::new(index, scratch);
-    let mut cursors = [0u32; MAX_QUERY_WORDS];
-    for (cursor, set) in cursors.iter_mut().zip(word_sets) {
-        *cursor = set.cursor();
-    }
+    let mut cursors = WordSet::cursors(word_sets);
     let mut next_removed = 0;
     for ((at, &b), &tier) in scratch.visit.iter().enumerate().zip(&scratch.tiers) {
         if usize::from(tier) > tiers {

@@ -205,13 +205,16 @@ impl HitStore {
     /// other from a cold page cache, the 20 records of a page were 20 disk round trips in
     /// turn; a product not in the store is skipped. A hint: errors are ignored.
     pub fn prefetch(&self, pks: &[i64]) {
-        for &pk in pks {
-            if let Ok(slot) = self.pks.binary_search(&pk) {
-                let start = self.offsets[slot];
-                let length = self.offsets[slot + 1] - start;
-                advise_will_need(&self.file, start, length);
-            }
+        for (start, length) in pks.iter().filter_map(|&pk| self.record_of(pk)) {
+            advise_will_need(&self.file, start, length as u64);
         }
+    }
+
+    /// Where product `pk`'s record is in the file: its start and length.
+    fn record_of(&self, pk: i64) -> Option<(u64, usize)> {
+        let slot = self.pks.binary_search(&pk).ok()?;
+        let start = self.offsets[slot];
+        Some((start, (self.offsets[slot + 1] - start) as usize))
     }
 
     /// Number of products in the store.
@@ -236,12 +239,7 @@ impl HitStore {
         full: bool,
         out: &mut Vec<u8>,
     ) -> Result<(), HitError> {
-        let slot = self
-            .pks
-            .binary_search(&pk)
-            .map_err(|_| HitError::Unknown(pk))?;
-        let start = self.offsets[slot];
-        let length = (self.offsets[slot + 1] - start) as usize;
+        let (start, length) = self.record_of(pk).ok_or(HitError::Unknown(pk))?;
         thread_local! {
             /// The record being read, reused by the thread's next hit.
             static BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };

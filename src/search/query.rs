@@ -459,10 +459,7 @@ fn typo_planes(
     active.clear();
     all_planes.clear();
     let view = SetView::new(index, scratch);
-    let mut cursors = [0u32; MAX_QUERY_WORDS];
-    for (cursor, set) in cursors.iter_mut().zip(word_sets) {
-        *cursor = set.cursor();
-    }
+    let mut cursors = WordSet::cursors(word_sets);
     for ((&b, counters), &candidates_block) in scratch
         .counted
         .iter()

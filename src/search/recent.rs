@@ -91,19 +91,11 @@ impl RecentSearches {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalogue::generate::{GenerateOptions, generate};
 
     #[test]
     fn a_search_asked_again_is_the_kept_page_and_requests_differing_in_any_part_are_apart() {
         let dir = tempfile::tempdir().unwrap();
-        let catalogue = dir.path().join("catalogue.sqlite");
-        let options = GenerateOptions {
-            products: 500,
-            seed: 3,
-            as_of: chrono::NaiveDate::from_ymd_opt(2026, 11, 22).unwrap(),
-            demo_keys: false,
-        };
-        generate(&options, &catalogue, &mut |_| {}).unwrap();
+        let catalogue = super::super::tests::generated_catalogue(dir.path(), 500, 3);
         let conn = rusqlite::Connection::open(&catalogue).unwrap();
         let index = SearchIndex::build(&conn).unwrap();
         let recent = RecentSearches::default();

@@ -112,6 +112,24 @@ fn catalogue() -> Connection {
     catalogue_of(PRODUCTS)
 }
 
+/// A catalogue of `products` generated with `seed` (as of 2026-11-22, no demo keys) in `dir`:
+/// for the tests that compare two ways of building or ranking over many kinds of product.
+pub(super) fn generated_catalogue(
+    dir: &std::path::Path,
+    products: u32,
+    seed: u64,
+) -> std::path::PathBuf {
+    let catalogue = dir.join("catalogue.sqlite");
+    let options = crate::catalogue::generate::GenerateOptions {
+        products,
+        seed,
+        as_of: chrono::NaiveDate::from_ymd_opt(2026, 11, 22).unwrap(),
+        demo_keys: false,
+    };
+    crate::catalogue::generate::generate(&options, &catalogue, &mut |_| {}).unwrap();
+    catalogue
+}
+
 fn catalogue_of(rows: &[Row]) -> Connection {
     let conn = Connection::open_in_memory().unwrap();
     crate::catalogue::create_schema(&conn).unwrap();

@@ -17,7 +17,7 @@
 
 use super::parts::Posting;
 use super::scratch::{Expansion, LEVELS, Scratch, SparseBlock};
-use super::{SearchIndex, bits};
+use super::{MAX_QUERY_WORDS, SearchIndex, bits};
 
 /// A full-width bitset: a dense posting of the index, or a scratch set.
 #[derive(Debug, Clone, Copy)]
@@ -177,6 +177,15 @@ impl WordSet {
         self.start
     }
 
+    /// A cursor at the start of each of `sets` (for [`WordSet::any_at`] and the like).
+    pub(super) fn cursors(sets: &[WordSet]) -> [u32; MAX_QUERY_WORDS] {
+        let mut cursors = [0u32; MAX_QUERY_WORDS];
+        for (cursor, set) in cursors.iter_mut().zip(sets) {
+            *cursor = set.cursor();
+        }
+        cursors
+    }
+
     /// The blocks of the sparse part.
     pub(super) fn sparse_blocks<'v>(&self, view: &SetView<'v>) -> &'v [SparseBlock] {
         &view.sparse[self.start as usize..self.end as usize]
@@ -310,7 +319,6 @@ mod tests {
     use super::super::{SearchIndex, SearchOutcome, SearchRequest};
     use super::super::{candidates, query};
     use super::*;
-    use crate::catalogue::generate::{GenerateOptions, generate};
 
     /// Every request ranked with two scratch settings; with the number of requests where the
     /// first setting's `differs` held.
@@ -338,14 +346,7 @@ mod tests {
     /// prefixes, codes, no match; with three style codes for filters.
     fn fixture() -> (SearchIndex, Vec<String>, Vec<String>) {
         let dir = tempfile::tempdir().unwrap();
-        let catalogue = dir.path().join("catalogue.sqlite");
-        let options = GenerateOptions {
-            products: 3_001,
-            seed: 9,
-            as_of: chrono::NaiveDate::from_ymd_opt(2026, 11, 22).unwrap(),
-            demo_keys: false,
-        };
-        generate(&options, &catalogue, &mut |_| {}).unwrap();
+        let catalogue = super::super::tests::generated_catalogue(dir.path(), 3_001, 9);
         let conn = rusqlite::Connection::open(&catalogue).unwrap();
         let index = SearchIndex::build(&conn).unwrap();
         let mut texts: Vec<String> = conn

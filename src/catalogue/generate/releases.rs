@@ -99,7 +99,7 @@ pub fn family_title(title: &str) -> &str {
 /// Every release of the table, in table order.
 pub fn releases() -> &'static [Release] {
     static RELEASES: LazyLock<Vec<Release>> =
-        LazyLock::new(|| TABLE.lines().filter_map(parse_row).collect());
+        LazyLock::new(|| data_lines(TABLE).filter_map(parse_row).collect());
     &RELEASES
 }
 
@@ -110,16 +110,18 @@ pub fn complete_count() -> usize {
 
 /// The table's data rows (not comments), for checking that every row parsed.
 pub fn table_rows() -> usize {
-    TABLE
+    data_lines(TABLE).count()
+}
+
+/// The data rows of a compiled-in tab-separated table: its lines without comments (`#`) and
+/// blank lines (this table and the snapshot's levels).
+pub(super) fn data_lines(table: &'static str) -> impl Iterator<Item = &'static str> {
+    table
         .lines()
         .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
-        .count()
 }
 
 fn parse_row(line: &'static str) -> Option<Release> {
-    if line.starts_with('#') || line.trim().is_empty() {
-        return None;
-    }
     let cells: Vec<&'static str> = line.split('\t').collect();
     let (cells, level) = match cells.as_slice() {
         [first @ .., level] if first.len() == 9 => (first, level.parse().ok()),

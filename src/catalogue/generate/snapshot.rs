@@ -26,7 +26,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::generated::GeneratedProduct;
 use super::market;
-use super::releases::ReleaseKind;
+use super::releases::{ReleaseKind, data_lines};
 
 /// The table, tab-separated, one row per matched release.
 pub const TABLE: &str = include_str!("snapshot_levels.tsv");
@@ -75,7 +75,7 @@ impl SnapshotLevel {
 /// Every level of the table, in table order.
 pub fn levels() -> &'static [SnapshotLevel] {
     static LEVELS: LazyLock<Vec<SnapshotLevel>> =
-        LazyLock::new(|| TABLE.lines().filter_map(parse_row).collect());
+        LazyLock::new(|| data_lines(TABLE).filter_map(parse_row).collect());
     &LEVELS
 }
 
@@ -88,16 +88,10 @@ pub fn level_of(style_code: &str) -> Option<&'static SnapshotLevel> {
 
 /// The table's data rows (not comments), for checking that every row parsed.
 pub fn table_rows() -> usize {
-    TABLE
-        .lines()
-        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
-        .count()
+    data_lines(TABLE).count()
 }
 
 fn parse_row(line: &'static str) -> Option<SnapshotLevel> {
-    if line.starts_with('#') || line.trim().is_empty() {
-        return None;
-    }
     let cells: Vec<&'static str> = line.split('\t').collect();
     let [code, rule, title, _rows, average, lowest, sales] = cells.as_slice() else {
         return None;
