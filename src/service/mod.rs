@@ -10,6 +10,7 @@
 //! on every answer), then per-route: the real-time budget, the image endpoint's draw limits.
 
 pub mod auth;
+mod background;
 pub mod error;
 pub mod kicksdb;
 pub mod limits;
@@ -402,6 +403,9 @@ fn finish_in_background(
     let spawned = std::thread::Builder::new()
         .name("after-start".into())
         .spawn(move || {
+            // The requests first: after a cold restart, the warm-up read competed with the
+            // first pages for the disk and a core (module `background`).
+            background::lower_priorities();
             match hits_later {
                 HitsLater::Nothing => {}
                 HitsLater::Warm => {

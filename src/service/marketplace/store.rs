@@ -118,17 +118,6 @@ pub(super) struct Store {
     related: std::sync::Arc<std::sync::OnceLock<RelatedIndex>>,
 }
 
-/// Lowers the calling thread's CPU priority (nice 10; Linux, where a nice value is per
-/// thread): the related-products index is built while the service builds its search index at a
-/// first start, and on two cores it took a sixth of the CPU from it (`perf` at a million
-/// products). It is wanted only by the first related-products lookup.
-fn lower_this_threads_priority() {
-    #[cfg(target_os = "linux")]
-    if let Err(err) = rustix::process::setpriority_process(Some(rustix::thread::gettid()), 10) {
-        tracing::debug!("related-products index at normal priority: {err}");
-    }
-}
-
 fn internal(err: &rusqlite::Error) -> UpstreamError {
     UpstreamError::Internal(format!("reading the catalogue: {err}"))
 }
@@ -146,7 +135,10 @@ impl Store {
         std::thread::Builder::new()
             .name("related-index".into())
             .spawn(move || {
-                lower_this_threads_priority();
+                // Wanted only by the first related-products lookup: on two cores at a million
+                // products, it took a sixth of the CPU from the search index built beside it
+                // at a first start (`perf`), and it reads the disk after a cold restart.
+                crate::service::background::lower_priorities();
                 let index = RelatedIndex::build(builder.connection()).unwrap_or_else(|err| {
                     // No related products rather than a lookup waiting forever.
                     tracing::error!("building the related-products index: {err}");
