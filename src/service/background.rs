@@ -7,11 +7,13 @@
 //! warm-up's copying takes a core, while the first searches wait for their hits' records.
 //!
 //! Measured at a million products, restarts with the page cache evicted (`vmtouch -e`),
-//! alternated, the first second's p99 at 8 connections of distinct queries:
-//! - the warm-up thread in the idle I/O class: 42.5-69.2 ms (median 52.7) before, 41.2-48.8 ms
-//!   (median 45.9) after, six trials each;
-//! - then also at nice 10: 42.3-47.4 ms (median 45.0) before, 36.0-57.7 ms (median 38.8)
-//!   after, five trials each.
+//! alternated, the first second's p99 at 8 connections of distinct queries: with the warm-up
+//! thread in the idle I/O class, 42.5-69.2 ms (median 52.7) before and 41.2-48.8 ms (median
+//! 45.9) after, six trials each. At nice 10 as well, the cold restarts gained a little more
+//! (median 45.0 -> 38.8 ms), but a restart with the store cached lost: under load, the
+//! warm-up's copying from the page cache, which must end before pages take the fast way, took
+//! the whole first second. So the warm-up keeps the normal CPU priority; building the store,
+//! saving the index and the related-products index do not.
 
 /// Both lowered for the calling thread: [`lower_cpu_priority`] and [`idle_io_priority`].
 pub(crate) fn lower_priorities() {
@@ -20,7 +22,7 @@ pub(crate) fn lower_priorities() {
 }
 
 /// Lowers the calling thread's CPU priority to nice 10 (Linux keeps a nice value per thread).
-fn lower_cpu_priority() {
+pub(crate) fn lower_cpu_priority() {
     #[cfg(target_os = "linux")]
     if let Err(err) = rustix::process::setpriority_process(Some(rustix::thread::gettid()), 10) {
         tracing::debug!("background thread at normal CPU priority: {err}");
@@ -31,7 +33,7 @@ fn lower_cpu_priority() {
 /// read waits. `mq-deadline` (since Linux 5.14) and BFQ honour the class; `mq-deadline` still
 /// dispatches a request that waited `prio_aging_expire` (10 s by default), so the thread is
 /// slowed under a steady load, never starved. Elsewhere the call does nothing.
-fn idle_io_priority() {
+pub(crate) fn idle_io_priority() {
     if let Err(err) = thread_io_class::set_this_thread(thread_io_class::IoClass::Idle) {
         tracing::debug!("background thread in the normal I/O class: {err}");
     }

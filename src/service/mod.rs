@@ -403,17 +403,21 @@ fn finish_in_background(
     let spawned = std::thread::Builder::new()
         .name("after-start".into())
         .spawn(move || {
-            // The requests first: after a cold restart, the warm-up read competed with the
-            // first pages for the disk and a core (module `background`).
-            background::lower_priorities();
+            // The requests' reads first: after a cold restart, the warm-up read competed with
+            // the first pages for the disk (module `background`).
+            background::idle_io_priority();
             match hits_later {
                 HitsLater::Nothing => {}
                 HitsLater::Warm => {
+                    // At the normal CPU priority: until it ends, pages take the slower way
+                    // (module `search::hits`), and at nice 10 under load a cached store's
+                    // read took the whole first second instead of 0.3 s.
                     if let Some(store) = service.upgrade().as_ref().and_then(|s| s.hits.get()) {
                         warm_page_cache(store);
                     }
                 }
                 HitsLater::Build(unbuilt) => {
+                    background::lower_cpu_priority();
                     if let Some(store) = build_hit_store(unbuilt) {
                         // A service shut down meanwhile has no use for it.
                         if let Some(service) = service.upgrade() {
@@ -423,6 +427,7 @@ fn finish_in_background(
                 }
             }
             if let Some(unsaved) = unsaved {
+                background::lower_cpu_priority();
                 unsaved.save(&index);
             }
         });
