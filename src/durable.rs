@@ -5,7 +5,8 @@
 //! writers never share one, and the rename stays on one file system), is flushed to disk, is
 //! renamed over the target in one step, and the folder is flushed so the rename itself survives a
 //! power cut. Until the rename the target holds its old content; a temporary file that is never
-//! committed deletes itself when dropped.
+//! committed deletes itself when dropped, and one that a killed process left (never dropped) is
+//! removed by a later write of the same target once it has not changed for an hour.
 
 use std::fs::File;
 use std::io::Write as _;
@@ -18,11 +19,19 @@ pub struct Staged {
     target: PathBuf,
 }
 
-/// Starts replacing `target`: creates `.{name}.XXXXXX.partial` in its folder.
+/// A temporary file of a target not written to for this long was left by a process that was
+/// killed while writing (a crash, `kill -9`): no writer pauses that long (the longest, a hit
+/// store at a million products, writes for some 15 s).
+const ABANDONED_AFTER: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// Starts replacing `target`: creates `.{name}.XXXXXX.partial` in its folder. Temporary files
+/// of the same target abandoned by a killed process are removed first
+/// ([`remove_abandoned`]).
 pub fn stage(target: &Path) -> std::io::Result<Staged> {
     let mut prefix = std::ffi::OsString::from(".");
     prefix.push(target.file_name().unwrap_or(target.as_os_str()));
     prefix.push(".");
+    remove_abandoned(folder_of(target), &prefix);
     let temporary = tempfile::Builder::new()
         .prefix(&prefix)
         .suffix(".partial")
@@ -61,6 +70,36 @@ pub fn write_bytes(target: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let mut staged = stage(target)?;
     staged.file().write_all(bytes)?;
     staged.commit()
+}
+
+/// Removes the files `{prefix}XXXXXX.partial` of `folder` (six characters, as [`stage`] names
+/// them) not modified for [`ABANDONED_AFTER`]. A killed process never drops its temporary file,
+/// and at a million products a hit store's is up to 2 GB, left beside the catalogue for good.
+/// Best effort: a file that cannot be read or removed is left, and the write goes on.
+fn remove_abandoned(folder: &Path, prefix: &std::ffi::OsStr) {
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return;
+    };
+    let prefix = prefix.as_encoded_bytes();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.as_encoded_bytes();
+        let ours = name.len() == prefix.len() + 6 + ".partial".len()
+            && name.starts_with(prefix)
+            && name.ends_with(b".partial");
+        if !ours {
+            continue;
+        }
+        let abandoned = entry
+            .metadata()
+            .and_then(|meta| meta.modified())
+            .ok()
+            .and_then(|modified| modified.elapsed().ok())
+            .is_some_and(|idle| idle >= ABANDONED_AFTER);
+        if abandoned && std::fs::remove_file(entry.path()).is_ok() {
+            tracing::info!(path = %entry.path().display(), "removed a temporary file a killed process left");
+        }
+    }
 }
 
 fn folder_of(target: &Path) -> &Path {
@@ -150,6 +189,45 @@ mod tests {
             assert!(contents.contains(&written), "a torn or mixed file");
             assert_eq!(names_in(dir.path()), ["weekly.csv"]);
         }
+    }
+
+    #[test]
+    fn a_write_removes_its_targets_temporary_files_a_killed_process_left_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("cat.sqlite.search-hits");
+        let file_at = |name: &str, idle: std::time::Duration| {
+            let path = dir.path().join(name);
+            let file = File::create(&path).unwrap();
+            file.set_modified(std::time::SystemTime::now() - idle)
+                .unwrap();
+        };
+        let day = std::time::Duration::from_secs(86_400);
+        let minute = std::time::Duration::from_secs(60);
+        // Left by killed writers of this target.
+        file_at(".cat.sqlite.search-hits.Eetku4.partial", day);
+        file_at(
+            ".cat.sqlite.search-hits.GCbhqT.partial",
+            2 * ABANDONED_AFTER,
+        );
+        // Being written right now by another process.
+        file_at(".cat.sqlite.search-hits.ZK1CZq.partial", minute);
+        // Another target's, and names that only look alike.
+        file_at(".cat.sqlite.search-index.iiGJ3S.partial", day);
+        file_at(".cat.sqlite.search-hits.notours.partial", day);
+        file_at("cat.sqlite.search-hits.Eetku4.partial", day);
+        file_at(".cat.sqlite.search-hits.Eetku4.part", day);
+        write_bytes(&target, b"hits").unwrap();
+        assert_eq!(
+            names_in(dir.path()),
+            [
+                ".cat.sqlite.search-hits.Eetku4.part",
+                ".cat.sqlite.search-hits.ZK1CZq.partial",
+                ".cat.sqlite.search-hits.notours.partial",
+                ".cat.sqlite.search-index.iiGJ3S.partial",
+                "cat.sqlite.search-hits",
+                "cat.sqlite.search-hits.Eetku4.partial",
+            ]
+        );
     }
 
     #[test]
