@@ -28,45 +28,33 @@ done
 server=
 trap '[ -n "$server" ] && kill "$server" 2>/dev/null || true' EXIT
 
-# wrk's latency (850.00us, 3.91ms, 1.20s) in milliseconds.
-to_ms() {
-  awk '{v = $1; f = 1; if (v ~ /us$/) f = 0.001; else if (v ~ /ms$/) f = 1; else if (v ~ /s$/) f = 1000;
-        gsub(/[a-z]+$/, "", v); printf "%.2f", v * f}'
-}
+source benches/wrk/service.sh
 
-# restart SKIP: starts the service, waits until /search answers, runs wrk for one second on the
-# query list from SKIP; prints "req/s p99_ms".
+# restart SKIP: starts the service, waits until /search answers, runs wrk for one second of
+# distinct queries from SKIP (sets rps and p99), stops it.
 restart() {
-  "$bin" serve --addr "127.0.0.1:$port" --catalogue "$catalogue" >/dev/null 2>&1 &
-  server=$!
-  until curl -s -o /dev/null -H 'Authorization: demo-pro' "http://127.0.0.1:$port/search?query=zz"; do
-    kill -0 "$server" 2>/dev/null || { echo "cold_restart: serve exited" >&2; exit 2; }
-    sleep 0.05
-  done
-  local out
-  out=$(SOLESCOPE_QUERIES="$queries" SOLESCOPE_QUERIES_SKIP="$1" wrk -t2 -c8 -d1s --latency \
-    -s benches/wrk/distinct.lua "http://127.0.0.1:$port")
-  kill "$server"
-  wait "$server" 2>/dev/null || true
-  server=
-  echo "$(awk '/Requests\/sec/{printf "%.0f", $2}' <<<"$out") $(awk '$1 == "99%" {print $2}' <<<"$out" | to_ms)"
+  serve /dev/null
+  SOLESCOPE_QUERIES="$queries" SOLESCOPE_QUERIES_SKIP="$1" run_wrk 1 -s benches/wrk/distinct.lua \
+    "http://127.0.0.1:$port"
+  stop
 }
 
 cold=()
 cached=()
 for trial in $(seq 1 "$trials"); do
   vmtouch -q -e "$catalogue" "$catalogue.search-index" "$catalogue.search-hits"
-  read -r rps p99 < <(restart $((60000 + trial * 4000)))
+  restart $((60000 + trial * 4000))
   cold+=("$p99")
   echo "trial $trial cold:   $rps req/s, p99 $p99 ms"
-  read -r rps p99 < <(restart $((62000 + trial * 4000)))
+  restart $((62000 + trial * 4000))
   cached+=("$p99")
   echo "trial $trial cached: $rps req/s, p99 $p99 ms"
 done
-summary() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {printf "p50 %.2f ms, max %.2f ms", v[int((NR + 1) / 2)], v[NR]}'; }
+median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+summary() { printf 'p50 %.2f ms, max %.2f ms' "$(median "$@")" "$(printf '%s\n' "$@" | sort -g | tail -1)"; }
 echo "cached restarts (baseline), first-second p99 over $trials trials: $(summary "${cached[@]}")"
 echo "cold restarts, first-second p99 over $trials trials: $(summary "${cold[@]}")"
-median=$(printf '%s\n' "${cold[@]}" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}')
+median=$(median "${cold[@]}")
 if awk "BEGIN{exit !($median < $limit_ms)}"; then
   echo "PASS  median cold first-second p99 $median ms (limit $limit_ms ms)"
 else

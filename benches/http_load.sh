@@ -54,8 +54,6 @@ else
   cargo build --profile "$profile" --quiet
   bin=./target/release/solescope
 fi
-now() { date +%s.%N; }
-since() { awk "BEGIN{printf \"%.2f\", $(now) - $1}"; }
 load_average() { cut -d' ' -f1-3 /proc/loadavg; }
 rss_mb() { awk '/VmRSS/{printf "%.0f", $2/1024}' "/proc/$1/status"; }
 hwm_mb() { awk '/VmHWM/{printf "%.0f", $2/1024}' "/proc/$1/status"; }
@@ -72,47 +70,7 @@ verdict() {
   verdicts+=("$line")
 }
 
-# wrk's latency (850.00us, 3.91ms, 1.20s) in milliseconds.
-to_ms() {
-  awk '{v = $1; f = 1; if (v ~ /us$/) f = 0.001; else if (v ~ /ms$/) f = 1; else if (v ~ /m$/) f = 60000; else if (v ~ /s$/) f = 1000;
-        gsub(/[a-z]+$/, "", v); printf "%.2f", v * f}'
-}
-
-# run_wrk SECONDS ARGS...: sets rps, p50, p99 (ms), errors (non-2xx answers and socket errors).
-run_wrk() {
-  local duration=$1 out
-  shift
-  out=$(wrk -t2 -c8 -d"${duration}s" --latency "$@")
-  rps=$(awk '/Requests\/sec/{printf "%.0f", $2}' <<<"$out")
-  p50=$(awk '$1 == "50%" {print $2}' <<<"$out" | to_ms)
-  p99=$(awk '$1 == "99%" {print $2}' <<<"$out" | to_ms)
-  errors=$(awk '/Non-2xx/{n += $NF} /Socket errors/{gsub(/,/, ""); n += $4 + $6 + $8 + $10} END{print n + 0}' <<<"$out")
-  if grep -q "ran out" <<<"$out"; then
-    echo "      (the query list ran out: some queries repeated)"
-  fi
-}
-
-# serve LOG: starts the service and waits until /search answers; sets ready_s.
-serve() {
-  local log=$1
-  started=$(now)
-  "$bin" serve --addr "127.0.0.1:$port" --catalogue "$catalogue" >"$log" 2>&1 &
-  server=$!
-  for _ in $(seq 1 12000); do
-    if curl -sf -o /dev/null -H "Authorization: demo-pro" "http://127.0.0.1:$port/search?query=x"; then
-      break
-    fi
-    kill -0 "$server" 2>/dev/null || { echo "http_load: serve exited; see $log"; exit 2; }
-    sleep 0.01
-  done
-  ready_s=$(since "$started")
-}
-
-stop() {
-  kill "$server"
-  wait "$server" 2>/dev/null || true
-  server=
-}
+source benches/wrk/service.sh
 
 # cached_pct FILE...: the share of the files' pages in the page cache, in percent.
 cached_pct() {

@@ -24,6 +24,10 @@ pub struct Staged {
 /// store at a million products, writes for some 15 s).
 const ABANDONED_AFTER: std::time::Duration = std::time::Duration::from_secs(3600);
 
+/// The random part of a temporary file's name (`XXXXXX`), and what marks it as one.
+const RANDOM_CHARS: usize = 6;
+const SUFFIX: &str = ".partial";
+
 /// Starts replacing `target`: creates `.{name}.XXXXXX.partial` in its folder. Temporary files
 /// of the same target abandoned by a killed process are removed first
 /// ([`remove_abandoned`]).
@@ -34,7 +38,8 @@ pub fn stage(target: &Path) -> std::io::Result<Staged> {
     remove_abandoned(folder_of(target), &prefix);
     let temporary = tempfile::Builder::new()
         .prefix(&prefix)
-        .suffix(".partial")
+        .rand_bytes(RANDOM_CHARS)
+        .suffix(SUFFIX)
         .tempfile_in(folder_of(target))?;
     Ok(Staged {
         temporary,
@@ -72,8 +77,8 @@ pub fn write_bytes(target: &Path, bytes: &[u8]) -> std::io::Result<()> {
     staged.commit()
 }
 
-/// Removes the files `{prefix}XXXXXX.partial` of `folder` (six characters, as [`stage`] names
-/// them) not modified for [`ABANDONED_AFTER`]. A killed process never drops its temporary file,
+/// Removes the files `{prefix}XXXXXX.partial` of `folder` (named as [`stage`] names them) not
+/// modified for [`ABANDONED_AFTER`]. A killed process never drops its temporary file,
 /// and at a million products a hit store's is up to 2 GB, left beside the catalogue for good.
 /// Best effort: a file that cannot be read or removed is left, and the write goes on.
 fn remove_abandoned(folder: &Path, prefix: &std::ffi::OsStr) {
@@ -84,9 +89,9 @@ fn remove_abandoned(folder: &Path, prefix: &std::ffi::OsStr) {
     for entry in entries.flatten() {
         let name = entry.file_name();
         let name = name.as_encoded_bytes();
-        let ours = name.len() == prefix.len() + 6 + ".partial".len()
+        let ours = name.len() == prefix.len() + RANDOM_CHARS + SUFFIX.len()
             && name.starts_with(prefix)
-            && name.ends_with(b".partial");
+            && name.ends_with(SUFFIX.as_bytes());
         if !ours {
             continue;
         }

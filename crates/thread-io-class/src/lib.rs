@@ -10,17 +10,17 @@
 //!
 //! Off Linux, [`set_this_thread`] does nothing and [`this_thread`] answers `None`.
 
-/// An I/O scheduling class (`IOPRIO_CLASS_*` of `linux/ioprio.h`).
+/// An I/O scheduling class; the values are `IOPRIO_CLASS_*` of `linux/ioprio.h`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum IoClass {
     /// No class set: the thread's CPU nice value decides (`IOPRIO_CLASS_NONE`).
-    None,
+    None = 0,
     /// Real time (`IOPRIO_CLASS_RT`); setting it needs `CAP_SYS_ADMIN`.
-    RealTime,
+    RealTime = 1,
     /// Best effort, the default (`IOPRIO_CLASS_BE`).
-    BestEffort,
+    BestEffort = 2,
     /// Served when no other request waits (`IOPRIO_CLASS_IDLE`).
-    Idle,
+    Idle = 3,
 }
 
 #[cfg(target_os = "linux")]
@@ -31,15 +31,6 @@ mod linux {
     const WHO_PROCESS: libc::c_long = 1;
     const CLASS_SHIFT: u32 = 13;
 
-    fn number(class: IoClass) -> libc::c_long {
-        match class {
-            IoClass::None => 0,
-            IoClass::RealTime => 1,
-            IoClass::BestEffort => 2,
-            IoClass::Idle => 3,
-        }
-    }
-
     pub(super) fn set(class: IoClass) -> std::io::Result<()> {
         // Level 4 (the middle of 0-7) for the classes that have levels; the idle class has none.
         let level = if matches!(class, IoClass::RealTime | IoClass::BestEffort) {
@@ -47,7 +38,7 @@ mod linux {
         } else {
             0
         };
-        let value = number(class) << CLASS_SHIFT | level;
+        let value = (class as libc::c_long) << CLASS_SHIFT | level;
         // SAFETY: `ioprio_set(which, who, ioprio)` takes three integers and touches no memory
         // of the caller; a bad value is answered with `EINVAL`.
         let result = unsafe { libc::syscall(libc::SYS_ioprio_set, WHO_PROCESS, 0, value) };
@@ -64,12 +55,11 @@ mod linux {
         if result == -1 {
             return Err(std::io::Error::last_os_error());
         }
-        Ok(match result >> CLASS_SHIFT {
-            1 => IoClass::RealTime,
-            2 => IoClass::BestEffort,
-            3 => IoClass::Idle,
-            _ => IoClass::None,
-        })
+        let class = result >> CLASS_SHIFT;
+        Ok([IoClass::RealTime, IoClass::BestEffort, IoClass::Idle]
+            .into_iter()
+            .find(|&known| known as libc::c_long == class)
+            .unwrap_or(IoClass::None))
     }
 }
 
