@@ -7,7 +7,7 @@ use std::collections::BinaryHeap;
 use super::parts::{MAX_TITLE_POSITION, META_POSITION_SHIFT, META_RANK_MASK, META_TITLE};
 use super::scratch::{COUNT_PLANES, LEVELS, Scratch};
 use super::wordsets::{ExactSet, SetView, WordSet};
-use super::{MAX_QUERY_WORDS, RANK_WINDOW, SearchIndex, bits};
+use super::{MAX_QUERY_WORDS, SearchIndex, bits};
 
 /// Proximity cost of a pair of words not both in the title.
 const FAR: u32 = 8;
@@ -101,7 +101,7 @@ fn pack_key(proximity: u32, attribute: u32, title_equal: bool, inexact_words: u3
 }
 
 /// Appends up to `wanted` documents of the bucket, ordered by rules 3-5 then document, in
-/// windows of [`RANK_WINDOW`] documents.
+/// windows of `Scratch::rank_window` ([`super::RANK_WINDOW`]) documents.
 pub(super) fn rank_bucket(
     index: &SearchIndex,
     scratch: &mut Scratch,
@@ -114,6 +114,7 @@ pub(super) fn rank_bucket(
     let mut keys = std::mem::take(&mut scratch.keys);
     let mut heap = std::mem::take(&mut scratch.heap);
     let mut bounds = std::mem::take(&mut scratch.bounds);
+    let rank_window = scratch.rank_window;
     let mut remaining = wanted;
     let mut skip = 0usize;
     loop {
@@ -124,7 +125,7 @@ pub(super) fn rank_bucket(
             if seen > skip {
                 window.push(doc);
             }
-            window.len() < RANK_WINDOW
+            window.len() < rank_window
         });
         skip += window.len();
         if window.is_empty() {
@@ -137,7 +138,7 @@ pub(super) fn rank_bucket(
             keys.sort_unstable();
             out.extend(keys.iter().map(|&key| key as u32));
             remaining -= window.len();
-            if remaining == 0 || window.len() < RANK_WINDOW {
+            if remaining == 0 || window.len() < rank_window {
                 break;
             }
             continue;

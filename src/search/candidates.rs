@@ -2,9 +2,9 @@
 //! filters, code hits aside), how many miss at most a few words, and rule 1's bit-sliced
 //! counters for the blocks the page is taken from (see `query::rank`).
 
-use super::scratch::{COUNT_PLANES, Scratch};
+use super::scratch::{COUNT_PLANES, PLANES, Scratch};
 use super::wordsets::{SetView, WordSet};
-use super::{SearchIndex, bits};
+use super::{MAX_QUERY_WORDS, SearchIndex, bits};
 
 /// Tiers of rule 1 the first pass tells apart: candidates missing none, one, two or three of
 /// the query's words.
@@ -115,8 +115,9 @@ pub(super) fn first_pass(
     first
 }
 
-/// Blocks the first pass over every block takes at a time.
-const CHUNK: usize = 256;
+/// Blocks a pass over every block takes at a time (a few in tests, so that their small
+/// catalogues make several chunks).
+const CHUNK: usize = if cfg!(test) { 4 } else { 256 };
 
 /// [`first_pass`] over every block, a chunk of blocks at a time and word by word: the same
 /// figures, from tight loops over slices (a full-width part is read in place) that the compiler
@@ -171,6 +172,117 @@ fn first_pass_every_block(
         }
     }
     first
+}
+
+/// What [`top_pass`] found.
+pub(super) struct TopPass {
+    /// Candidates (code hits aside), in every block.
+    pub(super) total: u64,
+    /// Documents of the best bucket in `Scratch::active`: all of them, or (when it holds more)
+    /// those of the blocks holding its first `Scratch::rank_window`.
+    pub(super) top: u64,
+}
+
+/// The best bucket there can be: every word matched, word `i` with `levels[i]` typos, the
+/// fewest any of its terms has (`typos` in all). No candidate matches more words, nor all of
+/// them with fewer typos, so when this bucket holds the page no other is looked at.
+///
+/// One pass over every block (no filters), a chunk at a time: the candidates are counted, and
+/// the blocks holding the bucket's documents go to `Scratch::active` with counters
+/// (`Scratch::planes`) that say `word_sets.len()` words and `typos` typos for those documents
+/// and for no other. Once they hold `Scratch::rank_window` documents, the most of one bucket ranked
+/// at a time (`bucket::rank_bucket`), the bucket's later blocks cannot change the page, and
+/// the rest of the pass only counts the candidates.
+pub(super) fn top_pass(
+    index: &SearchIndex,
+    scratch: &mut Scratch,
+    word_sets: &[WordSet],
+    levels: &[usize],
+    removed: &[(u32, u64)],
+) -> TopPass {
+    let mut active = std::mem::take(&mut scratch.active);
+    let mut all_planes = std::mem::take(&mut scratch.planes);
+    active.clear();
+    all_planes.clear();
+    let view = SetView::new(index, scratch);
+    let blocks = scratch.blocks;
+    let window = scratch.rank_window as u64;
+    let matched = word_sets.len();
+    let typos: usize = levels.iter().sum();
+    let mut any_cursors = WordSet::cursors(word_sets);
+    let mut top_cursors = any_cursors;
+    let mut buffer = [0u64; CHUNK];
+    let mut any = [0u64; CHUNK];
+    let mut top = [0u64; CHUNK];
+    let mut pass = TopPass { total: 0, top: 0 };
+    let mut next_removed = 0;
+    for start in (0..blocks).step_by(CHUNK) {
+        let len = CHUNK.min(blocks - start);
+        let any = &mut any[..len];
+        any.fill(0);
+        for (set, cursor) in word_sets.iter().zip(&mut any_cursors) {
+            let value = set.any_in(&view, start, len, cursor, &mut buffer);
+            for (lanes, word) in any.iter_mut().zip(value) {
+                *lanes |= word;
+            }
+        }
+        let collecting = pass.top < window;
+        let top = &mut top[..len];
+        if collecting {
+            top.fill(u64::MAX);
+            for ((set, cursor), &level) in word_sets.iter().zip(&mut top_cursors).zip(levels) {
+                let value = set.level_in(&view, level, start, len, cursor, &mut buffer);
+                for (lanes, word) in top.iter_mut().zip(value) {
+                    *lanes &= word;
+                }
+            }
+        }
+        while next_removed < removed.len() && (removed[next_removed].0 as usize) < start + len {
+            let (block, bit) = removed[next_removed];
+            any[block as usize - start] &= !bit;
+            top[block as usize - start] &= !bit;
+            next_removed += 1;
+        }
+        pass.total += any
+            .iter()
+            .map(|lanes| u64::from(lanes.count_ones()))
+            .sum::<u64>();
+        if !collecting {
+            continue;
+        }
+        for (i, &lanes) in top.iter().enumerate() {
+            if lanes == 0 {
+                continue;
+            }
+            pass.top += u64::from(lanes.count_ones());
+            active.push((start + i) as u32);
+            all_planes.push(bucket_counters(lanes, matched, typos));
+            if pass.top >= window {
+                break;
+            }
+        }
+    }
+    scratch.active = active;
+    scratch.planes = all_planes;
+    pass
+}
+
+/// Rule 1's and rule 2's counters of one block where the lanes of `lanes` have matched
+/// `matched` words with `typos` typos, and the others nothing.
+fn bucket_counters(lanes: u64, matched: usize, typos: usize) -> [u64; PLANES] {
+    debug_assert!(matched <= MAX_QUERY_WORDS && typos <= 2 * MAX_QUERY_WORDS);
+    let mut planes = [0u64; PLANES];
+    for (bit, plane) in planes[..COUNT_PLANES].iter_mut().enumerate() {
+        if matched >> bit & 1 == 1 {
+            *plane = lanes;
+        }
+    }
+    for (bit, plane) in planes[COUNT_PLANES..].iter_mut().enumerate() {
+        if typos >> bit & 1 == 1 {
+            *plane = lanes;
+        }
+    }
+    planes
 }
 
 /// Rule 1 as bit-sliced counters (words matched per candidate) for the visited blocks whose

@@ -4,7 +4,7 @@
 use fst::{Automaton, IntoStreamer, Streamer};
 
 use super::bucket::{Bucket, rank_bucket};
-use super::candidates::{Filters, TIERS, count_pass, first_pass};
+use super::candidates::{Filters, TIERS, count_pass, first_pass, top_pass};
 use super::gtins::parse_gtin;
 use super::scratch::{COUNT_PLANES, Expansion, PLANES, Scratch};
 use super::text::{for_each_word, typo_budget};
@@ -54,6 +54,7 @@ pub(crate) fn run(
     let need = request.offset.saturating_add(request.limit);
     scratch.sets_used = 0;
     scratch.sparse.clear();
+    scratch.tiers.clear();
     let mut typed_words = 0usize;
     for_each_word(request.text, |_| typed_words += 1);
     let (ranked, total) = rank(
@@ -315,6 +316,16 @@ fn rank(
         removed: &removed,
     };
 
+    let query = PageQuery {
+        words,
+        typed_words,
+        word_sets,
+        exact_sets: &exact_sets,
+    };
+    if let Some(found) = top_bucket_page(index, scratch, &query, &filters, code_hits, need) {
+        return found;
+    }
+
     // The first pass: the number of hits, and how many candidates miss none, one, two or three
     // of the words, with each block's best tier. The page is then taken from the blocks of the
     // fewest tiers that hold enough documents: rule 1's counters (the second pass) and rule 2's
@@ -337,12 +348,6 @@ fn rank(
         // tiers are incomplete; they hold enough documents for the page, so they are never
         // reached (should they be, the page is ranked again over every candidate block).
         let floor = if tiers < TIERS { word_count - tiers } else { 1 };
-        let query = PageQuery {
-            words,
-            typed_words,
-            word_sets,
-            exact_sets: &exact_sets,
-        };
         if fill_page(index, scratch, &query, floor, need, &mut out) {
             break;
         }
@@ -352,6 +357,49 @@ fn rank(
         }
     }
     (out, total)
+}
+
+/// The page from the best bucket there can be, when that bucket holds it (every word matched,
+/// each with the fewest typos its terms have: module `candidates`, [`top_pass`]); `None` when
+/// it does not, or when the query is filtered or visits only the blocks of rare words (then
+/// the passes over every bucket are cheap).
+fn top_bucket_page(
+    index: &SearchIndex,
+    scratch: &mut Scratch,
+    query: &PageQuery<'_>,
+    filters: &Filters<'_>,
+    code_hits: &[u32],
+    need: usize,
+) -> Option<(Vec<u32>, u64)> {
+    let wanted = need
+        .checked_sub(code_hits.len())
+        .filter(|wanted| (1..=scratch.rank_window).contains(wanted))?;
+    if !scratch.top_first || filters.filtered || scratch.visit.len() != scratch.blocks {
+        return None;
+    }
+    let word_count = query.words.len();
+    let mut levels = [0usize; MAX_QUERY_WORDS];
+    for (i, level) in levels[..word_count].iter_mut().enumerate() {
+        let fewest = scratch.expansions.iter().filter(|e| e.word == i);
+        *level = usize::from(fewest.map(|e| e.typos).min()?);
+    }
+    let levels = &levels[..word_count];
+    let top = top_pass(index, scratch, query.word_sets, levels, filters.removed);
+    if top.top < wanted as u64 {
+        return None;
+    }
+    let bucket = Bucket {
+        matched: word_count,
+        word_count,
+        typed_words: query.typed_words,
+        typos: levels.iter().sum::<usize>() as u32,
+        exact_sets: query.exact_sets,
+        word_sets: query.word_sets,
+    };
+    let mut out = Vec::with_capacity(need);
+    out.extend_from_slice(code_hits);
+    rank_bucket(index, scratch, &bucket, &mut Vec::new(), wanted, &mut out);
+    Some((out, code_hits.len() as u64 + top.total))
 }
 
 /// What ranking a bucket needs to know of the query.

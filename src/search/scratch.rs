@@ -47,6 +47,13 @@ pub(crate) struct Scratch {
     /// Whether rule 1's counters are computed only for the blocks of the best tiers that hold
     /// the page (`false`: for every candidate block; tests compare both).
     pub(super) prune: bool,
+    /// Whether a ranking looks at the best bucket there can be first, and stops there when it
+    /// holds the page (`candidates::top_pass`; `false`: the passes over every bucket, which
+    /// tests compare with).
+    pub(super) top_first: bool,
+    /// The most documents of one bucket ranked at a time ([`super::RANK_WINDOW`]; tests make
+    /// it small, so that their small catalogues' buckets outgrow it).
+    pub(super) rank_window: usize,
     /// The sparse parts of the query words' sets (module `wordsets`), and the documents of a
     /// word's lists being sorted into blocks.
     pub(super) sparse: Vec<SparseBlock>,
@@ -78,6 +85,8 @@ impl Scratch {
             allowed_bits: Vec::new(),
             tiers: Vec::new(),
             prune: true,
+            top_first: true,
+            rank_window: super::RANK_WINDOW,
             sparse: Vec::new(),
             pending: Vec::new(),
             spread_from_docs: bits::blocks_for(doc_count) / SPARSE_SHARE,

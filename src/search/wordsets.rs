@@ -241,12 +241,25 @@ impl WordSet {
         cursor: &mut u32,
         buffer: &'s mut [u64],
     ) -> &'s [u64] {
+        self.level_in(view, LEVELS - 1, start, len, cursor, buffer)
+    }
+
+    /// [`WordSet::any_in`] for the documents the word matches with at most `level` typos.
+    pub(super) fn level_in<'s>(
+        &self,
+        view: &SetView<'s>,
+        level: usize,
+        start: usize,
+        len: usize,
+        cursor: &mut u32,
+        buffer: &'s mut [u64],
+    ) -> &'s [u64] {
         let first = *cursor as usize;
         while *cursor < self.end && (view.sparse[*cursor as usize].block as usize) < start + len {
             *cursor += 1;
         }
         let sparse = &view.sparse[first..*cursor as usize];
-        let dense = self.dense[LEVELS - 1].map(|dense| view.dense_slice(dense, start, len));
+        let dense = self.dense[level].map(|dense| view.dense_slice(dense, start, len));
         if let Some(dense) = dense
             && sparse.is_empty()
         {
@@ -258,7 +271,7 @@ impl WordSet {
             None => buffer.fill(0),
         }
         for entry in sparse.iter().filter(|entry| entry.block as usize >= start) {
-            buffer[entry.block as usize - start] |= entry.levels[LEVELS - 1];
+            buffer[entry.block as usize - start] |= entry.levels[level];
         }
         buffer
     }
@@ -426,7 +439,10 @@ mod tests {
             &requests,
             [
                 |scratch| scratch.spread_from_docs = usize::MAX,
-                |scratch| scratch.spread_from_docs = 0,
+                |scratch| {
+                    scratch.spread_from_docs = 0;
+                    scratch.top_first = false;
+                },
             ],
             |scratch| !scratch.sparse.is_empty(),
         );
@@ -448,9 +464,16 @@ mod tests {
         let (pruned, full, fewer) = both_ways(
             &index,
             &requests,
+            // Without the best bucket first, which would leave the passes compared unused.
             [
-                |scratch| scratch.prune = true,
-                |scratch| scratch.prune = false,
+                |scratch| {
+                    scratch.prune = true;
+                    scratch.top_first = false;
+                },
+                |scratch| {
+                    scratch.prune = false;
+                    scratch.top_first = false;
+                },
             ],
             |scratch| {
                 let candidate_blocks = scratch
@@ -468,6 +491,54 @@ mod tests {
         );
         for ((request, pruned), full) in requests.iter().zip(&pruned).zip(&full) {
             assert_eq!(pruned, full, "{request:?}");
+        }
+    }
+
+    #[test]
+    fn the_best_bucket_alone_ranks_as_every_bucket_does_and_counts_every_hit() {
+        let (index, texts, skus) = fixture();
+        let mut requests = requests(&texts, &skus);
+        // Pages deep enough that the best bucket (or the window) no longer holds them, and pages of two (where
+        // a style code's other products, a small best bucket, hold the rest after its hit).
+        for text in &texts {
+            for (offset, limit) in [(900, 100), (0, 2), (40, 30)] {
+                requests.push(SearchRequest {
+                    text,
+                    offset,
+                    limit,
+                    ..SearchRequest::default()
+                });
+            }
+        }
+        let (top_first, every_bucket, stopped) = both_ways(
+            &index,
+            &requests,
+            // Buckets ranked 64 documents at a time, so that many outgrow the window and the
+            // pass stops looking for the best bucket's documents before the last block.
+            [
+                |scratch| {
+                    scratch.top_first = true;
+                    scratch.rank_window = 64;
+                },
+                |scratch| {
+                    scratch.top_first = false;
+                    scratch.rank_window = 64;
+                },
+            ],
+            // The best bucket held the page: it was ranked, and no first pass ran.
+            |scratch| scratch.tiers.is_empty() && !scratch.active.is_empty(),
+        );
+        // The comparison means something only if many pages came from the best bucket alone,
+        // and some did not.
+        assert!(
+            stopped > requests.len() / 10 && stopped < requests.len(),
+            "{stopped} of {} from the best bucket",
+            requests.len()
+        );
+        for ((request, top_first), every_bucket) in
+            requests.iter().zip(&top_first).zip(&every_bucket)
+        {
+            assert_eq!(top_first, every_bucket, "{request:?}");
         }
     }
 }
