@@ -184,15 +184,15 @@ pub(super) struct TopPass {
 }
 
 /// The best bucket there can be: every word matched, word `i` with `levels[i]` typos, the
-/// fewest any of its terms has (`typos` in all). No candidate matches more words, nor all of
-/// them with fewer typos, so when this bucket holds the page no other is looked at.
+/// fewest any of its terms has. No candidate matches more words, nor all of them with fewer
+/// typos, so when this bucket holds the page no other is looked at.
 ///
 /// One pass over every block (no filters), a chunk at a time: the candidates are counted, and
 /// the blocks holding the bucket's documents go to `Scratch::active` with counters
-/// (`Scratch::planes`) that say `word_sets.len()` words and `typos` typos for those documents
-/// and for no other. Once they hold `Scratch::rank_window` documents, the most of one bucket ranked
-/// at a time (`bucket::rank_bucket`), the bucket's later blocks cannot change the page, and
-/// the rest of the pass only counts the candidates.
+/// (`Scratch::planes`) that say every word and the sum of `levels` typos for those documents
+/// and for no other. Once they hold `Scratch::rank_window` documents, the most of one bucket
+/// ranked at a time (`bucket::rank_bucket`), the bucket's later blocks cannot change the page,
+/// and the rest of the pass only counts the candidates.
 pub(super) fn top_pass(
     index: &SearchIndex,
     scratch: &mut Scratch,

@@ -52,7 +52,10 @@
 //!    matched whole (not as prefix);
 //! 6. popularity (higher first), then `pk` (lower first).
 //!
-//! Rule 1 is computed over bitsets for all candidates (bit-sliced counters), rule 2 the same way
+//! The best bucket there can be is looked at first: every word matched, each with the fewest
+//! typos its terms have. When it holds the page, one pass counts the candidates and finds that
+//! bucket's documents (module `candidates`, `top_pass`), and no other bucket is computed. Else
+//! rule 1 is computed over bitsets for all candidates (bit-sliced counters), rule 2 the same way
 //! but only in the blocks of 64 documents that hold the buckets the page is taken from. Rules 3-5
 //! are computed per document only for the buckets that fill the page, visiting documents in
 //! order of a cheap lower bound of their key and stopping once no later one can enter the
