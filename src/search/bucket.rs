@@ -49,7 +49,18 @@ impl Bucket<'_> {
             && usize::from(index.forward.title_distinct[doc as usize]) <= self.typed_words
     }
 
-    /// The best key any other document of the bucket can have.
+    /// The best key a document whose title cannot equal the query can have: every matched
+    /// word next to the previous one in the title, all in the title, every word that can be
+    /// matched whole matched whole (what [`Bucket::lower_bound`] gives at best).
+    fn floor(&self) -> u32 {
+        pack_key(
+            self.matched as u32 - 1,
+            0,
+            false,
+            (self.word_count - self.exact_sets.len()) as u32,
+        )
+    }
+
     /// The best key `doc` can have, if its title cannot equal the query: every matched word
     /// next to the previous one in the title, all in the title, exact wherever it can be.
     /// With `top_sets` (per word, documents matching it in the title or code), the bound also
@@ -155,7 +166,18 @@ pub(super) fn rank_bucket(
             for &doc in &window {
                 if bucket.may_equal_title(index, doc) {
                     keep(&mut heap, remaining, key_of(index, info, bucket, doc));
-                } else {
+                }
+            }
+            let scanned = if top_sets.is_empty() && scratch.in_order {
+                match scan_in_order(index, scratch, bucket, &window, remaining, &mut heap) {
+                    Some(scanned) => scanned,
+                    None => break,
+                }
+            } else {
+                0
+            };
+            for &doc in &window[scanned..] {
+                if !bucket.may_equal_title(index, doc) {
                     let bound = bucket.lower_bound(index, scratch, top_sets, doc);
                     bounds.push(u64::from(bound) << 32 | u64::from(doc));
                 }
@@ -192,6 +214,48 @@ pub(super) fn rank_bucket(
     scratch.keys = keys;
     scratch.heap = heap;
     scratch.bounds = bounds;
+}
+
+/// Scores the window's documents in order (popularity), those that may equal the title
+/// aside, while that can end the window: every key of the bucket is at least
+/// [`Bucket::floor`], so once `heap` holds `capacity` keys below the floor followed by the
+/// document just scored, no later document can enter. Many broad queries have plenty of such
+/// documents (all words next to each other in the title, whole), found among the first few
+/// dozen; then the window needs no bounds at all. `None` when it ended the window, else how
+/// many of the window's documents were scored (at most a few dozen), for the bounds to skip.
+fn scan_in_order(
+    index: &SearchIndex,
+    scratch: &Scratch,
+    bucket: &Bucket,
+    window: &[u32],
+    capacity: usize,
+    heap: &mut BinaryHeap<u64>,
+) -> Option<usize> {
+    let floor = u64::from(bucket.floor()) << 32;
+    let budget = 2 * capacity + 16;
+    let mut scored = 0;
+    for (at, &doc) in window.iter().enumerate() {
+        if scored == budget {
+            return Some(at);
+        }
+        if bucket.may_equal_title(index, doc) {
+            continue;
+        }
+        keep(
+            heap,
+            capacity,
+            key_of(index, &scratch.term_info, bucket, doc),
+        );
+        scored += 1;
+        if heap.len() == capacity
+            && heap
+                .peek()
+                .is_some_and(|&worst| worst <= floor | u64::from(doc))
+        {
+            return None;
+        }
+    }
+    None
 }
 
 /// Keeps the `capacity` smallest keys in `heap` (a max-heap).

@@ -54,6 +54,9 @@ pub(crate) struct Scratch {
     /// The most documents of one bucket ranked at a time ([`super::RANK_WINDOW`]; tests make
     /// it small, so that their small catalogues' buckets outgrow it).
     pub(super) rank_window: usize,
+    /// Whether a bucket's window is first scored in document order, while that can end it
+    /// (`bucket::scan_in_order`; `false`: bounds for every document, which tests compare with).
+    pub(super) in_order: bool,
     /// The sparse parts of the query words' sets (module `wordsets`), and the documents of a
     /// word's lists being sorted into blocks.
     pub(super) sparse: Vec<SparseBlock>,
@@ -87,6 +90,7 @@ impl Scratch {
             prune: true,
             top_first: true,
             rank_window: super::RANK_WINDOW,
+            in_order: true,
             sparse: Vec::new(),
             pending: Vec::new(),
             spread_from_docs: bits::blocks_for(doc_count) / SPARSE_SHARE,

@@ -541,4 +541,30 @@ mod tests {
             assert_eq!(top_first, every_bucket, "{request:?}");
         }
     }
+
+    #[test]
+    fn scoring_a_window_in_order_first_ranks_as_bounds_alone_do() {
+        let (index, texts, skus) = fixture();
+        let requests = requests(&texts, &skus);
+        let (in_order, bounds, ended) = both_ways(
+            &index,
+            &requests,
+            [
+                |scratch| scratch.in_order = true,
+                |scratch| scratch.in_order = false,
+            ],
+            // A window larger than the page was ranked without a bound: the scan in order
+            // ended it (or every document could equal the title, which none of these can).
+            |scratch| scratch.bounds.is_empty() && scratch.window.len() > 100,
+        );
+        // The comparison means something only if the scan ended many windows.
+        assert!(
+            ended > requests.len() / 10,
+            "{ended} of {} ended in order",
+            requests.len()
+        );
+        for ((request, in_order), bounds) in requests.iter().zip(&in_order).zip(&bounds) {
+            assert_eq!(in_order, bounds, "{request:?}");
+        }
+    }
 }
