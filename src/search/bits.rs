@@ -63,6 +63,20 @@ pub(crate) fn add_bit(planes: &mut [u64], lanes: u64) {
     }
 }
 
+/// Sets the bit-sliced counter of each lane of `lanes` to `value` (the planes start at zero for
+/// those lanes); the inverse of [`lanes_equal`].
+pub(crate) fn set_counter(planes: &mut [u64], lanes: u64, value: usize) {
+    debug_assert!(
+        value >> planes.len() == 0,
+        "{value} does not fit the planes"
+    );
+    for (bit, plane) in planes.iter_mut().enumerate() {
+        if value >> bit & 1 == 1 {
+            *plane |= lanes;
+        }
+    }
+}
+
 /// Lanes whose bit-sliced counter in `planes` equals `value`.
 pub(crate) fn lanes_equal(planes: &[u64], value: u32) -> u64 {
     let mut mask = u64::MAX;
@@ -112,6 +126,16 @@ mod tests {
         assert_eq!(lanes_equal(&planes, 1), 0b1000);
         assert_eq!(lanes_equal(&planes, 0) & 0b1111, 0b0100);
         assert_eq!(lanes_equal(&planes, 16), 0);
+    }
+
+    #[test]
+    fn a_set_counter_reads_back_in_its_lanes_only() {
+        let mut planes = [0u64; 5];
+        set_counter(&mut planes, 0b0110, 13);
+        assert_eq!(lanes_equal(&planes, 13), 0b0110);
+        assert_eq!(lanes_equal(&planes, 0) & 0b1111, 0b1001);
+        set_counter(&mut planes, 0b1000, 0);
+        assert_eq!(lanes_equal(&planes, 0) & 0b1111, 0b1001);
     }
 
     #[test]

@@ -163,24 +163,23 @@ pub(super) fn rank_bucket(
             let info = &scratch.term_info;
             heap.clear();
             bounds.clear();
-            for &doc in &window {
+            // `None`: the scan in order ended the window, and only the titles that may equal
+            // the query are left to score.
+            let scanned = if top_sets.is_empty() && scratch.in_order {
+                scan_in_order(index, info, bucket, &window, remaining, &mut heap)
+            } else {
+                Some(0)
+            };
+            for (at, &doc) in window.iter().enumerate() {
                 if bucket.may_equal_title(index, doc) {
                     keep(&mut heap, remaining, key_of(index, info, bucket, doc));
-                }
-            }
-            let scanned = if top_sets.is_empty() && scratch.in_order {
-                match scan_in_order(index, scratch, bucket, &window, remaining, &mut heap) {
-                    Some(scanned) => scanned,
-                    None => break,
-                }
-            } else {
-                0
-            };
-            for &doc in &window[scanned..] {
-                if !bucket.may_equal_title(index, doc) {
+                } else if scanned.is_some_and(|scanned| at >= scanned) {
                     let bound = bucket.lower_bound(index, scratch, top_sets, doc);
                     bounds.push(u64::from(bound) << 32 | u64::from(doc));
                 }
+            }
+            if scanned.is_none() {
+                break;
             }
             bounds.sort_unstable();
             let mut gave_up = false;
@@ -217,15 +216,16 @@ pub(super) fn rank_bucket(
 }
 
 /// Scores the window's documents in order (popularity), those that may equal the title
-/// aside, while that can end the window: every key of the bucket is at least
-/// [`Bucket::floor`], so once `heap` holds `capacity` keys below the floor followed by the
-/// document just scored, no later document can enter. Many broad queries have plenty of such
-/// documents (all words next to each other in the title, whole), found among the first few
-/// dozen; then the window needs no bounds at all. `None` when it ended the window, else how
-/// many of the window's documents were scored (at most a few dozen), for the bounds to skip.
+/// aside (the caller scores them), while that can end the window: every other key of the
+/// bucket is at least [`Bucket::floor`], so once `heap` holds `capacity` keys below the floor
+/// followed by the document just scored, no later one can enter (scoring the titles later
+/// only lowers the worst kept key). Many broad queries have plenty of such documents (all
+/// words next to each other in the title, whole), found among the first few dozen; then the
+/// window needs no bounds at all. `None` when it ended the window, else the window's position
+/// up to which its documents were scored (a few dozen at most), for the bounds to skip.
 fn scan_in_order(
     index: &SearchIndex,
-    scratch: &Scratch,
+    info: &[u32],
     bucket: &Bucket,
     window: &[u32],
     capacity: usize,
@@ -241,11 +241,7 @@ fn scan_in_order(
         if bucket.may_equal_title(index, doc) {
             continue;
         }
-        keep(
-            heap,
-            capacity,
-            key_of(index, &scratch.term_info, bucket, doc),
-        );
+        keep(heap, capacity, key_of(index, info, bucket, doc));
         scored += 1;
         if heap.len() == capacity
             && heap

@@ -4,7 +4,7 @@
 
 use super::scratch::{COUNT_PLANES, PLANES, Scratch};
 use super::wordsets::{SetView, WordSet};
-use super::{MAX_QUERY_WORDS, SearchIndex, bits};
+use super::{SearchIndex, bits};
 
 /// Tiers of rule 1 the first pass tells apart: candidates missing none, one, two or three of
 /// the query's words.
@@ -161,10 +161,8 @@ fn first_pass_every_block(
                 *lanes &= word;
             }
         }
-        while next_removed < removed.len() && (removed[next_removed].0 as usize) < start + len {
-            let (block, bit) = removed[next_removed];
-            any[block as usize - start] &= !bit;
-            next_removed += 1;
+        for (at, bit) in code_hits_in(removed, &mut next_removed, start, len) {
+            any[at] &= !bit;
         }
         for (i, &candidates) in any.iter().enumerate() {
             let missing = std::array::from_fn(|t| missing_at_most[t][i]);
@@ -237,11 +235,9 @@ pub(super) fn top_pass(
                 }
             }
         }
-        while next_removed < removed.len() && (removed[next_removed].0 as usize) < start + len {
-            let (block, bit) = removed[next_removed];
-            any[block as usize - start] &= !bit;
-            top[block as usize - start] &= !bit;
-            next_removed += 1;
+        for (at, bit) in code_hits_in(removed, &mut next_removed, start, len) {
+            any[at] &= !bit;
+            top[at] &= !bit;
         }
         pass.total += any
             .iter()
@@ -256,7 +252,10 @@ pub(super) fn top_pass(
             }
             pass.top += u64::from(lanes.count_ones());
             active.push((start + i) as u32);
-            all_planes.push(bucket_counters(lanes, matched, typos));
+            let mut planes = [0u64; PLANES];
+            bits::set_counter(&mut planes[..COUNT_PLANES], lanes, matched);
+            bits::set_counter(&mut planes[COUNT_PLANES..], lanes, typos);
+            all_planes.push(planes);
             if pass.top >= window {
                 break;
             }
@@ -267,22 +266,23 @@ pub(super) fn top_pass(
     pass
 }
 
-/// Rule 1's and rule 2's counters of one block where the lanes of `lanes` have matched
-/// `matched` words with `typos` typos, and the others nothing.
-fn bucket_counters(lanes: u64, matched: usize, typos: usize) -> [u64; PLANES] {
-    debug_assert!(matched <= MAX_QUERY_WORDS && typos <= 2 * MAX_QUERY_WORDS);
-    let mut planes = [0u64; PLANES];
-    for (bit, plane) in planes[..COUNT_PLANES].iter_mut().enumerate() {
-        if matched >> bit & 1 == 1 {
-            *plane = lanes;
+/// The code hits (`removed`) in blocks `start..start + len`, as (block - `start`, bit);
+/// `next`, the first code hit not passed yet, moves past them (blocks must not decrease).
+fn code_hits_in<'r>(
+    removed: &'r [(u32, u64)],
+    next: &'r mut usize,
+    start: usize,
+    len: usize,
+) -> impl Iterator<Item = (usize, u64)> + 'r {
+    std::iter::from_fn(move || {
+        let &(block, bit) = removed.get(*next)?;
+        let block = block as usize;
+        if block >= start + len {
+            return None;
         }
-    }
-    for (bit, plane) in planes[COUNT_PLANES..].iter_mut().enumerate() {
-        if typos >> bit & 1 == 1 {
-            *plane = lanes;
-        }
-    }
-    planes
+        *next += 1;
+        Some((block - start, bit))
+    })
 }
 
 /// Rule 1 as bit-sliced counters (words matched per candidate) for the visited blocks whose

@@ -60,10 +60,10 @@
 //! are computed per document only for the buckets that fill the page, visiting documents in
 //! order of a cheap lower bound of their key and stopping once no later one can enter the
 //! page (first, a few dozen in popularity order: when the page fills with keys no other
-//! document can beat, no bound is needed). A bucket of more than [`RANK_WINDOW`] documents is ranked in windows of that many
-//! documents taken in popularity order, so the cost of a page is bounded (this is the one place
-//! where the order is an approximation; it is the same for every page size, so paging is
-//! stable).
+//! document can beat, no bound is needed). A bucket of more than [`RANK_WINDOW`] documents is
+//! ranked in windows of that many documents taken in popularity order, so the cost of a page is
+//! bounded (this is the one place where the order is an approximation; it is the same for every
+//! page size, so paging is stable).
 //!
 //! # Matching
 //!
