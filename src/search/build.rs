@@ -689,6 +689,66 @@ mod tests {
         std::fs::read(path).unwrap()
     }
 
+    /// Every document (popularity order) holds its own product's title words, in order, and
+    /// its description terms where its header says, whether one thread read the products or
+    /// two (each a part, merged after).
+    #[test]
+    fn each_document_holds_its_own_products_terms() {
+        use fst::Streamer;
+        let dir = tempfile::tempdir().unwrap();
+        let catalogue = super::super::tests::generated_catalogue(dir.path(), 3_001, 5);
+        let conn = Connection::open(&catalogue).unwrap();
+        let mut statement = conn
+            .prepare("SELECT pk, title FROM products ORDER BY popularity DESC, pk")
+            .unwrap();
+        let by_popularity: Vec<(i64, String)> = statement
+            .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        for two_threads_from in [None, Some(2)] {
+            let index = build_with(&conn, two_threads_from).unwrap();
+            let mut name_of = vec![String::new(); index.dictionary.term_count()];
+            for map in [&index.dictionary.words, &index.dictionary.codes] {
+                let mut stream = map.stream();
+                while let Some((name, id)) = stream.next() {
+                    name_of[id as usize] = String::from_utf8(name.to_vec()).unwrap();
+                }
+            }
+            let pks: Vec<i64> = by_popularity.iter().map(|(pk, _)| *pk).collect();
+            assert_eq!(index.pks, pks);
+            for (doc, (_, title)) in by_popularity.iter().enumerate() {
+                let header = index.forward.docs[doc];
+                let (start, description, end) = (
+                    header.start as usize,
+                    header.description as usize,
+                    header.end as usize,
+                );
+                let entries = &index.forward.entries;
+                let title_words: Vec<&str> = entries[start..end]
+                    .iter()
+                    .filter(|&&entry| entry as u8 & META_TITLE != 0)
+                    .map(|&entry| name_of[(entry >> 8) as usize].as_str())
+                    .collect();
+                let mut words = Vec::new();
+                for_each_word(title, |word| words.push(word.to_owned()));
+                assert_eq!(title_words, words, "document {doc}");
+                assert_eq!(usize::from(header.title_len), words.len());
+                let rank = |entry: &u32| *entry as u8 & META_RANK_MASK;
+                assert!(
+                    entries[start..description]
+                        .iter()
+                        .all(|e| rank(e) != RANK_DESCRIPTION)
+                );
+                assert!(
+                    entries[description..end]
+                        .iter()
+                        .all(|e| rank(e) == RANK_DESCRIPTION)
+                );
+            }
+        }
+    }
+
     #[test]
     fn two_threads_build_the_index_one_thread_builds() {
         let dir = tempfile::tempdir().unwrap();

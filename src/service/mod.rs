@@ -259,8 +259,12 @@ impl ServiceState {
     /// Opens the catalogue, builds the search index and starts the simulator. Blocking: call it
     /// before the runtime or from `spawn_blocking`.
     pub fn open(config: &ServiceConfig) -> Result<Arc<Self>, ServiceError> {
-        let simulator = Simulator::open(&config.catalogue, config.simulator.clone())?;
-        Self::with_marketplaces(config, Arc::new(simulator))
+        // The related products' index waits for the search index, which takes both cores.
+        let (simulator, related) =
+            Simulator::open_related_later(&config.catalogue, config.simulator.clone())?;
+        let service = Self::with_marketplaces(config, Arc::new(simulator))?;
+        related.start();
+        Ok(service)
     }
 
     /// Like [`open`](Self::open) with other marketplaces behind the real-time endpoints.

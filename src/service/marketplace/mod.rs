@@ -18,6 +18,7 @@ mod store;
 mod text;
 
 pub use self::simulator::{Clock, Simulator, SimulatorConfig};
+pub use self::store::RelatedIndexLater;
 use crate::model::{ResaleAProduct, ResaleBNode, RetailerProduct};
 
 /// What a marketplace lookup can fail with; the service maps each variant to an HTTP status.

@@ -59,13 +59,27 @@ impl std::fmt::Debug for Simulator {
 }
 
 impl Simulator {
-    /// Opens the catalogue at `catalogue_path` read-only. Blocking (reads the product index).
+    /// Opens the catalogue at `catalogue_path` read-only, and starts building the index of
+    /// related products (on a thread of its own).
     pub fn open(catalogue_path: &Path, config: SimulatorConfig) -> Result<Self, UpstreamError> {
-        Ok(Self {
-            store: Arc::new(Store::open(catalogue_path)?),
+        let (simulator, related) = Self::open_related_later(catalogue_path, config)?;
+        related.start();
+        Ok(simulator)
+    }
+
+    /// [`open`](Self::open), leaving the related products' index to be started by the caller
+    /// (when its own heavier work is done) or when the handle is dropped.
+    pub fn open_related_later(
+        catalogue_path: &Path,
+        config: SimulatorConfig,
+    ) -> Result<(Self, store::RelatedIndexLater), UpstreamError> {
+        let (store, related) = Store::open(catalogue_path)?;
+        let simulator = Self {
+            store: Arc::new(store),
             config,
             clock: Arc::new(Utc::now),
-        })
+        };
+        Ok((simulator, related))
     }
 
     /// The same simulator reading the time from `clock` (tests pin it).

@@ -113,9 +113,67 @@ struct RelatedIndex {
 #[derive(Debug)]
 pub(super) struct Store {
     connections: Vec<Mutex<Catalogue>>,
-    /// Built on a thread of its own at open (a scan of every product, seconds at a million), so
-    /// `serve` answers searches at once; the first related-products lookup waits for it.
+    /// Built on a thread of its own ([`RelatedIndexLater`]; a scan of every product, seconds at
+    /// a million), so `serve` answers searches at once; the first related-products lookup waits
+    /// for it.
     related: std::sync::Arc<std::sync::OnceLock<RelatedIndex>>,
+}
+
+/// The related-products index of a [`Store`], to be built on a thread of its own: when
+/// [`start`](Self::start)ed, or when dropped unstarted (a lookup must never wait forever).
+///
+/// The service starts it once its search index is built: at a first start with a million
+/// products, both cores build that index, and the scan beside it, even at nice 10, took a
+/// third of a core from it (`perf`, 1,287 of 6,837 samples).
+#[must_use = "dropping it starts the build at once"]
+pub struct RelatedIndexLater {
+    /// Nothing to build when the store is gone.
+    related: std::sync::Weak<std::sync::OnceLock<RelatedIndex>>,
+    catalogue: Option<Catalogue>,
+}
+
+impl RelatedIndexLater {
+    /// Starts the build.
+    pub fn start(mut self) {
+        self.spawn();
+    }
+
+    fn spawn(&mut self) {
+        let (Some(catalogue), Some(filled)) = (self.catalogue.take(), self.related.upgrade())
+        else {
+            return;
+        };
+        let failed = |filled: &std::sync::OnceLock<RelatedIndex>, err: &dyn std::fmt::Display| {
+            // No related products rather than a lookup waiting forever.
+            tracing::error!("building the related-products index: {err}");
+            let _ = filled.set(RelatedIndex::default());
+        };
+        let spawned = std::thread::Builder::new()
+            .name("related-index".into())
+            .spawn({
+                let filled = std::sync::Arc::clone(&filled);
+                move || {
+                    // Wanted only by the first related-products lookup, and it reads the disk
+                    // after a cold restart.
+                    crate::service::background::lower_priorities();
+                    match RelatedIndex::build(catalogue.connection()) {
+                        Ok(index) => {
+                            let _ = filled.set(index);
+                        }
+                        Err(err) => failed(&filled, &err),
+                    }
+                }
+            });
+        if let Err(err) = spawned {
+            failed(&filled, &err);
+        }
+    }
+}
+
+impl Drop for RelatedIndexLater {
+    fn drop(&mut self) {
+        self.spawn();
+    }
 }
 
 fn internal(err: &rusqlite::Error) -> UpstreamError {
@@ -123,39 +181,30 @@ fn internal(err: &rusqlite::Error) -> UpstreamError {
 }
 
 impl Store {
-    /// Opens `CONNECTIONS` read-only connections and indexes products by model and brand.
-    pub fn open(path: &Path) -> Result<Self, UpstreamError> {
+    /// Opens `CONNECTIONS` read-only connections; the products' index by model and brand is
+    /// built by the [`RelatedIndexLater`] returned beside.
+    pub fn open(path: &Path) -> Result<(Self, RelatedIndexLater), UpstreamError> {
         let open = || {
             Catalogue::open_read_only(path)
                 .map_err(|err| UpstreamError::Internal(format!("opening the catalogue: {err}")))
         };
         let related = std::sync::Arc::new(std::sync::OnceLock::new());
-        let builder = open()?;
-        let filled = std::sync::Arc::clone(&related);
-        std::thread::Builder::new()
-            .name("related-index".into())
-            .spawn(move || {
-                // Wanted only by the first related-products lookup: on two cores at a million
-                // products, it took a sixth of the CPU from the search index built beside it
-                // at a first start (`perf`), and it reads the disk after a cold restart.
-                crate::service::background::lower_priorities();
-                let index = RelatedIndex::build(builder.connection()).unwrap_or_else(|err| {
-                    // No related products rather than a lookup waiting forever.
-                    tracing::error!("building the related-products index: {err}");
-                    RelatedIndex::default()
-                });
-                let _ = filled.set(index);
-            })
-            .map_err(|err| UpstreamError::Internal(format!("starting a thread: {err}")))?;
+        let later = RelatedIndexLater {
+            related: std::sync::Arc::downgrade(&related),
+            catalogue: Some(open()?),
+        };
         let first = open()?;
         let mut connections = vec![Mutex::new(first)];
         for _ in 1..CONNECTIONS {
             connections.push(Mutex::new(open()?));
         }
-        Ok(Self {
-            connections,
-            related,
-        })
+        Ok((
+            Self {
+                connections,
+                related,
+            },
+            later,
+        ))
     }
 
     /// Runs `read` on a free connection (or waits briefly for one); maps `SQLite` errors to
@@ -347,4 +396,50 @@ pub(super) fn listing(conn: &Connection, product: ProductRow) -> rusqlite::Resul
         variants,
         weekly_orders,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small generated catalogue in `dir`.
+    fn catalogue(dir: &Path) -> std::path::PathBuf {
+        let path = dir.join("catalogue.sqlite");
+        let options = crate::catalogue::generate::GenerateOptions {
+            products: 50,
+            seed: 3,
+            as_of: chrono::NaiveDate::from_ymd_opt(2026, 11, 22).unwrap(),
+            demo_keys: false,
+        };
+        crate::catalogue::generate::generate(&options, &path, &mut |_| {}).unwrap();
+        path
+    }
+
+    /// The first product's related pks, once the index is there.
+    fn related_of_first(store: &Store) -> Vec<i64> {
+        let product = store.read(|conn| product_by_pk(conn, 1)).unwrap().unwrap();
+        store.related_pks(&product, 5)
+    }
+
+    #[test]
+    fn the_related_index_waits_for_start_and_is_built_when_the_handle_is_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = catalogue(dir.path());
+        let (store, later) = Store::open(&path).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        assert!(store.related.get().is_none(), "built before it was started");
+        later.start();
+        let started = related_of_first(&store);
+        assert!(!started.is_empty());
+
+        // Dropped unstarted: built all the same, so that a lookup never waits forever.
+        let (store, later) = Store::open(&path).unwrap();
+        drop(later);
+        assert_eq!(related_of_first(&store), started);
+
+        // The store gone first: nothing is built, and nothing panics.
+        let (store, later) = Store::open(&path).unwrap();
+        drop(store);
+        later.start();
+    }
 }
