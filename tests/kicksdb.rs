@@ -563,6 +563,35 @@ async fn the_mirror_answers_search_product_and_orders_with_their_age_when_kicksd
     assert_eq!(status, 502, "{body}");
 }
 
+/// KicksDB ranks, and the mirror is searched as it is when KicksDB cannot answer: a search
+/// index and a hit store of the mirror would go unused, yet cost a start seconds and memory
+/// at a large mirror, and two files beside it.
+#[tokio::test(flavor = "multi_thread")]
+async fn no_search_index_or_hit_store_is_made_of_the_mirror() {
+    let mock = MockKicksdb::start(MockConfig::default());
+    let dir = tempfile::tempdir().unwrap();
+    let mirror = dir.path().join("mirror.sqlite");
+    let first = start_over(&mock, dir.path(), |_, _| {}).await;
+    assert_eq!(raw(&first, "/search?query=jordan").await.0, 200);
+    drop(first);
+    // A second start, over a mirror that now holds products.
+    let held: i64 = rusqlite::Connection::open(&mirror)
+        .unwrap()
+        .query_row("SELECT count(*) FROM products", [], |row| row.get(0))
+        .unwrap();
+    assert!(held > 0);
+    let again = start_over(&mock, dir.path(), |_, _| {}).await;
+    let (status, _, page) = raw(&again, "/search?query=chicago").await;
+    assert_eq!(status, 200, "{page}");
+    assert!(!page["hits"].as_array().unwrap().is_empty());
+    for file in [
+        solescope::search::SearchIndex::file_for(&mirror),
+        solescope::search::HitStore::file_for(&mirror),
+    ] {
+        assert!(!file.exists(), "{} was written", file.display());
+    }
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn search_as_you_type_reads_the_mirror_without_a_call() {
     let mock = MockKicksdb::start(MockConfig::default());

@@ -205,6 +205,14 @@ impl SearchIndex {
         build::build(conn)
     }
 
+    /// An index of no product, for a service whose searches are ranked elsewhere.
+    pub fn empty() -> Result<SearchIndex, SearchError> {
+        let conn = rusqlite::Connection::open_in_memory()?;
+        crate::catalogue::create_schema(&conn)
+            .map_err(|err| SearchError::Io(std::io::Error::other(err.to_string())))?;
+        build::build(&conn)
+    }
+
     /// Runs one search. Pure CPU: no I/O, no locks held beyond taking a scratch buffer.
     pub fn search(&self, request: &SearchRequest<'_>) -> Result<SearchOutcome, SearchError> {
         let actual_chars = request.text.chars().count();

@@ -14,6 +14,7 @@ mod background;
 pub mod error;
 pub mod kicksdb;
 pub mod limits;
+mod local_index;
 pub mod marketplace;
 pub mod openapi;
 pub mod pool;
@@ -25,7 +26,6 @@ pub mod storefront;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
-use std::time::Instant;
 
 use axum::Router;
 use axum::body::Body;
@@ -39,10 +39,11 @@ use tokio::net::TcpListener;
 pub use self::error::ApiError;
 use self::error::Shaped;
 use self::limits::WindowLimiter;
+use self::local_index::{HitsLater, finish_in_background, open_local_index};
 use self::marketplace::{Marketplaces, Simulator, SimulatorConfig};
 use self::pool::Pool;
 use self::storefront::{StorefrontConfig, Storefronts};
-use crate::catalogue::{Catalogue, CatalogueError};
+use crate::catalogue::CatalogueError;
 use crate::search::{HitStore, SearchIndex};
 
 /// Real-time requests per key per minute (spec, Limits).
@@ -259,12 +260,16 @@ impl ServiceState {
     /// Opens the catalogue, builds the search index and starts the simulator. Blocking: call it
     /// before the runtime or from `spawn_blocking`.
     pub fn open(config: &ServiceConfig) -> Result<Arc<Self>, ServiceError> {
-        // The related products' index waits for the search index, which takes both cores.
+        // The related products' index waits for the search index, which takes both cores, and
+        // for the hit store's read-through, which the first searches wait for after a restart.
         let (simulator, related) =
             Simulator::open_related_later(&config.catalogue, config.simulator.clone())?;
-        let service = Self::with_marketplaces(config, Arc::new(simulator))?;
-        related.start();
-        Ok(service)
+        Self::assemble(
+            config,
+            Arc::new(simulator),
+            Arc::new(source::LocalCatalogue),
+            Box::new(move || related.start()),
+        )
     }
 
     /// Like [`open`](Self::open) with other marketplaces behind the real-time endpoints.
@@ -283,39 +288,25 @@ impl ServiceState {
         marketplaces: Arc<dyn Marketplaces>,
         catalogue: Arc<dyn source::CatalogueSource>,
     ) -> Result<Arc<Self>, ServiceError> {
+        Self::assemble(config, marketplaces, catalogue, Box::new(|| {}))
+    }
+
+    /// [`with_sources`](Self::with_sources), then `after_warm_up` once the hit store kept
+    /// beside the catalogue has been read through (at once when there is none to read).
+    fn assemble(
+        config: &ServiceConfig,
+        marketplaces: Arc<dyn Marketplaces>,
+        catalogue: Arc<dyn source::CatalogueSource>,
+        after_warm_up: Box<dyn FnOnce() + Send>,
+    ) -> Result<Arc<Self>, ServiceError> {
         let pool = Pool::open(&config.catalogue)?;
         let conn = pool.get()?;
-        // The index first, with both cores (at a million products its build reads on two
-        // threads). The hit store is opened when it is kept beside the catalogue. What must be
-        // built or written for a large catalogue (the hit store: some 10 s at a million
-        // products, as long as the index; the index file: 2 s) is done once the service
-        // answers, for a small one before.
-        let started = Instant::now();
-        let (search, source, unsaved) = SearchIndex::open_unsaved(&config.catalogue, &conn)?;
-        tracing::info!(
-            products = search.len(),
-            ?source,
-            elapsed_ms = started.elapsed().as_millis() as u64,
-            "search index ready"
-        );
-        let large = search.len() >= config.background_from;
-        let unsaved = match unsaved {
-            Some(unsaved) if !large => {
-                unsaved.save(&search);
-                None
-            }
-            unsaved => unsaved,
-        };
-        let (hits, hits_later) = match HitStore::open_existing(&config.catalogue) {
-            Ok(store) if large => (OnceLock::from(store), HitsLater::Warm),
-            Ok(store) => {
-                // A small store is read through at once (hits are then written on the async
-                // workers from the first search).
-                warm_page_cache(&store);
-                (OnceLock::from(store), HitsLater::Nothing)
-            }
-            Err(unbuilt) if large => (OnceLock::new(), HitsLater::Build(unbuilt)),
-            Err(unbuilt) => (OnceLock::from(unbuilt.build(&conn)?), HitsLater::Nothing),
+        let (search, hits, hits_later, unsaved) = if catalogue.uses_local_index() {
+            open_local_index(config, &conn)?
+        } else {
+            tracing::info!("no search index or hit store: the live source ranks");
+            let empty = SearchIndex::empty()?;
+            (empty, OnceLock::new(), HitsLater::Nothing, None)
         };
         let stats = crate::catalogue::read::stats(&conn)?;
         drop(conn);
@@ -338,7 +329,7 @@ impl ServiceState {
             hits,
             recent_searches: crate::search::RecentSearches::default(),
         });
-        finish_in_background(&service, hits_later, unsaved);
+        finish_in_background(&service, hits_later, unsaved, after_warm_up);
         Ok(service)
     }
 
@@ -380,103 +371,6 @@ fn write_hits<E>(
     }
     out.push(b']');
     Ok(out)
-}
-
-/// What is left to do for the hit store once a large catalogue's service answers.
-enum HitsLater {
-    Nothing,
-    /// Read the kept store once into the page cache ([`HitStore::warm_page_cache`]).
-    Warm,
-    /// Build the store, then hand it to the service.
-    Build(crate::search::UnbuiltHitStore),
-}
-
-/// On a thread of its own, once the service answers: the hit store's work (`hits_later`), then
-/// the freshly built index saved (when given). A failure is logged: hits keep coming from the
-/// catalogue or from disk, the index is rebuilt at the next start.
-fn finish_in_background(
-    state: &Arc<ServiceState>,
-    hits_later: HitsLater,
-    unsaved: Option<crate::search::UnsavedIndex>,
-) {
-    if matches!(hits_later, HitsLater::Nothing) && unsaved.is_none() {
-        return;
-    }
-    let service = Arc::downgrade(state);
-    let index = Arc::clone(&state.search);
-    let spawned = std::thread::Builder::new()
-        .name("after-start".into())
-        .spawn(move || {
-            // The requests' reads first: after a cold restart, the warm-up read competed with
-            // the first pages for the disk (module `background`).
-            background::idle_io_priority();
-            match hits_later {
-                HitsLater::Nothing => {}
-                HitsLater::Warm => {
-                    // At the normal CPU priority: until it ends, pages take the slower way
-                    // (module `search::hits`), and at nice 10 under load a cached store's
-                    // read took the whole first second instead of 0.3 s.
-                    if let Some(store) = service.upgrade().as_ref().and_then(|s| s.hits.get()) {
-                        warm_page_cache(store);
-                    }
-                }
-                HitsLater::Build(unbuilt) => {
-                    background::lower_cpu_priority();
-                    if let Some(store) = build_hit_store(unbuilt) {
-                        // A service shut down meanwhile has no use for it.
-                        if let Some(service) = service.upgrade() {
-                            let _ = service.hits.set(store);
-                        }
-                    }
-                }
-            }
-            if let Some(unsaved) = unsaved {
-                background::lower_cpu_priority();
-                unsaved.save(&index);
-            }
-        });
-    if let Err(err) = spawned {
-        tracing::error!(
-            "the hit store and the index file wait for the next start: no thread: {err}"
-        );
-    }
-}
-
-fn warm_page_cache(store: &HitStore) {
-    let started = Instant::now();
-    match store.warm_page_cache() {
-        Ok(bytes) => tracing::info!(
-            megabytes = bytes >> 20,
-            elapsed_ms = started.elapsed().as_millis() as u64,
-            "hit store read into the page cache"
-        ),
-        Err(err) => tracing::warn!("hit store not read into the page cache: {err}"),
-    }
-}
-
-/// Builds the hit store on a connection of its own; `None` (logged) when that fails.
-fn build_hit_store(unbuilt: crate::search::UnbuiltHitStore) -> Option<HitStore> {
-    let started = Instant::now();
-    let built = match Catalogue::open_read_only(unbuilt.catalogue()) {
-        Ok(catalogue) => unbuilt
-            .build(catalogue.connection())
-            .map_err(|err| err.to_string()),
-        Err(err) => Err(err.to_string()),
-    };
-    match built {
-        Ok(store) => {
-            tracing::info!(
-                products = store.len(),
-                elapsed_ms = started.elapsed().as_millis() as u64,
-                "search hits ready"
-            );
-            Some(store)
-        }
-        Err(err) => {
-            tracing::error!("search hits keep coming from the catalogue: {err}");
-            None
-        }
-    }
 }
 
 /// The service's router over `state`.

@@ -140,6 +140,15 @@ pub trait CatalogueSource: Send + Sync {
     fn quota_used(&self) -> Option<u64> {
         None
     }
+
+    /// Whether searches are ranked by the service's own index over the file, and their hits
+    /// written from its hit store: then both are built (or read back) at start. A live source
+    /// ranks upstream and reads its mirror as it changes, so neither would be used, and at a
+    /// large mirror they cost a start seconds of CPU, hundreds of megabytes of memory and two
+    /// files beside it.
+    fn uses_local_index(&self) -> bool {
+        true
+    }
 }
 
 /// The catalogue file itself: ranked by the service's search index, read as it is. The demo,

@@ -231,6 +231,12 @@ impl CatalogueSource for Arc<Kicksdb> {
     fn quota_used(&self) -> Option<u64> {
         self.quota_current()
     }
+
+    /// KicksDB ranks; when it cannot answer, the mirror is searched as it is now
+    /// (`mirror::search`).
+    fn uses_local_index(&self) -> bool {
+        false
+    }
 }
 
 /// Whether the RFC 3339 time `at` is less than `age` ago.

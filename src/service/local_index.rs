@@ -1,0 +1,240 @@
+//! The service's own search index and hit store: opened (or built) at start, and what is left
+//! for a thread of its own once the service answers (the hit store read through or built, the
+//! new index saved, and work that waits for the read-through).
+
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
+
+use super::{ServiceConfig, ServiceError, ServiceState, background};
+use crate::catalogue::Catalogue;
+use crate::search::{HitStore, SearchIndex};
+
+/// The search index and the hit store of the catalogue open as `conn`, with what is left to do
+/// for them once the service answers.
+///
+/// The index first, with both cores (at a million products its build reads on two threads).
+/// The hit store is opened when it is kept beside the catalogue. What must be built or written
+/// for a large catalogue (the hit store: some 10 s at a million products, as long as the index;
+/// the index file: 2 s) is done once the service answers, for a small one before.
+pub(super) fn open_local_index(
+    config: &ServiceConfig,
+    conn: &rusqlite::Connection,
+) -> Result<LocalIndex, ServiceError> {
+    let started = Instant::now();
+    let (search, source, unsaved) = SearchIndex::open_unsaved(&config.catalogue, conn)?;
+    tracing::info!(
+        products = search.len(),
+        ?source,
+        elapsed_ms = started.elapsed().as_millis() as u64,
+        "search index ready"
+    );
+    let large = search.len() >= config.background_from;
+    let unsaved = match unsaved {
+        Some(unsaved) if !large => {
+            unsaved.save(&search);
+            None
+        }
+        unsaved => unsaved,
+    };
+    let (hits, hits_later) = match HitStore::open_existing(&config.catalogue) {
+        Ok(store) if large => (OnceLock::from(store), HitsLater::Warm),
+        Ok(store) => {
+            // A small store is read through at once (hits are then written on the async
+            // workers from the first search).
+            warm_page_cache(&store);
+            (OnceLock::from(store), HitsLater::Nothing)
+        }
+        Err(unbuilt) if large => (OnceLock::new(), HitsLater::Build(unbuilt)),
+        Err(unbuilt) => (OnceLock::from(unbuilt.build(conn)?), HitsLater::Nothing),
+    };
+    Ok((search, hits, hits_later, unsaved))
+}
+
+/// What [`open_local_index`] gives: the index, the hit store when ready, what is left to do
+/// for it, and the index when it must still be saved.
+pub(super) type LocalIndex = (
+    SearchIndex,
+    OnceLock<HitStore>,
+    HitsLater,
+    Option<crate::search::UnsavedIndex>,
+);
+
+/// What is left to do for the hit store once a large catalogue's service answers.
+pub(super) enum HitsLater {
+    Nothing,
+    /// Read the kept store once into the page cache ([`HitStore::warm_page_cache`]).
+    Warm,
+    /// Build the store, then hand it to the service.
+    Build(crate::search::UnbuiltHitStore),
+}
+
+/// On a thread of its own, once the service answers: the hit store's work (`hits_later`), then
+/// the freshly built index saved (when given). A failure is logged: hits keep coming from the
+/// catalogue or from disk, the index is rebuilt at the next start.
+///
+/// `after_warm_up` is called once a kept store has been read through, else at once: work that
+/// would compete with the first searches for the disk after a cold restart (they wait for
+/// their hits' records) and is not urgent.
+pub(super) fn finish_in_background(
+    state: &Arc<ServiceState>,
+    hits_later: HitsLater,
+    unsaved: Option<crate::search::UnsavedIndex>,
+    after_warm_up: Box<dyn FnOnce() + Send>,
+) {
+    if matches!(hits_later, HitsLater::Nothing) && unsaved.is_none() {
+        after_warm_up();
+        return;
+    }
+    // Shared with the thread, so that it runs here if the thread cannot start.
+    let after_warm_up = Arc::new(std::sync::Mutex::new(Some(after_warm_up)));
+    let run_after = {
+        let after_warm_up = Arc::clone(&after_warm_up);
+        move || {
+            let taken = after_warm_up
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .take();
+            if let Some(after) = taken {
+                after();
+            }
+        }
+    };
+    let run_here = run_after.clone();
+    let service = Arc::downgrade(state);
+    let index = Arc::clone(&state.search);
+    let spawned = std::thread::Builder::new()
+        .name("after-start".into())
+        .spawn(move || {
+            // The requests' reads first: after a cold restart, the warm-up read competed with
+            // the first pages for the disk (module `background`).
+            background::idle_io_priority();
+            match hits_later {
+                HitsLater::Nothing => run_after(),
+                HitsLater::Warm => {
+                    // At the normal CPU priority: until it ends, pages take the slower way
+                    // (module `search::hits`), and at nice 10 under load a cached store's
+                    // read took the whole first second instead of 0.3 s.
+                    if let Some(store) = service.upgrade().as_ref().and_then(|s| s.hits.get()) {
+                        warm_page_cache(store);
+                    }
+                    run_after();
+                }
+                HitsLater::Build(unbuilt) => {
+                    // The store is built from the catalogue, which is in the page cache by
+                    // now; the after work runs beside it rather than tens of seconds later.
+                    run_after();
+                    background::lower_cpu_priority();
+                    if let Some(store) = build_hit_store(unbuilt) {
+                        // A service shut down meanwhile has no use for it.
+                        if let Some(service) = service.upgrade() {
+                            let _ = service.hits.set(store);
+                        }
+                    }
+                }
+            }
+            if let Some(unsaved) = unsaved {
+                background::lower_cpu_priority();
+                unsaved.save(&index);
+            }
+        });
+    if let Err(err) = spawned {
+        tracing::error!(
+            "the hit store and the index file wait for the next start: no thread: {err}"
+        );
+        run_here();
+    }
+}
+
+fn warm_page_cache(store: &HitStore) {
+    let started = Instant::now();
+    match store.warm_page_cache() {
+        Ok(bytes) => tracing::info!(
+            megabytes = bytes >> 20,
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            "hit store read into the page cache"
+        ),
+        Err(err) => tracing::warn!("hit store not read into the page cache: {err}"),
+    }
+}
+
+/// Builds the hit store on a connection of its own; `None` (logged) when that fails.
+fn build_hit_store(unbuilt: crate::search::UnbuiltHitStore) -> Option<HitStore> {
+    let started = Instant::now();
+    let built = match Catalogue::open_read_only(unbuilt.catalogue()) {
+        Ok(catalogue) => unbuilt
+            .build(catalogue.connection())
+            .map_err(|err| err.to_string()),
+        Err(err) => Err(err.to_string()),
+    };
+    match built {
+        Ok(store) => {
+            tracing::info!(
+                products = store.len(),
+                elapsed_ms = started.elapsed().as_millis() as u64,
+                "search hits ready"
+            );
+            Some(store)
+        }
+        Err(err) => {
+            tracing::error!("search hits keep coming from the catalogue: {err}");
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::service::marketplace::{Simulator, SimulatorConfig};
+    use crate::service::source::LocalCatalogue;
+
+    /// The work handed to run after the warm-up finds the kept hit store read through. It first
+    /// waits for the test to hand it the service: had it run before the warm-up, on the same
+    /// thread, the store could not have been read through yet.
+    #[test]
+    fn work_after_the_warm_up_runs_once_the_kept_store_is_read_through() {
+        let dir = tempfile::tempdir().unwrap();
+        let catalogue = dir.path().join("catalogue.sqlite");
+        let options = crate::catalogue::generate::GenerateOptions {
+            products: 200,
+            seed: 9,
+            as_of: chrono::NaiveDate::from_ymd_opt(2026, 11, 22).unwrap(),
+            demo_keys: false,
+        };
+        crate::catalogue::generate::generate(&options, &catalogue, &mut |_| {}).unwrap();
+        let mut config = ServiceConfig::new(&catalogue);
+        // A large catalogue: the hit store is built or read through on a thread of its own.
+        config.background_from = 1;
+        let first = ServiceState::open(&config).unwrap();
+        let started = Instant::now();
+        while !(first.hits_ready() && SearchIndex::file_for(&catalogue).exists()) {
+            assert!(
+                started.elapsed().as_secs() < 60,
+                "the first start never finished"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        drop(first);
+
+        let (hand, handed) = std::sync::mpsc::channel::<std::sync::Weak<ServiceState>>();
+        let (report, reported) = std::sync::mpsc::channel::<bool>();
+        let after_warm_up = Box::new(move || {
+            let service = handed.recv().unwrap().upgrade().unwrap();
+            let read_through = service.hits.get().is_some_and(HitStore::is_cached);
+            report.send(read_through).unwrap();
+        });
+        let simulator = Simulator::open(&catalogue, SimulatorConfig::default()).unwrap();
+        let second = ServiceState::assemble(
+            &config,
+            Arc::new(simulator),
+            Arc::new(LocalCatalogue),
+            after_warm_up,
+        )
+        .unwrap();
+        hand.send(Arc::downgrade(&second)).unwrap();
+        let read_through = reported
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .unwrap();
+        assert!(read_through, "ran before the hit store was read through");
+    }
+}
