@@ -120,13 +120,7 @@ pub(super) fn generated_catalogue(
     seed: u64,
 ) -> std::path::PathBuf {
     let catalogue = dir.join("catalogue.sqlite");
-    let options = crate::catalogue::generate::GenerateOptions {
-        products,
-        seed,
-        as_of: chrono::NaiveDate::from_ymd_opt(2026, 11, 22).unwrap(),
-        demo_keys: false,
-    };
-    crate::catalogue::generate::generate(&options, &catalogue, &mut |_| {}).unwrap();
+    crate::catalogue::generate::for_tests(&catalogue, products, seed);
     catalogue
 }
 

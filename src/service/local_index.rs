@@ -195,13 +195,7 @@ mod tests {
     fn work_after_the_warm_up_runs_once_the_kept_store_is_read_through() {
         let dir = tempfile::tempdir().unwrap();
         let catalogue = dir.path().join("catalogue.sqlite");
-        let options = crate::catalogue::generate::GenerateOptions {
-            products: 200,
-            seed: 9,
-            as_of: chrono::NaiveDate::from_ymd_opt(2026, 11, 22).unwrap(),
-            demo_keys: false,
-        };
-        crate::catalogue::generate::generate(&options, &catalogue, &mut |_| {}).unwrap();
+        crate::catalogue::generate::for_tests(&catalogue, 200, 9);
         let mut config = ServiceConfig::new(&catalogue);
         // A large catalogue: the hit store is built or read through on a thread of its own.
         config.background_from = 1;

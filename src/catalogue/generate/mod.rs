@@ -400,6 +400,19 @@ pub fn normalize_sku(sku: &str) -> String {
         .collect()
 }
 
+/// Generates `products` products (seed `seed`, as of 2026-11-22, without demo keys) into a new
+/// catalogue at `path`: the fixture of tests across the crate.
+#[cfg(test)]
+pub(crate) fn for_tests(path: &Path, products: u32, seed: u64) {
+    let options = GenerateOptions {
+        products,
+        seed,
+        as_of: NaiveDate::from_ymd_opt(2026, 11, 22).expect("a date"),
+        demo_keys: false,
+    };
+    generate(&options, path, &mut |_| {}).expect("catalogue generated");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -405,13 +405,7 @@ mod tests {
     /// A small generated catalogue in `dir`.
     fn catalogue(dir: &Path) -> std::path::PathBuf {
         let path = dir.join("catalogue.sqlite");
-        let options = crate::catalogue::generate::GenerateOptions {
-            products: 50,
-            seed: 3,
-            as_of: chrono::NaiveDate::from_ymd_opt(2026, 11, 22).unwrap(),
-            demo_keys: false,
-        };
-        crate::catalogue::generate::generate(&options, &path, &mut |_| {}).unwrap();
+        crate::catalogue::generate::for_tests(&path, 50, 3);
         path
     }
 
