@@ -81,25 +81,11 @@ pub(super) fn finish_in_background(
     unsaved: Option<crate::search::UnsavedIndex>,
     after_warm_up: Box<dyn FnOnce() + Send>,
 ) {
+    let after_warm_up = RunOnce(Some(after_warm_up));
     if matches!(hits_later, HitsLater::Nothing) && unsaved.is_none() {
-        after_warm_up();
+        after_warm_up.run();
         return;
     }
-    // Shared with the thread, so that it runs here if the thread cannot start.
-    let after_warm_up = Arc::new(std::sync::Mutex::new(Some(after_warm_up)));
-    let run_after = {
-        let after_warm_up = Arc::clone(&after_warm_up);
-        move || {
-            let taken = after_warm_up
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .take();
-            if let Some(after) = taken {
-                after();
-            }
-        }
-    };
-    let run_here = run_after.clone();
     let service = Arc::downgrade(state);
     let index = Arc::clone(&state.search);
     let spawned = std::thread::Builder::new()
@@ -109,7 +95,7 @@ pub(super) fn finish_in_background(
             // the first pages for the disk (module `background`).
             background::idle_io_priority();
             match hits_later {
-                HitsLater::Nothing => run_after(),
+                HitsLater::Nothing => after_warm_up.run(),
                 HitsLater::Warm => {
                     // At the normal CPU priority: until it ends, pages take the slower way
                     // (module `search::hits`), and at nice 10 under load a cached store's
@@ -117,12 +103,12 @@ pub(super) fn finish_in_background(
                     if let Some(store) = service.upgrade().as_ref().and_then(|s| s.hits.get()) {
                         warm_page_cache(store);
                     }
-                    run_after();
+                    after_warm_up.run();
                 }
                 HitsLater::Build(unbuilt) => {
                     // The store is built from the catalogue, which is in the page cache by
                     // now; the after work runs beside it rather than tens of seconds later.
-                    run_after();
+                    after_warm_up.run();
                     background::lower_cpu_priority();
                     if let Some(store) = build_hit_store(unbuilt) {
                         // A service shut down meanwhile has no use for it.
@@ -138,10 +124,32 @@ pub(super) fn finish_in_background(
             }
         });
     if let Err(err) = spawned {
+        // The work after the warm-up was dropped with the thread's closure, and ran here.
         tracing::error!(
             "the hit store and the index file wait for the next start: no thread: {err}"
         );
-        run_here();
+    }
+}
+
+/// Work run once, by whichever path gets there: [`RunOnce::run`], or being dropped uncalled
+/// (the thread that should have run it could not start, or panicked), so that it is never lost.
+struct RunOnce(Option<Box<dyn FnOnce() + Send>>);
+
+impl RunOnce {
+    fn run(mut self) {
+        self.run_now();
+    }
+
+    fn run_now(&mut self) {
+        if let Some(work) = self.0.take() {
+            work();
+        }
+    }
+}
+
+impl Drop for RunOnce {
+    fn drop(&mut self) {
+        self.run_now();
     }
 }
 
