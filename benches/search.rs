@@ -725,9 +725,11 @@ fn build_only(args: &[String]) {
 
 /// `--rank-only <catalogue> <count> <threads> [searched]`: ranking alone, in process, on `count` distinct
 /// queries searched once each by `threads` threads (the index read back from beside the
-/// catalogue, built and saved on the first run). Prints the rate and a checksum of every page,
-/// so a change to ranking cost can be checked to return the same pages (`perf stat -e
-/// instructions:u` over a run with `count` 0 and one with `count` N gives a load-immune cost).
+/// catalogue, built and saved on the first run). Prints the rate, the per-query latency
+/// percentiles (and the `SOLESCOPE_BENCH_SLOWEST` slowest queries, to profile the tail) and a
+/// checksum of every page, so a change to ranking cost can be checked to return the same pages
+/// (`perf stat -e instructions:u` over a run with `count` 0 and one with `count` N gives a
+/// load-immune cost, where the machine counts instructions).
 fn rank_only(args: &[String]) {
     use std::hash::{Hash, Hasher};
     let catalogue = PathBuf::from(&args[0]);
@@ -745,27 +747,55 @@ fn rank_only(args: &[String]) {
         distinct_queries(&load_products(&conn), count, 1)
     };
     let started = Instant::now();
-    let pages: Vec<Vec<Vec<i64>>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let (index, distinct) = (&index, &distinct);
-                scope.spawn(move || {
-                    distinct
-                        .iter()
-                        .take(searched)
-                        .skip(t)
-                        .step_by(threads)
-                        .map(|text| our_search(index, text))
-                        .collect()
+    let (pages, mut times): (Vec<Vec<Vec<i64>>>, Vec<Vec<(Duration, usize)>>) =
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads)
+                .map(|t| {
+                    let (index, distinct) = (&index, &distinct);
+                    scope.spawn(move || {
+                        let mut pages = Vec::new();
+                        let mut times = Vec::new();
+                        for (at, text) in distinct
+                            .iter()
+                            .enumerate()
+                            .take(searched)
+                            .skip(t)
+                            .step_by(threads)
+                        {
+                            let one = Instant::now();
+                            pages.push(our_search(index, text));
+                            times.push((one.elapsed(), at));
+                        }
+                        (pages, times)
+                    })
                 })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("thread"))
-            .collect()
-    });
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("thread"))
+                .unzip()
+        });
     let elapsed = started.elapsed();
+    let mut times: Vec<(Duration, usize)> = times.drain(..).flatten().collect();
+    if !times.is_empty() {
+        // The tail: per-query latency in process, and the slowest queries (to profile).
+        times.sort_unstable();
+        let sorted: Vec<Duration> = times.iter().map(|&(time, _)| time).collect();
+        println!(
+            "  per query: p50 {:.3} ms, p90 {:.3} ms, p99 {:.3} ms, max {:.3} ms",
+            ms(percentile(&sorted, 0.5)),
+            ms(percentile(&sorted, 0.9)),
+            ms(percentile(&sorted, 0.99)),
+            ms(sorted[sorted.len() - 1]),
+        );
+        for &(time, at) in times
+            .iter()
+            .rev()
+            .take(env_number("SOLESCOPE_BENCH_SLOWEST").unwrap_or(0))
+        {
+            println!("  slow: {:.3} ms  {:?}", ms(time), distinct[at]);
+        }
+    }
     if threads == 1 && count > 0 {
         // Where the cost lies: the rate per class, on queries of that class only.
         for (class, queries) in make_queries(&load_products(&conn), 1_000, 99) {
