@@ -16,6 +16,7 @@ pub(crate) fn insert(set: &mut [u64], doc: u32) {
 }
 
 /// Whether the bit of `doc` is set.
+#[cfg(test)]
 pub(crate) fn contains(set: &[u64], doc: u32) -> bool {
     let doc = doc as usize;
     set[doc / 64] & (1 << (doc % 64)) != 0

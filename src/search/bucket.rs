@@ -4,7 +4,9 @@
 
 use std::collections::BinaryHeap;
 
-use super::parts::{MAX_TITLE_POSITION, META_POSITION_SHIFT, META_RANK_MASK, META_TITLE};
+use super::parts::{
+    MAX_TITLE_POSITION, META_POSITION_SHIFT, META_RANK_MASK, META_TITLE, TitleSketch,
+};
 use super::scratch::{COUNT_PLANES, LEVELS, Scratch};
 use super::wordsets::{ExactSet, SetView, WordSet};
 use super::{MAX_QUERY_WORDS, SearchIndex, bits};
@@ -27,31 +29,85 @@ pub(super) struct Bucket<'q> {
     pub(super) word_sets: &'q [WordSet],
 }
 
+/// `Scratch::window_words` of a window document: the query words it holds (one bit each), the
+/// number it holds exactly (from [`EXACT_SHIFT`]), and whether it was scored already.
+const HELD_WORDS: u32 = (1 << MAX_QUERY_WORDS) - 1;
+const EXACT_SHIFT: u32 = 16;
+const SCORED: u32 = 1 << 31;
+
 impl Bucket<'_> {
-    /// Calls `each` with the bucket's documents in increasing order until it returns `false`.
-    fn for_each(&self, scratch: &Scratch, mut each: impl FnMut(u32) -> bool) {
+    /// The bucket's documents in increasing order, the first `skip` aside, into `window` until
+    /// it holds `limit`; beside each, in `words`, the query words it holds and how many of them
+    /// exactly (`Scratch::window_words`), read from its block's word sets once per block
+    /// instead of looked up document by document.
+    fn collect_window(
+        &self,
+        index: &SearchIndex,
+        scratch: &Scratch,
+        (skip, limit): (usize, usize),
+        window: &mut Vec<u32>,
+        words: &mut Vec<u32>,
+    ) {
+        let view = SetView::new(index, scratch);
+        let mut cursors = WordSet::cursors(self.word_sets);
+        let mut exact_cursors = [0usize; MAX_QUERY_WORDS];
+        let mut levels = [[0u64; LEVELS]; MAX_QUERY_WORDS];
+        let mut exact = [0u64; MAX_QUERY_WORDS];
+        let every_word = self.matched == self.word_count;
+        let mut seen = 0usize;
         for (&b, planes) in scratch.active.iter().zip(&scratch.planes) {
             let mut lanes = bits::lanes_equal(&planes[..COUNT_PLANES], self.matched as u32)
                 & bits::lanes_equal(&planes[COUNT_PLANES..], self.typos);
+            let count = lanes.count_ones() as usize;
+            if lanes == 0 || seen + count <= skip {
+                seen += count;
+                continue;
+            }
+            for ((set, cursor), levels) in self.word_sets.iter().zip(&mut cursors).zip(&mut levels)
+            {
+                *levels = set.levels_at(&view, b, cursor);
+            }
+            let exact_sets = self.exact_sets.iter().zip(&mut exact_cursors);
+            for ((set, cursor), bits) in exact_sets.zip(&mut exact) {
+                *bits = set.block_at(index, &levels, b, cursor);
+            }
             while lanes != 0 {
-                if !each(b * 64 + lanes.trailing_zeros()) {
+                let lane = lanes.trailing_zeros();
+                lanes &= lanes - 1;
+                seen += 1;
+                if seen <= skip {
+                    continue;
+                }
+                let mut held = 0;
+                if every_word {
+                    held = (1 << self.word_count) - 1;
+                } else {
+                    for (word, levels) in levels[..self.word_count].iter().enumerate() {
+                        held |= ((levels[LEVELS - 1] >> lane) as u32 & 1) << word;
+                    }
+                }
+                let exactly: u32 = exact[..self.exact_sets.len()]
+                    .iter()
+                    .map(|bits| (bits >> lane) as u32 & 1)
+                    .sum();
+                window.push(b * 64 + lane);
+                words.push(held | exactly << EXACT_SHIFT);
+                if window.len() == limit {
                     return;
                 }
-                lanes &= lanes - 1;
             }
         }
     }
 
     /// Whether a document may have its title equal to the query (rule 5), which the early
     /// stop below cannot bound: such documents are scored up front.
-    fn may_equal_title(&self, index: &SearchIndex, doc: u32) -> bool {
-        self.matched == self.word_count
-            && usize::from(index.forward.title_distinct[doc as usize]) <= self.typed_words
+    fn may_equal_title(&self, title_distinct: u8) -> bool {
+        self.matched == self.word_count && usize::from(title_distinct) <= self.typed_words
     }
 
     /// The best key a document whose title cannot equal the query can have: every matched
     /// word next to the previous one in the title, all in the title, every word that can be
-    /// matched whole matched whole (what [`Bucket::lower_bound`] gives at best).
+    /// matched whole matched whole (what [`Bucket::plain_bound`] gives at best).
     fn floor(&self) -> u32 {
         pack_key(
             self.matched as u32 - 1,
@@ -61,50 +117,60 @@ impl Bucket<'_> {
         )
     }
 
-    /// The best key `doc` can have, if its title cannot equal the query: every matched word
-    /// next to the previous one in the title, all in the title, exact wherever it can be.
-    /// With `top_sets` (per word, documents matching it in the title or code), the bound also
-    /// knows which words cannot be in the title.
-    fn lower_bound(
-        &self,
-        index: &SearchIndex,
-        scratch: &Scratch,
-        top_sets: &[usize],
-        doc: u32,
-    ) -> u32 {
-        let view = SetView::new(index, scratch);
-        let mut proximity = 0;
-        let mut attribute = 0;
-        if top_sets.len() == self.word_count {
-            // A word matched outside the title and code has a field rank of at least 1, and a
-            // pair with such a word is not both in the title.
-            let mut previous_on_top: Option<bool> = None;
-            for (any, &top) in self.word_sets.iter().zip(top_sets) {
-                if !any.contains(&view, doc, LEVELS - 1) {
-                    continue;
-                }
-                let on_top = bits::contains(scratch.set(top), doc);
-                attribute += u32::from(!on_top);
-                if let Some(before) = previous_on_top {
-                    proximity += if before && on_top { 1 } else { FAR };
-                }
-                previous_on_top = Some(on_top);
-            }
-        } else {
-            proximity = self.matched as u32 - 1;
-        }
-        let exact_at_most = self
-            .exact_sets
-            .iter()
-            .filter(|set| set.contains(index, &view, self.word_sets, doc))
-            .count();
+    /// The best key a document whose title cannot equal the query can have, knowing only how
+    /// many words it holds exactly (`words`, see `Scratch::window_words`): every matched word
+    /// next to the previous one in the title, all in the title.
+    fn plain_bound(&self, words: u32) -> u32 {
         pack_key(
-            proximity,
-            attribute,
+            self.matched as u32 - 1,
+            0,
             false,
-            (self.word_count - exact_at_most) as u32,
+            self.word_count as u32 - exact_count(words),
         )
     }
+
+    /// [`Bucket::plain_bound`] with the proximity the document's title sketch allows
+    /// (`parts::TitleSketch`): the sketch shows each held word's title positions, or more
+    /// (codes are a hash; `code_words` says which query words have a term of each code), so
+    /// the proximity of each pair computed from it is at most the document's, and a word the
+    /// sketch does not show is not in the title (its pairs cost [`FAR`]). A title longer than
+    /// its sketch keeps the plain bound's proximity.
+    fn sketch_bound(&self, code_words: &[u16; 256], words: u32, sketch: &TitleSketch) -> u32 {
+        let Some(codes) = sketch.whole_title() else {
+            return self.plain_bound(words);
+        };
+        let held = words & HELD_WORDS;
+        let mut positions = [0u32; MAX_QUERY_WORDS];
+        for (position, &code) in codes.iter().enumerate() {
+            let mut here = u32::from(code_words[usize::from(code)]) & held;
+            while here != 0 {
+                positions[here.trailing_zeros() as usize] |= 1 << position;
+                here &= here - 1;
+            }
+        }
+        let mut proximity = 0;
+        let mut previous: Option<usize> = None;
+        for word in 0..self.word_count {
+            if held & (1 << word) == 0 {
+                continue;
+            }
+            if let Some(before) = previous {
+                proximity += pair_cost(positions[before], positions[word]);
+            }
+            previous = Some(word);
+        }
+        pack_key(
+            proximity,
+            0,
+            false,
+            self.word_count as u32 - exact_count(words),
+        )
+    }
+}
+
+/// The number of words held exactly, from `Scratch::window_words`.
+fn exact_count(words: u32) -> u32 {
+    (words & !SCORED) >> EXACT_SHIFT
 }
 
 fn pack_key(proximity: u32, attribute: u32, title_equal: bool, inexact_words: u32) -> u32 {
@@ -117,104 +183,164 @@ pub(super) fn rank_bucket(
     index: &SearchIndex,
     scratch: &mut Scratch,
     bucket: &Bucket,
-    top_sets: &mut Vec<usize>,
     wanted: usize,
     out: &mut Vec<u32>,
 ) {
     let mut window = std::mem::take(&mut scratch.window);
+    let mut window_words = std::mem::take(&mut scratch.window_words);
     let mut keys = std::mem::take(&mut scratch.keys);
-    let mut heap = std::mem::take(&mut scratch.heap);
-    let mut bounds = std::mem::take(&mut scratch.bounds);
     let rank_window = scratch.rank_window;
     let mut remaining = wanted;
     let mut skip = 0usize;
     loop {
         window.clear();
-        let mut seen = 0usize;
-        bucket.for_each(scratch, |doc| {
-            seen += 1;
-            if seen > skip {
-                window.push(doc);
-            }
-            window.len() < rank_window
-        });
+        window_words.clear();
+        let range = (skip, rank_window);
+        bucket.collect_window(index, scratch, range, &mut window, &mut window_words);
         skip += window.len();
         if window.is_empty() {
             break;
         }
-        if window.len() <= remaining {
+        keys.clear();
+        if window.len() <= remaining || !scratch.shortcuts.bounded {
             let info = &scratch.term_info;
-            keys.clear();
             keys.extend(window.iter().map(|&doc| key_of(index, info, bucket, doc)));
             keys.sort_unstable();
-            out.extend(keys.iter().map(|&key| key as u32));
-            remaining -= window.len();
+            let taken = keys.len().min(remaining);
+            out.extend(keys[..taken].iter().map(|&key| key as u32));
+            remaining -= taken;
             if remaining == 0 || window.len() < rank_window {
                 break;
             }
             continue;
         }
-        // Top `remaining` of the window. Documents are taken in order of a cheap lower bound
-        // of their key, then most popular first: once the worst kept key beats the next bound,
-        // no later document can enter. The bound ignores the top field until that proves too
-        // weak to stop early; then the top-field sets are built and the window is redone.
-        let patience = 4 * remaining + 64;
-        loop {
-            let info = &scratch.term_info;
-            heap.clear();
-            bounds.clear();
-            // `None`: the scan in order ended the window, and only the titles that may equal
-            // the query are left to score.
-            let scanned = if top_sets.is_empty() && scratch.in_order {
-                scan_in_order(index, info, bucket, &window, remaining, &mut heap)
-            } else {
-                Some(0)
-            };
-            for (at, &doc) in window.iter().enumerate() {
-                if bucket.may_equal_title(index, doc) {
-                    keep(&mut heap, remaining, key_of(index, info, bucket, doc));
-                } else if scanned.is_some_and(|scanned| at >= scanned) {
-                    let bound = bucket.lower_bound(index, scratch, top_sets, doc);
-                    bounds.push(u64::from(bound) << 32 | u64::from(doc));
-                }
-            }
-            if scanned.is_none() {
-                break;
-            }
-            bounds.sort_unstable();
-            let mut gave_up = false;
-            for (scored, &bound) in bounds.iter().enumerate() {
-                let full = heap.len() == remaining;
-                if full && heap.peek().is_some_and(|&worst| worst < bound) {
-                    break;
-                }
-                if top_sets.is_empty() && scored == patience {
-                    gave_up = true;
-                    break;
-                }
-                keep(
-                    &mut heap,
-                    remaining,
-                    key_of(index, info, bucket, bound as u32),
-                );
-            }
-            if !gave_up {
-                break;
-            }
-            build_top_sets(index, scratch, bucket.word_count, top_sets);
-        }
-        keys.clear();
+        let mut heap = top_of_window(
+            index,
+            scratch,
+            bucket,
+            (&window, &mut window_words),
+            remaining,
+        );
         keys.extend(heap.drain());
+        scratch.heap = heap;
         keys.sort_unstable();
         out.extend(keys.iter().map(|&key| key as u32));
         break;
     }
     scratch.window = window;
+    scratch.window_words = window_words;
     scratch.keys = keys;
-    scratch.heap = heap;
-    scratch.bounds = bounds;
 }
 
+/// The `capacity` best keys of a window larger than that. Documents are scored (their keys
+/// computed from the forward index) in order of a lower bound of their key, then most popular
+/// first: once the worst kept key beats the next bound, no later document can enter.
+///
+/// First, a few dozen in popularity order ([`scan_in_order`]), which ends many broad queries'
+/// windows without a bound. Then the plain bound, which knows only the words held exactly
+/// ([`Bucket::plain_bound`]); when the best keys are not that good (the words are not next to
+/// each other in the titles), every document has the same plain bound, and after a few times
+/// the page's worth of documents scored, the title sketches are read
+/// ([`Bucket::sketch_bound`]): their bound is the key itself for most documents, so only a
+/// few more are scored. Reading a sketch costs a cache miss per document (16 MB of them at a
+/// million products), so it is done only where the plain bound failed.
+fn top_of_window(
+    index: &SearchIndex,
+    scratch: &mut Scratch,
+    bucket: &Bucket,
+    (window, words): (&[u32], &mut [u32]),
+    capacity: usize,
+) -> BinaryHeap<u64> {
+    let mut heap = std::mem::take(&mut scratch.heap);
+    let mut bounds = std::mem::take(&mut scratch.bounds);
+    let mut sketches = std::mem::take(&mut scratch.window_sketches);
+    heap.clear();
+    let info = &scratch.term_info;
+    let title_distinct = &index.forward.title_distinct;
+    let mut by_bound = 0u64;
+    let score = |heap: &mut BinaryHeap<u64>, at: usize, words: &mut [u32]| {
+        keep(heap, capacity, key_of(index, info, bucket, window[at]));
+        words[at] |= SCORED;
+    };
+    // `None`: the scan in order ended the window, and only the titles that may equal the
+    // query are left to score.
+    let scanned = if scratch.shortcuts.in_order {
+        scan_in_order(
+            bucket,
+            window,
+            title_distinct,
+            capacity,
+            &mut heap,
+            &mut |heap, at| {
+                score(heap, at, words);
+            },
+        )
+    } else {
+        Some(0)
+    };
+    bounds.clear();
+    for at in 0..window.len() {
+        if bucket.may_equal_title(title_distinct[window[at] as usize]) {
+            score(&mut heap, at, words);
+        } else if scanned.is_some_and(|scanned| at >= scanned) {
+            bounds.push(u64::from(bucket.plain_bound(words[at])) << 32 | at as u64);
+        }
+    }
+    let patience = if scratch.shortcuts.plain_first {
+        4 * capacity + 64
+    } else {
+        0
+    };
+    let ended = scanned.is_none()
+        || score_in_bound_order(
+            &mut heap,
+            window,
+            &mut bounds,
+            capacity,
+            Some(patience),
+            |heap, at| {
+                by_bound += 1;
+                score(heap, at, words);
+            },
+        );
+    if !ended {
+        // The sketches are read in a loop of their own, whose reads do not wait on each other.
+        sketches.clear();
+        sketches.extend(
+            window
+                .iter()
+                .map(|&doc| index.forward.sketches[doc as usize]),
+        );
+        bounds.clear();
+        for (at, sketch) in sketches.iter().enumerate() {
+            if words[at] & SCORED == 0
+                && !bucket.may_equal_title(title_distinct[window[at] as usize])
+            {
+                let bound = if scratch.shortcuts.sketched {
+                    bucket.sketch_bound(&scratch.code_words, words[at], sketch)
+                } else {
+                    bucket.plain_bound(words[at])
+                };
+                bounds.push(u64::from(bound) << 32 | at as u64);
+            }
+        }
+        score_in_bound_order(
+            &mut heap,
+            window,
+            &mut bounds,
+            capacity,
+            None,
+            |heap, at| {
+                by_bound += 1;
+                score(heap, at, words);
+            },
+        );
+    }
+    scratch.scored += by_bound;
+    scratch.bounds = bounds;
+    scratch.window_sketches = sketches;
+    heap
+}
 /// Scores the window's documents in order (popularity), those that may equal the title
 /// aside (the caller scores them), while that can end the window: every other key of the
 /// bucket is at least [`Bucket::floor`], so once `heap` holds `capacity` keys below the floor
@@ -224,12 +350,12 @@ pub(super) fn rank_bucket(
 /// window needs no bounds at all. `None` when it ended the window, else the window's position
 /// up to which its documents were scored (a few dozen at most), for the bounds to skip.
 fn scan_in_order(
-    index: &SearchIndex,
-    info: &[u32],
     bucket: &Bucket,
     window: &[u32],
+    title_distinct: &[u8],
     capacity: usize,
     heap: &mut BinaryHeap<u64>,
+    score: &mut dyn FnMut(&mut BinaryHeap<u64>, usize),
 ) -> Option<usize> {
     let floor = u64::from(bucket.floor()) << 32;
     let budget = 2 * capacity + 16;
@@ -238,10 +364,10 @@ fn scan_in_order(
         if scored == budget {
             return Some(at);
         }
-        if bucket.may_equal_title(index, doc) {
+        if bucket.may_equal_title(title_distinct[doc as usize]) {
             continue;
         }
-        keep(heap, capacity, key_of(index, info, bucket, doc));
+        score(heap, at);
         scored += 1;
         if heap.len() == capacity
             && heap
@@ -252,6 +378,33 @@ fn scan_in_order(
         }
     }
     None
+}
+
+/// Scores the documents of `bounds` (`bound << 32 | position in the window`) in order of
+/// their bound, then document, until the worst of the `capacity` kept keys beats the next
+/// bound: `true` then, or when every one was scored; `false` when `patience` documents were
+/// scored first.
+fn score_in_bound_order(
+    heap: &mut BinaryHeap<u64>,
+    window: &[u32],
+    bounds: &mut [u64],
+    capacity: usize,
+    patience: Option<usize>,
+    mut score: impl FnMut(&mut BinaryHeap<u64>, usize),
+) -> bool {
+    bounds.sort_unstable();
+    for (tried, &entry) in bounds.iter().enumerate() {
+        let at = entry as u32 as usize;
+        let bound = entry >> 32 << 32 | u64::from(window[at]);
+        if heap.len() == capacity && heap.peek().is_some_and(|&worst| worst < bound) {
+            return true;
+        }
+        if patience == Some(tried) {
+            return false;
+        }
+        score(heap, at);
+    }
+    true
 }
 
 /// Keeps the `capacity` smallest keys in `heap` (a max-heap).
@@ -267,26 +420,6 @@ fn keep(heap: &mut BinaryHeap<u64>, capacity: usize, key: u64) {
 /// The sort key of a document: rules 3-5, then the document number (popularity).
 fn key_of(index: &SearchIndex, term_info: &[u32], bucket: &Bucket, doc: u32) -> u64 {
     u64::from(fine_key(index, term_info, bucket, doc)) << 32 | u64::from(doc)
-}
-
-/// Per query word, the documents where it matches in the title or style code.
-fn build_top_sets(
-    index: &SearchIndex,
-    scratch: &mut Scratch,
-    word_count: usize,
-    top_sets: &mut Vec<usize>,
-) {
-    let expansions = std::mem::take(&mut scratch.expansions);
-    for i in 0..word_count {
-        let set = scratch.fresh_set();
-        for e in expansions.iter().filter(|e| e.word == i) {
-            index
-                .top_field
-                .union_into(e.term, scratch.set_mut(set), Some(&index.postings));
-        }
-        top_sets.push(set);
-    }
-    scratch.expansions = expansions;
 }
 
 /// Rules 3-5 for one document as a key, lower is better: proximity, field importance, then
@@ -335,7 +468,7 @@ fn fine_key(index: &SearchIndex, term_info: &[u32], bucket: &Bucket, doc: u32) -
         title_hit == (1u32 << title_len) - 1
     };
     let title_equal = matched == all_words
-        && bucket.may_equal_title(index, doc)
+        && bucket.may_equal_title(header.title_distinct)
         && title_len > 0
         && title_len <= u32::from(MAX_TITLE_POSITION)
         && positions[..bucket.word_count].iter().all(|&p| p != 0)

@@ -60,7 +60,12 @@
 //! are computed per document only for the buckets that fill the page, visiting documents in
 //! order of a cheap lower bound of their key and stopping once no later one can enter the
 //! page (first, a few dozen in popularity order: when the page fills with keys no other
-//! document can beat, no bound is needed). A bucket of more than [`RANK_WINDOW`] documents is
+//! document can beat, no bound is needed). That bound knows which words a document holds and
+//! how many exactly, not where: when it cannot stop the scoring early (the words are seldom
+//! next to each other in the titles), each document's title sketch (its first 15 title words
+//! as one-byte codes, 16 bytes a product, module `parts`) gives the proximity it can have at
+//! best, which for most documents is its own, and only a few more are scored. A bucket of more
+//! than [`RANK_WINDOW`] documents is
 //! ranked in windows of that many documents taken in popularity order, so the cost of a page is
 //! bounded (this is the one place where the order is an approximation; it is the same for every
 //! page size, so paging is stable).

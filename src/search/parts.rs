@@ -113,17 +113,67 @@ pub(crate) struct Forward {
     /// of a bucket's window (thousands, scattered over the index), a byte per document fits the
     /// cache where the 16-byte headers did not (1 MB at a million documents, not kept on disk).
     pub(crate) title_distinct: Vec<u8>,
+    /// Every document's title in 16 bytes ([`TitleSketch`]), read for the windows whose pages
+    /// a bound without positions could not prove (16 MB at a million documents, derived from
+    /// the entries, not kept on disk).
+    pub(crate) sketches: Vec<TitleSketch>,
 }
 
 impl Forward {
     pub(crate) fn new(docs: Vec<DocHeader>, entries: Vec<u32>) -> Self {
         let title_distinct = docs.iter().map(|doc| doc.title_distinct).collect();
+        let sketches = docs
+            .iter()
+            .map(|header| TitleSketch::of(header, &entries))
+            .collect();
         Self {
             docs,
             entries,
             title_distinct,
+            sketches,
         }
     }
+}
+
+/// Title positions a [`TitleSketch`] holds.
+pub(crate) const SKETCH_POSITIONS: usize = 15;
+
+/// A document's title as rule 3 bounds it without reading the document: a one-byte code
+/// ([`title_code`]) of the word at each of the first [`SKETCH_POSITIONS`] positions, and the
+/// title's length. Codes are a hash, so a sketch may show a query word where the title has
+/// another one (never the reverse): proximity computed from it is at most the title's (module
+/// `bucket`).
+#[derive(Debug, Clone, Copy)]
+#[repr(C, align(16))]
+pub(crate) struct TitleSketch {
+    codes: [u8; SKETCH_POSITIONS],
+    /// Words in the title (capped at 255).
+    len: u8,
+}
+
+impl TitleSketch {
+    fn of(header: &DocHeader, entries: &[u32]) -> Self {
+        let mut codes = [0u8; SKETCH_POSITIONS];
+        let end = (header.start as usize).saturating_add(usize::from(header.title_len));
+        let title = entries.get(header.start as usize..end).unwrap_or(&[]);
+        for (code, &entry) in codes.iter_mut().zip(title) {
+            *code = title_code(entry >> 8);
+        }
+        Self {
+            codes,
+            len: header.title_len,
+        }
+    }
+
+    /// The codes of the title's words in order, when the sketch holds all of them.
+    pub(crate) fn whole_title(&self) -> Option<&[u8]> {
+        self.codes.get(..usize::from(self.len))
+    }
+}
+
+/// A term's code in a [`TitleSketch`]: a multiplicative hash of its id to one byte.
+pub(crate) fn title_code(term: u32) -> u8 {
+    (term.wrapping_mul(0x9E37_79B9) >> 24) as u8
 }
 
 /// Where one document's entries are, and its title's shape.

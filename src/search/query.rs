@@ -6,6 +6,7 @@ use fst::{Automaton, IntoStreamer, Streamer};
 use super::bucket::{Bucket, rank_bucket};
 use super::candidates::{Filters, TIERS, count_pass, first_pass, top_pass};
 use super::gtins::parse_gtin;
+use super::parts::title_code;
 use super::scratch::{COUNT_PLANES, Expansion, PLANES, Scratch};
 use super::text::{for_each_word, typo_budget};
 use super::wordsets::{ExactSet, SetView, WordSet};
@@ -259,6 +260,10 @@ fn rank(
         }
     }
     let word_sets = &word_sets[..word_count];
+    scratch.code_words.fill(0);
+    for e in &expansions {
+        scratch.code_words[usize::from(title_code(e.term))] |= 1 << e.word;
+    }
     // Documents holding each word exactly (the word itself as a term): without a prefix that
     // is the typo-free set; for the prefix word, the postings of its exact term alone.
     let mut exact_sets = Vec::with_capacity(word_count);
@@ -340,7 +345,7 @@ fn rank(
     let wanted = (need - out.len()) as u64;
     let chosen = (0..TIERS)
         .take(word_count)
-        .find(|&tier| scratch.prune && first.at_least[tier] >= wanted)
+        .find(|&tier| scratch.shortcuts.prune && first.at_least[tier] >= wanted)
         .unwrap_or(TIERS);
     for tiers in [chosen, TIERS] {
         count_pass(index, scratch, word_sets, &filters, tiers);
@@ -374,7 +379,7 @@ fn top_bucket_page(
     let wanted = need
         .checked_sub(code_hits.len())
         .filter(|wanted| (1..=scratch.rank_window).contains(wanted))?;
-    if !scratch.top_first || filters.filtered || scratch.visit.len() != scratch.blocks {
+    if !scratch.shortcuts.top_first || filters.filtered || scratch.visit.len() != scratch.blocks {
         return None;
     }
     let word_count = query.words.len();
@@ -398,7 +403,7 @@ fn top_bucket_page(
     };
     let mut out = Vec::with_capacity(need);
     out.extend_from_slice(code_hits);
-    rank_bucket(index, scratch, &bucket, &mut Vec::new(), wanted, &mut out);
+    rank_bucket(index, scratch, &bucket, wanted, &mut out);
     Some((out, code_hits.len() as u64 + top.total))
 }
 
@@ -430,7 +435,6 @@ fn fill_page(
     } = *query;
     let word_count = words.len();
     let max_typos: u32 = words.iter().map(|w| u32::from(w.budget)).sum();
-    let mut top_sets: Vec<usize> = Vec::new();
     let mut per_count = [0u64; MAX_QUERY_WORDS + 1];
     // Bucket sizes: each lane is counted once, in the first count (or typo total) it equals,
     // and a block stops once all its lanes are counted (most match few words, with no typo).
@@ -485,7 +489,7 @@ fn fill_page(
                 word_sets,
             };
             let wanted = need - out.len();
-            rank_bucket(index, scratch, &bucket, &mut top_sets, wanted, out);
+            rank_bucket(index, scratch, &bucket, wanted, out);
             if out.len() >= need {
                 return true;
             }

@@ -4,6 +4,7 @@
 use std::collections::BinaryHeap;
 
 use super::bits;
+use super::parts::TitleSketch;
 
 /// Typo levels: exact (0), at most 1, at most 2 typos.
 pub(super) const LEVELS: usize = 3;
@@ -26,6 +27,46 @@ pub(super) const COUNT_PLANES: usize = 4;
 const TYPO_PLANES: usize = 5;
 pub(super) const PLANES: usize = COUNT_PLANES + TYPO_PLANES;
 
+/// Ways a ranking saves work without changing its pages, all taken by default; tests turn each
+/// off to compare the pages with and without it.
+#[derive(Debug, Clone, Copy)]
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "independent switches, each compared on its own by a test"
+)]
+pub(super) struct Shortcuts {
+    /// Rule 1's counters computed only for the blocks of the best tiers that hold the page
+    /// (`false`: for every candidate block).
+    pub(super) prune: bool,
+    /// The best bucket there can be looked at first, and the ranking stopped there when it
+    /// holds the page (`candidates::top_pass`; `false`: the passes over every bucket).
+    pub(super) top_first: bool,
+    /// A bucket's window first scored in document order, while that can end it
+    /// (`bucket::scan_in_order`; `false`: bounds for every document).
+    pub(super) in_order: bool,
+    /// A window larger than the page ranked by bounds (`false`: every document of it scored).
+    pub(super) bounded: bool,
+    /// The bound without positions tried first, for a few times the page's worth of documents
+    /// (`false`: the title sketches read at once).
+    pub(super) plain_first: bool,
+    /// The title sketches read where the bound without positions fails (`false`: that bound
+    /// throughout; tests count the documents scored either way).
+    pub(super) sketched: bool,
+}
+
+impl Default for Shortcuts {
+    fn default() -> Self {
+        Self {
+            prune: true,
+            top_first: true,
+            in_order: true,
+            bounded: true,
+            plain_first: true,
+            sketched: true,
+        }
+    }
+}
+
 /// Per-query buffers, reused across queries (see `SearchIndex::scratch`).
 pub(crate) struct Scratch {
     /// Term id -> for each query word `i`: bit `2i` the term matches it, bit `2i+1` exactly.
@@ -44,19 +85,14 @@ pub(crate) struct Scratch {
     pub(super) allowed_bits: Vec<u64>,
     /// Per visited block, the best rule-1 tier of its candidates (module `query`).
     pub(super) tiers: Vec<u8>,
-    /// Whether rule 1's counters are computed only for the blocks of the best tiers that hold
-    /// the page (`false`: for every candidate block; tests compare both).
-    pub(super) prune: bool,
-    /// Whether a ranking looks at the best bucket there can be first, and stops there when it
-    /// holds the page (`candidates::top_pass`; `false`: the passes over every bucket, which
-    /// tests compare with).
-    pub(super) top_first: bool,
+    /// The ranking's shortcuts, each of which tests turn off to compare with.
+    pub(super) shortcuts: Shortcuts,
     /// The most documents of one bucket ranked at a time ([`super::RANK_WINDOW`]; tests make
     /// it small, so that their small catalogues' buckets outgrow it).
     pub(super) rank_window: usize,
-    /// Whether a bucket's window is first scored in document order, while that can end it
-    /// (`bucket::scan_in_order`; `false`: bounds for every document, which tests compare with).
-    pub(super) in_order: bool,
+    /// Documents scored in order of a bound (their rules 3-5 computed from the forward index
+    /// to prove a page) by this scratch so far.
+    pub(super) scored: u64,
     /// The sparse parts of the query words' sets (module `wordsets`), and the documents of a
     /// word's lists being sorted into blocks.
     pub(super) sparse: Vec<SparseBlock>,
@@ -69,6 +105,14 @@ pub(crate) struct Scratch {
     pub(super) planes: Vec<[u64; PLANES]>,
     pub(super) expansions: Vec<Expansion>,
     pub(super) window: Vec<u32>,
+    /// Per document of `window`: the query words it holds (bits 0-15) and the number of them
+    /// it holds exactly (from bit 16), from its block's word sets (module `bucket`).
+    pub(super) window_words: Vec<u32>,
+    /// Per document of `window`: its title sketch, read while the window is collected (the
+    /// reads are independent there, so they overlap where one per bound would wait on each).
+    pub(super) window_sketches: Vec<TitleSketch>,
+    /// Title-sketch code -> the query words having a term of that code (`parts::title_code`).
+    pub(super) code_words: Box<[u16; 256]>,
     pub(super) keys: Vec<u64>,
     pub(super) bounds: Vec<u64>,
     pub(super) heap: BinaryHeap<u64>,
@@ -87,10 +131,9 @@ impl Scratch {
             visit: Vec::new(),
             allowed_bits: Vec::new(),
             tiers: Vec::new(),
-            prune: true,
-            top_first: true,
+            shortcuts: Shortcuts::default(),
             rank_window: super::RANK_WINDOW,
-            in_order: true,
+            scored: 0,
             sparse: Vec::new(),
             pending: Vec::new(),
             spread_from_docs: bits::blocks_for(doc_count) / SPARSE_SHARE,
@@ -98,6 +141,9 @@ impl Scratch {
             planes: Vec::new(),
             expansions: Vec::new(),
             window: Vec::new(),
+            window_words: Vec::new(),
+            window_sketches: Vec::new(),
+            code_words: Box::new([0; 256]),
             keys: Vec::new(),
             bounds: Vec::new(),
             heap: BinaryHeap::new(),
@@ -120,10 +166,6 @@ impl Scratch {
             self.sets.resize(end, 0);
         }
         index
-    }
-
-    pub(super) fn set(&self, index: usize) -> &[u64] {
-        &self.sets[index * self.blocks..(index + 1) * self.blocks]
     }
 
     pub(super) fn set_mut(&mut self, index: usize) -> &mut [u64] {

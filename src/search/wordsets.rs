@@ -17,7 +17,7 @@
 
 use super::parts::Posting;
 use super::scratch::{Expansion, LEVELS, Scratch, SparseBlock};
-use super::{MAX_QUERY_WORDS, SearchIndex, bits};
+use super::{MAX_QUERY_WORDS, SearchIndex};
 
 /// A full-width bitset: a dense posting of the index, or a scratch set.
 #[derive(Debug, Clone, Copy)]
@@ -275,20 +275,6 @@ impl WordSet {
         }
         buffer
     }
-
-    /// Whether the word matches `doc` with at most `level` typos.
-    pub(super) fn contains(&self, view: &SetView<'_>, doc: u32, level: usize) -> bool {
-        let (block, bit) = (doc / 64, 1u64 << (doc % 64));
-        if let Some(dense) = self.dense[level]
-            && view.dense_block(dense, block as usize) & bit != 0
-        {
-            return true;
-        }
-        let sparse = self.sparse_blocks(view);
-        sparse
-            .binary_search_by_key(&block, |entry| entry.block)
-            .is_ok_and(|at| sparse[at].levels[level] & bit != 0)
-    }
 }
 
 /// The documents where a query word counts as matched exactly: the typo-free level of a word,
@@ -301,27 +287,33 @@ pub(super) enum ExactSet {
 }
 
 impl ExactSet {
-    /// Whether `doc` holds the word exactly; `words` are the query's word sets.
-    pub(super) fn contains(
+    /// The set's documents in block `block`, given the query words' documents there at every
+    /// typo level (`levels`, per word). `cursor` starts at 0 and moves forward with the blocks,
+    /// which must not decrease between calls.
+    pub(super) fn block_at(
         self,
         index: &SearchIndex,
-        view: &SetView<'_>,
-        words: &[WordSet],
-        doc: u32,
-    ) -> bool {
+        levels: &[[u64; LEVELS]],
+        block: u32,
+        cursor: &mut usize,
+    ) -> u64 {
         match self {
-            ExactSet::Word(word) => words[word].contains(view, doc, 0),
+            ExactSet::Word(word) => levels[word][0],
             ExactSet::Term(term) => match index.postings.of_term[term as usize] {
-                Posting::List { start, len } => index.postings.docs
-                    [start as usize..(start + len) as usize]
-                    .binary_search(&doc)
-                    .is_ok(),
-                Posting::Dense { index: set } => {
-                    let blocks = index.postings.blocks;
-                    let start = set as usize * blocks;
-                    bits::contains(&index.postings.dense[start..start + blocks], doc)
+                Posting::List { start, len } => {
+                    let docs = &index.postings.docs[start as usize..(start + len) as usize];
+                    let first = block * 64;
+                    *cursor += docs[*cursor..].partition_point(|&doc| doc < first);
+                    let mut bits = 0u64;
+                    for &doc in docs[*cursor..].iter().take_while(|&&doc| doc - first < 64) {
+                        bits |= 1 << (doc - first);
+                    }
+                    bits
                 }
-                Posting::SameAsAll => false,
+                Posting::Dense { index: set } => {
+                    index.postings.dense[set as usize * index.postings.blocks + block as usize]
+                }
+                Posting::SameAsAll => 0,
             },
         }
     }
@@ -443,7 +435,7 @@ mod tests {
                 |scratch| scratch.spread_from_docs = usize::MAX,
                 |scratch| {
                     scratch.spread_from_docs = 0;
-                    scratch.top_first = false;
+                    scratch.shortcuts.top_first = false;
                 },
             ],
             |scratch| !scratch.sparse.is_empty(),
@@ -466,12 +458,12 @@ mod tests {
             // Without the best bucket first, which would leave the passes compared unused.
             [
                 |scratch| {
-                    scratch.prune = true;
-                    scratch.top_first = false;
+                    scratch.shortcuts.prune = true;
+                    scratch.shortcuts.top_first = false;
                 },
                 |scratch| {
-                    scratch.prune = false;
-                    scratch.top_first = false;
+                    scratch.shortcuts.prune = false;
+                    scratch.shortcuts.top_first = false;
                 },
             ],
             |scratch| {
@@ -514,11 +506,11 @@ mod tests {
             // pass stops looking for the best bucket's documents before the last block.
             [
                 |scratch| {
-                    scratch.top_first = true;
+                    scratch.shortcuts.top_first = true;
                     scratch.rank_window = 64;
                 },
                 |scratch| {
-                    scratch.top_first = false;
+                    scratch.shortcuts.top_first = false;
                     scratch.rank_window = 64;
                 },
             ],
@@ -542,8 +534,8 @@ mod tests {
             &index,
             &requests,
             [
-                |scratch| scratch.in_order = true,
-                |scratch| scratch.in_order = false,
+                |scratch| scratch.shortcuts.in_order = true,
+                |scratch| scratch.shortcuts.in_order = false,
             ],
             // A window larger than the page was ranked without a bound: the scan in order
             // ended it (or every document could equal the title, which none of these can).
@@ -554,6 +546,78 @@ mod tests {
             ended > requests.len() / 10,
             "{ended} of {} ended in order",
             requests.len()
+        );
+    }
+
+    #[test]
+    fn ranking_a_window_by_bounds_gives_the_page_scoring_every_document_gives() {
+        let (index, texts, skus) = fixture();
+        let mut requests = requests(&texts, &skus);
+        for text in &texts {
+            requests.push(SearchRequest {
+                text,
+                offset: 40,
+                limit: 30,
+                ..SearchRequest::default()
+            });
+        }
+        // Windows of 256 documents, so that the fixture's buckets outgrow them; the second
+        // way scores every document of every window.
+        let (_, bounded) = same_both_ways(
+            &index,
+            &requests,
+            [
+                |scratch| scratch.rank_window = 256,
+                |scratch| {
+                    scratch.rank_window = 256;
+                    scratch.shortcuts.bounded = false;
+                },
+            ],
+            |scratch| !scratch.bounds.is_empty(),
+        );
+        // The comparison means something only if many windows were ranked by bounds.
+        assert!(
+            bounded > requests.len() / 5,
+            "{bounded} of {} by bounds",
+            requests.len()
+        );
+    }
+
+    #[test]
+    fn title_sketches_bound_a_window_so_that_fewer_documents_are_scored() {
+        let (index, texts, skus) = fixture();
+        let requests = requests(&texts, &skus);
+        // Windows of 256 documents, ranked by bounds from the start: with the sketches', or
+        // throughout with the bound that knows no position.
+        let settings: [fn(&mut Scratch); 2] = [
+            |scratch| {
+                scratch.rank_window = 256;
+                scratch.shortcuts.plain_first = false;
+            },
+            |scratch| {
+                scratch.rank_window = 256;
+                scratch.shortcuts.plain_first = false;
+                scratch.shortcuts.sketched = false;
+            },
+        ];
+        let (_, bounded) = same_both_ways(&index, &requests, settings, |scratch| {
+            !scratch.bounds.is_empty()
+        });
+        assert!(bounded > requests.len() / 5, "{bounded} by bounds");
+        let scored = |setup: fn(&mut Scratch)| {
+            let mut scratch = Scratch::new(index.dictionary.term_count(), index.len());
+            setup(&mut scratch);
+            for request in &requests {
+                query::run(&index, &mut scratch, request);
+            }
+            scratch.scored
+        };
+        let (with, without) = (scored(settings[0]), scored(settings[1]));
+        // The sketches' positions tell apart the titles whose words are not next to each
+        // other, so far fewer documents are scored to prove a page.
+        assert!(
+            with * 2 < without,
+            "{with} scored with sketches, {without} without"
         );
     }
 }
