@@ -13,8 +13,8 @@ use rusqlite::{Connection, Row};
 use super::derive::DerivationCache;
 use super::gtins::{GtinMap, parse_gtin};
 use super::parts::{
-    Codes, Dictionary, DocHeader, Forward, MAX_TITLE_POSITION, META_POSITION_SHIFT, META_RANK_MASK,
-    META_TITLE, Posting, Postings, RANK_BRAND, RANK_COLOR, RANK_DESCRIPTION, RANK_TITLE,
+    Codes, Dictionary, DocHeader, Forward, MAX_TITLE_POSITION, META_POSITION_SHIFT, META_TITLE,
+    Posting, Postings, RANK_BRAND, RANK_COLOR, RANK_DESCRIPTION, RANK_TITLE,
 };
 use super::sorted_map::{SortedMap, head};
 use super::terms::TermTable;
@@ -26,19 +26,14 @@ use crate::catalogue::generate::normalize_sku;
 const MAX_TERMS: usize = 1 << 24;
 
 impl Postings {
-    /// Packs per-term document lists (`None`: [`Posting::SameAsAll`]); frequent terms become
-    /// bitsets.
-    fn from_lists<'a>(lists: impl Iterator<Item = Option<&'a [u32]>>, doc_count: usize) -> Self {
+    /// Packs per-term document lists; frequent terms become bitsets.
+    fn from_lists<'a>(lists: impl Iterator<Item = &'a [u32]>, doc_count: usize) -> Self {
         let blocks = bits::blocks_for(doc_count);
         let mut of_term = Vec::with_capacity(lists.size_hint().0);
         let mut docs = Vec::new();
         let mut dense = Vec::new();
         let mut dense_count = 0u32;
         for list in lists {
-            let Some(list) = list else {
-                of_term.push(Posting::SameAsAll);
-                continue;
-            };
             if list.len() >= 64 && list.len() * 32 >= doc_count {
                 let start = dense.len();
                 dense.resize(start + blocks, 0);
@@ -285,8 +280,6 @@ struct Builder {
     names: TermTable,
     /// Provisional term id -> number of documents having it.
     doc_count: Vec<u32>,
-    /// Provisional term id -> number of documents having it in the title or style code.
-    top_count: Vec<u32>,
     /// Provisional term id -> last document (+1) that used it, to keep one entry per document.
     seen_in: Vec<u32>,
     starts: Vec<u32>,
@@ -315,7 +308,6 @@ impl Builder {
             if self.seen_in[term as usize] != stamp {
                 self.seen_in[term as usize] = stamp;
                 self.doc_count[term as usize] += 1;
-                self.top_count[term as usize] += 1;
                 distinct += 1;
             }
             let slot = position.min(u32::from(MAX_TITLE_POSITION)) as u8;
@@ -371,9 +363,6 @@ impl Builder {
         }
         self.seen_in[term as usize] = stamp;
         self.doc_count[term as usize] += 1;
-        if rank == RANK_TITLE {
-            self.top_count[term as usize] += 1;
-        }
         self.terms.push(term);
         self.meta.push(rank);
     }
@@ -382,7 +371,6 @@ impl Builder {
         let (id, new) = self.names.intern(word);
         if new {
             self.doc_count.push(0);
-            self.top_count.push(0);
             self.seen_in.push(0);
         }
         id
@@ -396,12 +384,9 @@ impl Builder {
         );
         // `other`'s term ids -> this builder's.
         let mut id_here = Vec::with_capacity(other.names.len());
-        for (term, (doc_count, top_count)) in
-            other.doc_count.iter().zip(&other.top_count).enumerate()
-        {
+        for (term, doc_count) in other.doc_count.iter().enumerate() {
             let id = self.intern(other.names.name(term as u32));
             self.doc_count[id as usize] += doc_count;
-            self.top_count[id as usize] += top_count;
             id_here.push(id);
         }
         let entries_before = self.terms.len() as u32;
@@ -426,13 +411,12 @@ impl Builder {
 
     /// Numbers the terms for good, and builds the posting lists, the dictionary and the exact
     /// maps. Three independent parts run at once: the exact maps (sorting a million style codes,
-    /// ids and slugs), the posting lists, and the top-field lists with the dictionary.
+    /// ids and slugs), the posting lists, and the dictionary.
     fn finish(self, gtins: GtinMap) -> Result<SearchIndex, SearchError> {
         let Builder {
             pks,
             names,
             doc_count: docs_of_term,
-            top_count: top_docs_of_term,
             mut starts,
             description_starts,
             terms,
@@ -456,14 +440,14 @@ impl Builder {
                 ids: SortedMap::new(product_ids),
                 slugs: SortedMap::of_text(slugs),
             });
-            let numbered = Numbered::new(&names, &docs_of_term, &top_docs_of_term, terms, meta);
-            let (postings, (top_field, dictionary)) = std::thread::scope(|scope| {
-                let top = scope.spawn(|| numbered.top_field_and_dictionary(&names, &starts));
+            let numbered = Numbered::new(&names, &docs_of_term, terms, meta);
+            let (postings, dictionary) = std::thread::scope(|scope| {
+                let dictionary = scope.spawn(|| numbered.dictionary(&names));
                 let postings = numbered.postings(&starts);
-                let top = top
+                let dictionary = dictionary
                     .join()
                     .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                top.map(|top| (postings, top))
+                dictionary.map(|dictionary| (postings, dictionary))
             })?;
             let docs = (0..doc_count)
                 .map(|doc| DocHeader {
@@ -481,7 +465,6 @@ impl Builder {
                 pks,
                 dictionary,
                 postings,
-                top_field,
                 forward: Forward::new(docs, numbered.entries),
                 codes,
                 scratch: Mutex::new(Vec::new()),
@@ -500,22 +483,15 @@ struct Numbered {
     final_id: Vec<u32>,
     /// The forward index's entries, `final id << 8 | meta`.
     entries: Vec<u32>,
-    /// Final id -> documents having the term, and having it in the title or code.
+    /// Final id -> documents having the term.
     frequency: Vec<u32>,
-    top_frequency: Vec<u32>,
 }
 
 impl Numbered {
     /// One string sort, not two: terms in byte order (for the dictionary), then by frequency
     /// with a stable sort (most of a million products' terms are codes found once, so a
     /// frequency sort breaking ties by name would compare strings for nearly every pair).
-    fn new(
-        names: &TermTable,
-        docs_of_term: &[u32],
-        top_docs_of_term: &[u32],
-        terms: Vec<u32>,
-        meta: Vec<u8>,
-    ) -> Self {
+    fn new(names: &TermTable, docs_of_term: &[u32], terms: Vec<u32>, meta: Vec<u8>) -> Self {
         let by_name = sorted_by_name(names);
         let mut order = by_name.clone();
         order.sort_by_key(|&term| std::cmp::Reverse(docs_of_term[term as usize]));
@@ -532,7 +508,6 @@ impl Numbered {
         let in_order = |counts: &[u32]| order.iter().map(|&old| counts[old as usize]).collect();
         Self {
             frequency: in_order(docs_of_term),
-            top_frequency: in_order(top_docs_of_term),
             by_name,
             final_id,
             entries,
@@ -553,42 +528,12 @@ impl Numbered {
                 });
             }
         });
-        Postings::from_lists(
-            (0..self.frequency.len()).map(|t| Some(all.list(t))),
-            doc_count,
-        )
+        Postings::from_lists((0..self.frequency.len()).map(|t| all.list(t)), doc_count)
     }
 
-    /// The documents having each term in the title or code (lists only for terms found
-    /// elsewhere too: the others are `SameAsAll`), and the dictionary.
-    fn top_field_and_dictionary(
-        &self,
-        names: &TermTable,
-        starts: &[u32],
-    ) -> Result<(Postings, Dictionary), SearchError> {
-        let doc_count = Self::doc_count(starts);
-        let (frequency, top_frequency) = (&self.frequency, &self.top_frequency);
-        let counts: Vec<u32> = top_frequency
-            .iter()
-            .zip(frequency)
-            .map(|(&top, &all)| if top == all { 0 } else { top })
-            .collect();
-        let top = FlatLists::fill(&counts, |push| {
-            for doc in 0..doc_count {
-                each_term_once(&self.entries, starts, doc, &mut |term, meta| {
-                    if meta & META_RANK_MASK == RANK_TITLE
-                        && top_frequency[term as usize] != frequency[term as usize]
-                    {
-                        push(term, doc as u32);
-                    }
-                });
-            }
-        });
-        let top_field = Postings::from_lists(
-            (0..frequency.len()).map(|t| (top_frequency[t] != frequency[t]).then(|| top.list(t))),
-            doc_count,
-        );
-        drop(top);
+    /// The term dictionary.
+    fn dictionary(&self, names: &TermTable) -> Result<Dictionary, SearchError> {
+        let frequency = &self.frequency;
         let sorted: Vec<(&str, u32)> = self
             .by_name
             .iter()
@@ -609,7 +554,7 @@ impl Numbered {
             crowded_prefixes(&sorted, frequency),
             frequency.len(),
         );
-        Ok((top_field, dictionary))
+        Ok(dictionary)
     }
 }
 
@@ -681,6 +626,7 @@ fn crowded_prefixes(sorted: &[(&str, u32)], frequency: &[u32]) -> HashMap<Box<[u
 #[cfg(test)]
 mod tests {
     use super::*;
+    use super::super::parts::META_RANK_MASK;
 
     /// The index as its saved bytes.
     fn saved(index: &SearchIndex, dir: &std::path::Path, name: &str) -> Vec<u8> {

@@ -120,8 +120,6 @@ pub struct SearchIndex {
     pks: Vec<i64>,
     dictionary: parts::Dictionary,
     postings: parts::Postings,
-    /// Per term, the documents having it in the title or style code (the top field).
-    top_field: parts::Postings,
     forward: parts::Forward,
     codes: parts::Codes,
     /// Reusable per-query buffers (one per concurrent search), so a search allocates little.

@@ -62,13 +62,9 @@ pub(crate) enum Posting {
     List { start: u32, len: u32 },
     /// Bitset number `index` of `dense` (for terms in at least 1/32 of documents).
     Dense { index: u32 },
-    /// The same documents as the term's posting in the main [`Postings`] (top-field postings
-    /// only: the term never occurs outside the title and code).
-    SameAsAll,
 }
 
-/// Term id -> documents: all of them (`SearchIndex::postings`), or those where the term is in
-/// the title or style code (`SearchIndex::top_field`, which bounds rules 3-4 cheaply).
+/// Term id -> the documents having it (`SearchIndex::postings`).
 pub(crate) struct Postings {
     pub(crate) of_term: Vec<Posting>,
     pub(crate) docs: Vec<u32>,
@@ -78,14 +74,9 @@ pub(crate) struct Postings {
 }
 
 impl Postings {
-    /// Adds the documents of `term` to `set`; `all` stands in for [`Posting::SameAsAll`].
-    pub(crate) fn union_into(&self, term: u32, set: &mut [u64], all: Option<&Postings>) {
+    /// Adds the documents of `term` to `set`.
+    pub(crate) fn union_into(&self, term: u32, set: &mut [u64]) {
         match self.of_term[term as usize] {
-            Posting::SameAsAll => {
-                if let Some(all) = all {
-                    all.union_into(term, set, None);
-                }
-            }
             Posting::List { start, len } => {
                 let start = start as usize;
                 for &doc in &self.docs[start..start + len as usize] {

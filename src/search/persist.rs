@@ -38,7 +38,7 @@ use super::{SearchError, SearchIndex, bits};
 
 const MAGIC: &[u8; 8] = b"SOLSRCH\0";
 /// Bumped whenever the body's layout or the index's meaning changes.
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 const BYTE_ORDER: u32 = 0x0102_0304;
 const HEADER_BYTES: u64 = 16 + 32;
 const TRAILER_BYTES: u64 = 8 + 32;
@@ -281,20 +281,18 @@ fn write_body(index: &SearchIndex, body: &mut BodyWriter<'_>) -> std::io::Result
         .flat_map(|(_, terms)| terms.iter().copied())
         .collect();
     body.array(&terms)?;
-    for postings in [&index.postings, &index.top_field] {
-        let of_term: Vec<[u32; 3]> = postings
-            .of_term
-            .iter()
-            .map(|posting| match *posting {
-                Posting::List { start, len } => [0, start, len],
-                Posting::Dense { index } => [1, index, 0],
-                Posting::SameAsAll => [2, 0, 0],
-            })
-            .collect();
-        body.array(&of_term)?;
-        body.array(&postings.docs)?;
-        body.array(&postings.dense)?;
-    }
+    let postings = &index.postings;
+    let of_term: Vec<[u32; 3]> = postings
+        .of_term
+        .iter()
+        .map(|posting| match *posting {
+            Posting::List { start, len } => [0, start, len],
+            Posting::Dense { index } => [1, index, 0],
+        })
+        .collect();
+    body.array(&of_term)?;
+    body.array(&postings.docs)?;
+    body.array(&postings.dense)?;
     let headers: Vec<[u32; 4]> = index
         .forward
         .docs
@@ -460,27 +458,21 @@ fn read_body(body: &mut BodyReader) -> Result<(Vec<u8>, Vec<u8>, Assemble), Load
         crowded_prefixes.insert(prefix, group);
     }
     let blocks = bits::blocks_for(pks.len());
-    let mut postings = Vec::with_capacity(2);
-    for _ in 0..2 {
-        let of_term: Vec<[u32; 3]> = body.array()?;
-        let of_term = of_term
-            .into_iter()
-            .map(|[kind, a, b]| match kind {
-                0 => Ok(Posting::List { start: a, len: b }),
-                1 => Ok(Posting::Dense { index: a }),
-                2 => Ok(Posting::SameAsAll),
-                _ => Err(LoadError::Malformed("posting kind")),
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        postings.push(Postings {
-            of_term,
-            docs: body.array()?,
-            dense: body.array()?,
-            blocks,
-        });
-    }
-    let top_field = postings.pop().ok_or(LoadError::Format)?;
-    let postings = postings.pop().ok_or(LoadError::Format)?;
+    let of_term: Vec<[u32; 3]> = body.array()?;
+    let of_term = of_term
+        .into_iter()
+        .map(|[kind, a, b]| match kind {
+            0 => Ok(Posting::List { start: a, len: b }),
+            1 => Ok(Posting::Dense { index: a }),
+            _ => Err(LoadError::Malformed("posting kind")),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let postings = Postings {
+        of_term,
+        docs: body.array()?,
+        dense: body.array()?,
+        blocks,
+    };
     let headers: Vec<[u32; 4]> = body.array()?;
     let forward = Forward::new(
         headers
@@ -508,7 +500,6 @@ fn read_body(body: &mut BodyReader) -> Result<(Vec<u8>, Vec<u8>, Assemble), Load
         pks,
         dictionary: Dictionary::from_parts(words, codes, crowded_prefixes, term_count),
         postings,
-        top_field,
         forward,
         codes: Codes {
             skus,
@@ -547,24 +538,22 @@ impl SearchIndex {
         {
             return Err(LoadError::Malformed("term id"));
         }
-        for postings in [&self.postings, &self.top_field] {
-            if postings.of_term.len() != terms
-                || postings.dense.len() % postings.blocks.max(1) != 0
-                || !postings.docs.iter().all(doc_ok)
-            {
-                return Err(LoadError::Malformed("postings"));
+        let postings = &self.postings;
+        if postings.of_term.len() != terms
+            || !postings.dense.len().is_multiple_of(postings.blocks.max(1))
+            || !postings.docs.iter().all(doc_ok)
+        {
+            return Err(LoadError::Malformed("postings"));
+        }
+        let dense_sets = postings.dense.len() / postings.blocks.max(1);
+        let in_range = postings.of_term.iter().all(|posting| match *posting {
+            Posting::List { start, len } => {
+                u64::from(start) + u64::from(len) <= postings.docs.len() as u64
             }
-            let dense_sets = postings.dense.len() / postings.blocks.max(1);
-            let in_range = postings.of_term.iter().all(|posting| match *posting {
-                Posting::List { start, len } => {
-                    u64::from(start) + u64::from(len) <= postings.docs.len() as u64
-                }
-                Posting::Dense { index } => (index as usize) < dense_sets,
-                Posting::SameAsAll => true,
-            });
-            if !in_range {
-                return Err(LoadError::Malformed("postings"));
-            }
+            Posting::Dense { index } => (index as usize) < dense_sets,
+        });
+        if !in_range {
+            return Err(LoadError::Malformed("postings"));
         }
         let entries = self.forward.entries.len();
         let headers_ok = self.forward.docs.len() == docs

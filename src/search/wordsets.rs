@@ -89,7 +89,6 @@ impl WordSet {
                     dense_term = Some((index, e.typos));
                 }
                 Posting::List { len, .. } => list_docs += len as usize,
-                Posting::SameAsAll => {}
             }
         }
         if dense_terms > 1 || list_docs > scratch.spread_from_docs {
@@ -156,9 +155,7 @@ impl WordSet {
                 level = scratch.copy_set(level);
             }
             for e in expansions.clone().filter(|e| e.typos == typos) {
-                index
-                    .postings
-                    .union_into(e.term, scratch.set_mut(level), None);
+                index.postings.union_into(e.term, scratch.set_mut(level));
             }
             set.dense[usize::from(typos)] = Some(Dense::Scratch(level as u32));
         }
@@ -313,7 +310,6 @@ impl ExactSet {
                 Posting::Dense { index: set } => {
                     index.postings.dense[set as usize * index.postings.blocks + block as usize]
                 }
-                Posting::SameAsAll => 0,
             },
         }
     }
