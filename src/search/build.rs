@@ -625,8 +625,8 @@ fn crowded_prefixes(sorted: &[(&str, u32)], frequency: &[u32]) -> HashMap<Box<[u
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use super::super::parts::META_RANK_MASK;
+    use super::*;
 
     /// The index as its saved bytes.
     fn saved(index: &SearchIndex, dir: &std::path::Path, name: &str) -> Vec<u8> {
