@@ -732,6 +732,9 @@ fn build_only(args: &[String]) {
 /// load-immune cost, where the machine counts instructions).
 fn rank_only(args: &[String]) {
     use std::hash::{Hash, Hasher};
+    // One thread's pages (ids in order) and its (latency, query number) pairs.
+    type ThreadPages = Vec<Vec<i64>>;
+    type ThreadTimes = Vec<(Duration, usize)>;
     let catalogue = PathBuf::from(&args[0]);
     let count: usize = args[1].parse().expect("query count");
     let threads: usize = args[2].parse().expect("thread count");
@@ -747,34 +750,33 @@ fn rank_only(args: &[String]) {
         distinct_queries(&load_products(&conn), count, 1)
     };
     let started = Instant::now();
-    let (pages, mut times): (Vec<Vec<Vec<i64>>>, Vec<Vec<(Duration, usize)>>) =
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..threads)
-                .map(|t| {
-                    let (index, distinct) = (&index, &distinct);
-                    scope.spawn(move || {
-                        let mut pages = Vec::new();
-                        let mut times = Vec::new();
-                        for (at, text) in distinct
-                            .iter()
-                            .enumerate()
-                            .take(searched)
-                            .skip(t)
-                            .step_by(threads)
-                        {
-                            let one = Instant::now();
-                            pages.push(our_search(index, text));
-                            times.push((one.elapsed(), at));
-                        }
-                        (pages, times)
-                    })
+    let (pages, mut times): (Vec<ThreadPages>, Vec<ThreadTimes>) = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let (index, distinct) = (&index, &distinct);
+                scope.spawn(move || {
+                    let mut pages = Vec::new();
+                    let mut times = Vec::new();
+                    for (at, text) in distinct
+                        .iter()
+                        .enumerate()
+                        .take(searched)
+                        .skip(t)
+                        .step_by(threads)
+                    {
+                        let one = Instant::now();
+                        pages.push(our_search(index, text));
+                        times.push((one.elapsed(), at));
+                    }
+                    (pages, times)
                 })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("thread"))
-                .unzip()
-        });
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("thread"))
+            .unzip()
+    });
     let elapsed = started.elapsed();
     let mut times: Vec<(Duration, usize)> = times.drain(..).flatten().collect();
     if !times.is_empty() {
