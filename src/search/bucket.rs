@@ -69,7 +69,7 @@ impl Bucket<'_> {
             }
             let exact_sets = self.exact_sets.iter().zip(&mut exact_cursors);
             for ((set, cursor), bits) in exact_sets.zip(&mut exact) {
-                *bits = set.block_at(index, &levels, b, cursor);
+                *bits = set.block_at(index, &view, &levels, b, cursor);
             }
             while lanes != 0 {
                 let lane = lanes.trailing_zeros();
@@ -109,12 +109,7 @@ impl Bucket<'_> {
     /// word next to the previous one in the title, all in the title, every word that can be
     /// matched whole matched whole (what [`Bucket::plain_bound`] gives at best).
     fn floor(&self) -> u32 {
-        pack_key(
-            self.matched as u32 - 1,
-            0,
-            false,
-            (self.word_count - self.exact_sets.len()) as u32,
-        )
+        self.plain_bound((self.exact_sets.len() as u32) << EXACT_SHIFT)
     }
 
     /// The best key a document whose title cannot equal the query can have, knowing only how
@@ -312,10 +307,9 @@ fn top_of_window(
                 .map(|&doc| index.forward.sketches[doc as usize]),
         );
         bounds.clear();
+        // Those not scored yet: the titles that may equal the query were, above.
         for (at, sketch) in sketches.iter().enumerate() {
-            if words[at] & SCORED == 0
-                && !bucket.may_equal_title(title_distinct[window[at] as usize])
-            {
+            if words[at] & SCORED == 0 {
                 let bound = if scratch.shortcuts.sketched {
                     bucket.sketch_bound(&scratch.code_words, words[at], sketch)
                 } else {

@@ -105,11 +105,13 @@ pub(crate) struct Scratch {
     pub(super) planes: Vec<[u64; PLANES]>,
     pub(super) expansions: Vec<Expansion>,
     pub(super) window: Vec<u32>,
-    /// Per document of `window`: the query words it holds (bits 0-15) and the number of them
-    /// it holds exactly (from bit 16), from its block's word sets (module `bucket`).
+    /// Per document of `window`: the query words it holds (a bit each, from bit 0), the number
+    /// of them it holds exactly (from bit 16), and whether it was scored (bit 31); from its
+    /// block's word sets (module `bucket`).
     pub(super) window_words: Vec<u32>,
-    /// Per document of `window`: its title sketch, read while the window is collected (the
-    /// reads are independent there, so they overlap where one per bound would wait on each).
+    /// Per document of `window`: its title sketch, read in a loop of their own when the bound
+    /// without positions failed (the reads are independent there, so they overlap where one
+    /// per bound would wait on each).
     pub(super) window_sketches: Vec<TitleSketch>,
     /// Title-sketch code -> the query words having a term of that code (`parts::title_code`).
     pub(super) code_words: Box<[u16; 256]>,

@@ -290,6 +290,7 @@ impl ExactSet {
     pub(super) fn block_at(
         self,
         index: &SearchIndex,
+        view: &SetView<'_>,
         levels: &[[u64; LEVELS]],
         block: u32,
         cursor: &mut usize,
@@ -308,7 +309,7 @@ impl ExactSet {
                     bits
                 }
                 Posting::Dense { index: set } => {
-                    index.postings.dense[set as usize * index.postings.blocks + block as usize]
+                    view.dense_block(Dense::Index(set), block as usize)
                 }
             },
         }
