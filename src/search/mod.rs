@@ -84,6 +84,7 @@ mod bucket;
 mod build;
 mod candidates;
 mod derive;
+mod documents;
 mod gtins;
 pub mod hits;
 mod parts;

@@ -15,6 +15,43 @@ pub(super) struct TermTable {
     /// Ids, found by the hash of their text. Never iterated, so the hasher cannot change the
     /// index: foldhash's is several times cheaper than `SipHash` on short words.
     ids: hashbrown::HashTable<u32>,
+    /// The ids of short words met lately, in front of `ids`: empty until the first word.
+    recent: Vec<RecentSlot>,
+}
+
+/// Slots of [`TermTable::recent`]: 384 KB, which stays in the core's cache.
+const RECENT_SLOTS: usize = 1 << 14;
+/// Words longer than this skip [`TermTable::recent`].
+const RECENT_MAX_LEN: usize = 16;
+
+/// A short word and its id, or `id == u32::MAX` for an empty slot.
+///
+/// Written here, a direct-mapped cache by hash, because at a million products the table has
+/// some three million terms: `ids`, `ends` and `text` are each a cache miss away, three per
+/// word, and a product has some forty words. Most of them are the same few thousand title,
+/// colour and description words, whose ids this cache answers without leaving the core.
+#[derive(Clone, Copy)]
+struct RecentSlot {
+    /// The word's bytes, zero-padded.
+    word: [u8; RECENT_MAX_LEN],
+    len: u32,
+    id: u32,
+}
+
+impl RecentSlot {
+    const EMPTY: Self = Self {
+        word: [0; RECENT_MAX_LEN],
+        len: 0,
+        id: u32::MAX,
+    };
+
+    /// `word` as a slot's bytes, if it is short enough.
+    fn padded(word: &str) -> Option<[u8; RECENT_MAX_LEN]> {
+        let bytes = word.as_bytes();
+        let mut padded = [0; RECENT_MAX_LEN];
+        padded.get_mut(..bytes.len())?.copy_from_slice(bytes);
+        Some(padded)
+    }
 }
 
 impl TermTable {
@@ -48,6 +85,32 @@ impl TermTable {
     /// The id of `word`, and whether it is new.
     pub(super) fn intern(&mut self, word: &str) -> (u32, bool) {
         let hash = Self::hash(word);
+        self.intern_through(word, hash, hash as usize % RECENT_SLOTS)
+    }
+
+    /// [`Self::intern`] through slot `at` of the recent words.
+    fn intern_through(&mut self, word: &str, hash: u64, at: usize) -> (u32, bool) {
+        let Some(padded) = RecentSlot::padded(word) else {
+            return self.intern_hashed(word, hash);
+        };
+        if self.recent.is_empty() {
+            self.recent = vec![RecentSlot::EMPTY; RECENT_SLOTS];
+        }
+        let slot = self.recent[at];
+        if slot.id != u32::MAX && slot.len as usize == word.len() && slot.word == padded {
+            return (slot.id, false);
+        }
+        let (id, new) = self.intern_hashed(word, hash);
+        self.recent[at] = RecentSlot {
+            word: padded,
+            len: word.len() as u32,
+            id,
+        };
+        (id, new)
+    }
+
+    /// [`Self::intern`] through the hash table alone.
+    fn intern_hashed(&mut self, word: &str, hash: u64) -> (u32, bool) {
         let (text, ends) = (&self.text, &self.ends);
         if let Some(&id) = self
             .ids
@@ -62,5 +125,44 @@ impl TermTable {
         self.ids
             .insert_unique(hash, id, |&id| Self::hash(Self::name_in(text, ends, id)));
         (id, true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Ids are numbered in order of first appearance, whether a word is answered by the cache
+    /// of recent words or the table: words of every length, more distinct short words than
+    /// the cache has slots (so they evict each other), and words that differ only past their
+    /// end in the cache's zero padding; then all of them through one slot.
+    #[test]
+    fn each_word_keeps_the_id_of_its_first_appearance() {
+        let mut words: Vec<String> = (0..3 * RECENT_SLOTS).map(|n| format!("w{n}")).collect();
+        words.extend(["ab".into(), "ab\0".into(), "ab\0\0".into()]);
+        words.push("a-word-longer-than-sixteen-bytes".into());
+        words.push("x".repeat(RECENT_MAX_LEN));
+        words.push("x".repeat(RECENT_MAX_LEN + 1));
+        let mut table = TermTable::default();
+        let mut expected = std::collections::HashMap::new();
+        for round in 0..3 {
+            for n in 0..words.len() {
+                // Every round in another order, so slots are taken by other words each time.
+                let word = &words[(n * (2 * round + 1)) % words.len()];
+                let next = expected.len() as u32;
+                let want = *expected.entry(word.clone()).or_insert(next);
+                let (id, new) = table.intern(word);
+                assert_eq!((id, new), (want, want == next), "{word:?} in round {round}");
+                assert_eq!(table.name(id), word);
+            }
+        }
+        assert_eq!(table.len(), words.len());
+        let mut one_slot = TermTable::default();
+        for round in 0..2 {
+            for (want, word) in words.iter().enumerate() {
+                let (id, new) = one_slot.intern_through(word, TermTable::hash(word), 0);
+                assert_eq!((id, new), (want as u32, round == 0), "{word:?}");
+            }
+        }
     }
 }
