@@ -8,6 +8,7 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rusqlite::{Connection, Row};
 
@@ -129,6 +130,36 @@ const PRODUCTS_BETWEEN: &str = "SELECT pk, id, slug, sku, sku_norm, title, brand
         category, color, gender, description
    FROM products WHERE pk >= ?1 AND pk < ?2 ORDER BY pk";
 
+/// Products a chunk of [`Chunks`] holds (fewer in tests, so the test catalogues' products
+/// are spread over both threads' builders in many chunks).
+const CHUNK: usize = if cfg!(test) { 256 } else { 1 << 15 };
+
+/// The products in chunks of consecutive keys, each taken by one reader: the next to take is
+/// `next`. Chunk `i` holds the keys from `starts[i]` up to `starts[i + 1]` (the last one, to the
+/// end).
+struct Chunks {
+    starts: Vec<i64>,
+    next: AtomicUsize,
+}
+
+impl Chunks {
+    fn of(pks: &[i64]) -> Self {
+        let mut keys = pks.to_vec();
+        keys.sort_unstable();
+        Self {
+            starts: keys.iter().step_by(CHUNK).copied().collect(),
+            next: AtomicUsize::new(0),
+        }
+    }
+
+    /// The keys of the next chunk not taken yet (its end `None` for the last one).
+    fn take(&self) -> Option<(i64, Option<i64>)> {
+        let at = self.next.fetch_add(1, Ordering::Relaxed);
+        let start = *self.starts.get(at)?;
+        Some((start, self.starts.get(at + 1).copied()))
+    }
+}
+
 /// The products in document order (most popular first), every product into a builder, and
 /// every variant GTIN with its document.
 ///
@@ -137,10 +168,12 @@ const PRODUCTS_BETWEEN: &str = "SELECT pk, id, slug, sku, sku_norm, title, brand
 /// (5.2 s for the rows of a million products, against about 1.2 s front to back). The builder
 /// notes each row's document and [`Builder::finish`] puts them in document order.
 ///
-/// With two threads, the second reads the products of the highest quarter of the keys (on its
-/// own connection) into its own builder, then the variants, while the first reads the rest; the
-/// two are merged after. The index is the same either way (final term ids depend only on
-/// frequency and spelling; a test compares the saved bytes).
+/// With two threads, the second reads the variants first (on its own connection), then both
+/// take chunks of products until none is left, each into its own builder; the two are merged
+/// after. (A fixed share of the products for the second thread left one thread or the other
+/// idle for a second at a million products, depending on the machine.) The index is the same
+/// either way (final term ids depend only on frequency and spelling; a test compares the saved
+/// bytes).
 fn read_catalogue(
     conn: &Connection,
     two_threads_from: Option<usize>,
@@ -154,18 +187,14 @@ fn read_catalogue(
         return Err(SearchError::TooManyProducts { count: pks.len() });
     }
     let doc_of_pk = DocOfPk::new(&pks);
+    let chunks = Chunks::of(&pks);
     let path = conn.path().filter(|path| !path.is_empty());
-    let split = match (two_threads_from, path) {
-        // The second thread reads the variants too: give it a quarter of the products.
-        (Some(from), Some(path)) if pks.len() >= from => {
-            let mut keys = pks.clone();
-            let (_, &mut split_key, _) = keys.select_nth_unstable(pks.len() / 4 * 3);
-            Some((split_key, path))
-        }
+    let second_thread = match (two_threads_from, path) {
+        (Some(from), Some(path)) if pks.len() >= from => Some(path),
         _ => None,
     };
-    let Some((split_key, path)) = split else {
-        let builder = read_products(conn, i64::MIN..i64::MAX, pks.len(), &doc_of_pk)?;
+    let Some(path) = second_thread else {
+        let builder = read_products(conn, &chunks, pks.len(), &doc_of_pk)?;
         let gtins = read_gtins(conn, &doc_of_pk)?;
         return Ok((pks, builder, gtins));
     };
@@ -177,11 +206,14 @@ fn read_catalogue(
                     | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
             )?;
             crate::catalogue::with_file_mapped(&conn, || {
-                let builder = read_products(&conn, split_key..i64::MAX, pks.len() / 4, &doc_of_pk)?;
-                Ok((builder, read_gtins(&conn, &doc_of_pk)?))
+                let gtins = read_gtins(&conn, &doc_of_pk)?;
+                Ok((
+                    read_products(&conn, &chunks, pks.len() / 8, &doc_of_pk)?,
+                    gtins,
+                ))
             })
         });
-        let first = read_products(conn, i64::MIN..split_key, pks.len() / 4 * 3, &doc_of_pk);
+        let first = read_products(conn, &chunks, pks.len() / 8 * 7, &doc_of_pk);
         let second = second
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
@@ -193,11 +225,10 @@ fn read_catalogue(
     Ok((pks, builder, gtins))
 }
 
-/// The products whose keys are in `keys` (its end included when it is `i64::MAX`), some
-/// `expected` of them, in key order, into a builder.
+/// The products of the chunks this reader takes, some `expected` of them, into a builder.
 fn read_products(
     conn: &Connection,
-    keys: std::ops::Range<i64>,
+    chunks: &Chunks,
     expected: usize,
     doc_of_pk: &DocOfPk,
 ) -> Result<Builder, SearchError> {
@@ -205,20 +236,20 @@ fn read_products(
     // Some three terms a product are its own (style code parts, model numbers): room for them
     // up front instead of growing the table through every power of two.
     builder.names.reserve(expected * 3);
-    let (mut statement, mut rows);
-    if keys.end == i64::MAX {
-        statement = conn.prepare(PRODUCTS_FROM)?;
-        rows = statement.query([keys.start])?;
-    } else {
-        statement = conn.prepare(PRODUCTS_BETWEEN)?;
-        rows = statement.query([keys.start, keys.end])?;
-    }
-    while let Some(row) = rows.next()? {
-        // A product the order did not list: the catalogue changed between the two reads.
-        let doc = doc_of_pk
-            .get(row.get(0)?)
-            .ok_or(SearchError::CatalogueChanged)?;
-        builder.add_product(row, doc)?;
+    let mut between = conn.prepare(PRODUCTS_BETWEEN)?;
+    let mut from = conn.prepare(PRODUCTS_FROM)?;
+    while let Some((start, end)) = chunks.take() {
+        let mut rows = match end {
+            Some(end) => between.query([start, end])?,
+            None => from.query([start])?,
+        };
+        while let Some(row) = rows.next()? {
+            // A product the order did not list: the catalogue changed between the two reads.
+            let doc = doc_of_pk
+                .get(row.get(0)?)
+                .ok_or(SearchError::CatalogueChanged)?;
+            builder.add_product(row, doc)?;
+        }
     }
     Ok(builder)
 }
