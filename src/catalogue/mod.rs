@@ -267,8 +267,9 @@ fn map_file(conn: &Connection) -> Result<i64, rusqlite::Error> {
         Err(rusqlite::Error::QueryReturnedNoRows) => 0,
         read => read?,
     };
-    // 8 GB: more than any catalogue here; `SQLite` caps it at its compile-time limit.
-    conn.query_row("PRAGMA mmap_size = 8589934592", [], |_| Ok(()))
+    // 64 GB: more than any catalogue here. `SQLite` caps it at its compile-time limit, raised
+    // to the same in `.cargo/config.toml` (2 GB by default).
+    conn.query_row("PRAGMA mmap_size = 68719476736", [], |_| Ok(()))
         .or_else(ignore_no_rows)?;
     Ok(was)
 }
