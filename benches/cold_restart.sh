@@ -22,13 +22,11 @@ limit_ms=50
 for tool in wrk vmtouch curl; do
   command -v "$tool" >/dev/null || { echo "cold_restart: $tool is missing"; exit 2; }
 done
-for file in "$catalogue" "$catalogue.search-index" "$catalogue.search-hits" "$queries" "$bin"; do
-  [ -e "$file" ] || { echo "cold_restart: $file is missing (run benches/http_load.sh $products first)"; exit 2; }
-done
+source benches/wrk/service.sh
+require_files "$products" "$catalogue" "$catalogue.search-index" "$catalogue.search-hits" \
+  "$queries" "$bin"
 server=
 trap '[ -n "$server" ] && kill "$server" 2>/dev/null || true' EXIT
-
-source benches/wrk/service.sh
 
 # restart SKIP: starts the service, waits until /search answers, runs wrk for one second of
 # distinct queries from SKIP (sets rps and p99), stops it.

@@ -9,8 +9,8 @@
 # `curl`. SOLESCOPE_BENCH_BIN: the solescope binary judged (default target/release/solescope);
 # the optional third argument, another build measured in the same run (the baseline).
 # Prints each trial, then min / median / max per binary; FAIL (exit 1) when the judged binary's
-# median is over 5 s (issue 25's limit). Leaves the catalogue without its index and hit store (the
-# next start builds them).
+# median is over 5 s (issue 25's limit). The catalogue's index and hit store are kept aside during
+# the trials and put back after.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 products="${1:-1000000}"
@@ -22,13 +22,23 @@ catalogue="$dir/solescope-bench-$products.sqlite"
 port=18098
 limit_s=5
 command -v curl >/dev/null || { echo "first_start: curl is missing"; exit 2; }
-for file in "$catalogue" "$judged" ${baseline:+"$baseline"}; do
-  [ -e "$file" ] || { echo "first_start: $file is missing (run benches/http_load.sh $products first)"; exit 2; }
-done
-server=
-trap '[ -n "$server" ] && kill "$server" 2>/dev/null || true' EXIT
-
 source benches/wrk/service.sh
+require_files "$products" "$catalogue" "$judged" ${baseline:+"$baseline"}
+server=
+kept=()
+for file in "$catalogue.search-index" "$catalogue.search-hits"; do
+  if [ -e "$file" ]; then
+    mv "$file" "$file.first-start"
+    kept+=("$file")
+  fi
+done
+# put_back: the index and hit store kept aside return (over whatever a trial left).
+put_back() {
+  for file in ${kept[@]+"${kept[@]}"}; do
+    mv -f "$file.first-start" "$file"
+  done
+}
+trap '[ -n "$server" ] && kill "$server" 2>/dev/null; put_back' EXIT
 
 # cpu_s PID: user and system CPU seconds the process has used.
 cpu_s() {

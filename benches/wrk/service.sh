@@ -1,4 +1,4 @@
-# Shared by benches/http_load.sh and benches/cold_restart.sh (sourced, not run): starting the
+# Shared by benches/http_load.sh, cold_restart.sh and first_start.sh (sourced, not run): starting the
 # service, waiting until it answers, and reading wrk's figures. The caller sets `bin`, `port` and
 # `catalogue`, and keeps `server` (the running service's pid) for its EXIT trap.
 
@@ -45,4 +45,14 @@ stop() {
   kill "$server"
   wait "$server" 2>/dev/null || true
   server=
+}
+
+# require_files PRODUCTS FILE...: exits 2, naming the first missing file, unless every file is
+# there (for the scripts that reuse what benches/http_load.sh PRODUCTS leaves behind).
+require_files() {
+  local products=$1 file
+  shift
+  for file in "$@"; do
+    [ -e "$file" ] || { echo "$(basename "$0"): $file is missing (run benches/http_load.sh $products first)"; exit 2; }
+  done
 }
