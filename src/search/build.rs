@@ -123,19 +123,16 @@ pub(crate) fn build_with(
     builder.finish(pks, gtins)
 }
 
-const PRODUCTS_FROM: &str = "SELECT pk, id, slug, sku, sku_norm, title, brand, model, category,
-        color, gender, description
-   FROM products WHERE pk >= ?1 ORDER BY pk";
 const PRODUCTS_BETWEEN: &str = "SELECT pk, id, slug, sku, sku_norm, title, brand, model,
         category, color, gender, description
-   FROM products WHERE pk >= ?1 AND pk < ?2 ORDER BY pk";
+   FROM products WHERE pk >= ?1 AND pk <= ?2 ORDER BY pk";
 
 /// Products a chunk of [`Chunks`] holds (fewer in tests, so the test catalogues' products
 /// are spread over both threads' builders in many chunks).
 const CHUNK: usize = if cfg!(test) { 256 } else { 1 << 15 };
 
 /// The products in chunks of consecutive keys, each taken by one reader: the next to take is
-/// `next`. Chunk `i` holds the keys from `starts[i]` up to `starts[i + 1]` (the last one, to the
+/// `next`. Chunk `i` holds the keys from `starts[i]` below `starts[i + 1]` (the last one, to the
 /// end).
 struct Chunks {
     starts: Vec<i64>,
@@ -152,11 +149,13 @@ impl Chunks {
         }
     }
 
-    /// The keys of the next chunk not taken yet (its end `None` for the last one).
-    fn take(&self) -> Option<(i64, Option<i64>)> {
+    /// The first and last keys of the next chunk not taken yet (the last chunk's last key is
+    /// `i64::MAX`).
+    fn take(&self) -> Option<(i64, i64)> {
         let at = self.next.fetch_add(1, Ordering::Relaxed);
         let start = *self.starts.get(at)?;
-        Some((start, self.starts.get(at + 1).copied()))
+        let end = self.starts.get(at + 1).map_or(i64::MAX, |next| next - 1);
+        Some((start, end))
     }
 }
 
@@ -236,13 +235,9 @@ fn read_products(
     // Some three terms a product are its own (style code parts, model numbers): room for them
     // up front instead of growing the table through every power of two.
     builder.names.reserve(expected * 3);
-    let mut between = conn.prepare(PRODUCTS_BETWEEN)?;
-    let mut from = conn.prepare(PRODUCTS_FROM)?;
-    while let Some((start, end)) = chunks.take() {
-        let mut rows = match end {
-            Some(end) => between.query([start, end])?,
-            None => from.query([start])?,
-        };
+    let mut statement = conn.prepare(PRODUCTS_BETWEEN)?;
+    while let Some(keys) = chunks.take() {
+        let mut rows = statement.query(<[i64; 2]>::from(keys))?;
         while let Some(row) = rows.next()? {
             // A product the order did not list: the catalogue changed between the two reads.
             let doc = doc_of_pk
