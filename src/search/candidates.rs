@@ -2,9 +2,9 @@
 //! filters, code hits aside), how many miss at most a few words, and rule 1's bit-sliced
 //! counters for the blocks the page is taken from (see `query::rank`).
 
-use super::scratch::{COUNT_PLANES, PLANES, Scratch};
+use super::scratch::{CHUNK, COUNT_PLANES, LEVELS, PLANES, Scratch};
 use super::wordsets::{SetView, WordSet};
-use super::{SearchIndex, bits};
+use super::{MAX_QUERY_WORDS, SearchIndex, bits};
 
 /// Tiers of rule 1 the first pass tells apart: candidates missing none, one, two or three of
 /// the query's words.
@@ -80,19 +80,17 @@ pub(super) fn first_pass(
 ) -> FirstPass {
     let mut tiers = std::mem::take(&mut scratch.tiers);
     tiers.clear();
-    let view = SetView::new(index, scratch);
     if !filters.filtered && scratch.visit.len() == scratch.blocks {
         // Every block, in order.
-        let first = first_pass_every_block(
-            &view,
-            word_sets,
-            filters.removed,
-            scratch.blocks,
-            &mut tiers,
-        );
+        let mut buffers = std::mem::take(&mut scratch.chunks);
+        let view = SetView::new(index, scratch);
+        let first =
+            first_pass_every_block(&view, word_sets, filters.removed, &mut tiers, &mut buffers);
         scratch.tiers = tiers;
+        scratch.chunks = buffers;
         return first;
     }
+    let view = SetView::new(index, scratch);
     let mut first = FirstPass::default();
     let mut cursors = WordSet::cursors(word_sets);
     let mut next_removed = 0;
@@ -115,56 +113,129 @@ pub(super) fn first_pass(
     first
 }
 
-/// Blocks a pass over every block takes at a time (a few in tests, so that their small
-/// catalogues make several chunks).
-const CHUNK: usize = if cfg!(test) { 4 } else { 256 };
+/// Blocks the passes over every block fold at once: for each such group, every word's values
+/// are read once and the running results stay in (vector) registers. Word by word over a whole
+/// chunk instead, each word read and wrote the chunk's running results again (five arrays in
+/// the first pass), and those loads and stores were most of a search at a million products.
+/// Why by hand: the compiler does not interchange the two loops itself.
+const GROUP: usize = 4;
 
-/// [`first_pass`] over every block, a chunk of blocks at a time and word by word: the same
-/// figures, from tight loops over slices (a full-width part is read in place) that the compiler
-/// turns into vector instructions. Block by block, with a branch per word and block to find its
-/// part, this pass was half of a search's ranking at a million products.
+/// Each word's documents with at most `level(word)` typos in blocks `start..start + len`: its
+/// full-width part read in place, or its buffer filled ([`WordSet::level_in`]).
+fn chunk_values<'s>(
+    view: &SetView<'s>,
+    word_sets: &[WordSet],
+    level: impl Fn(usize) -> usize,
+    (start, len): (usize, usize),
+    cursors: &mut [u32; MAX_QUERY_WORDS],
+    buffers: &'s mut [[u64; CHUNK]],
+) -> [&'s [u64]; MAX_QUERY_WORDS] {
+    let mut values: [&[u64]; MAX_QUERY_WORDS] = [&[]; MAX_QUERY_WORDS];
+    for (word, ((set, cursor), buffer)) in word_sets
+        .iter()
+        .zip(cursors.iter_mut())
+        .zip(buffers.iter_mut())
+        .enumerate()
+    {
+        values[word] = set.level_in(view, level(word), start, len, cursor, buffer);
+    }
+    values
+}
+
+/// Blocks `at..at + N` of the words' `values` into `any` (their union) and, per tier `t`,
+/// `missing_at_most[t]` (the lanes that missed at most `t` of the words).
+#[inline]
+fn fold_tiers<const N: usize>(
+    values: &[&[u64]],
+    at: usize,
+    any: &mut [u64],
+    missing_at_most: &mut [[u64; CHUNK]; TIERS],
+) {
+    let mut lanes = [0u64; N];
+    let mut missing = [[u64::MAX; N]; TIERS];
+    for value in values {
+        for (k, &word) in value[at..at + N].iter().enumerate() {
+            lanes[k] |= word;
+            for t in (1..TIERS).rev() {
+                missing[t][k] &= word | missing[t - 1][k];
+            }
+            missing[0][k] &= word;
+        }
+    }
+    any[at..at + N].copy_from_slice(&lanes);
+    for (tier, group) in missing_at_most.iter_mut().zip(&missing) {
+        tier[at..at + N].copy_from_slice(group);
+    }
+}
+
+/// Blocks `at..at + N` of the words' `values` into `out`: their union (`all` false) or
+/// intersection.
+#[inline]
+fn fold_lanes<const N: usize>(values: &[&[u64]], at: usize, all: bool, out: &mut [u64]) {
+    let mut lanes = [if all { u64::MAX } else { 0 }; N];
+    for value in values {
+        for (lane, &word) in lanes.iter_mut().zip(&value[at..at + N]) {
+            if all {
+                *lane &= word;
+            } else {
+                *lane |= word;
+            }
+        }
+    }
+    out[at..at + N].copy_from_slice(&lanes);
+}
+
+/// [`fold_lanes`] over the whole of `out`, a group at a time.
+fn fold_chunk(values: &[&[u64]], all: bool, out: &mut [u64]) {
+    let whole = out.len() - out.len() % GROUP;
+    for at in (0..whole).step_by(GROUP) {
+        fold_lanes::<GROUP>(values, at, all, out);
+    }
+    for at in whole..out.len() {
+        fold_lanes::<1>(values, at, all, out);
+    }
+}
+
+/// [`first_pass`] over every block, a chunk of blocks at a time: the same figures, from tight
+/// loops over slices (a full-width part is read in place), a group of blocks at a time (see
+/// [`GROUP`]). Block by block, with a branch per word and block to find its part, this pass
+/// was half of a search's ranking at a million products.
 fn first_pass_every_block(
     view: &SetView<'_>,
     word_sets: &[WordSet],
     removed: &[(u32, u64)],
-    blocks: usize,
     tiers: &mut Vec<u8>,
+    buffers: &mut [[u64; CHUNK]],
 ) -> FirstPass {
+    let blocks = view.blocks();
     let mut first = FirstPass::default();
     let mut cursors = WordSet::cursors(word_sets);
-    let mut buffer = [0u64; CHUNK];
     let mut any = [0u64; CHUNK];
-    // `missing_at_most[t]`: lanes that missed at most `t` of the words so far.
+    // `missing_at_most[t]`: lanes that missed at most `t` of the words.
     let mut missing_at_most = [[0u64; CHUNK]; TIERS];
     let mut next_removed = 0;
     for start in (0..blocks).step_by(CHUNK) {
         let len = CHUNK.min(blocks - start);
-        let any = &mut any[..len];
-        any.fill(0);
-        for tier in &mut missing_at_most {
-            tier[..len].fill(u64::MAX);
+        let values = chunk_values(
+            view,
+            word_sets,
+            |_| LEVELS - 1,
+            (start, len),
+            &mut cursors,
+            buffers,
+        );
+        let values = &values[..word_sets.len()];
+        let whole = len - len % GROUP;
+        for at in (0..whole).step_by(GROUP) {
+            fold_tiers::<GROUP>(values, at, &mut any, &mut missing_at_most);
         }
-        for (set, cursor) in word_sets.iter().zip(&mut cursors) {
-            let value = set.any_in(view, start, len, cursor, &mut buffer);
-            for (lanes, word) in any.iter_mut().zip(value) {
-                *lanes |= word;
-            }
-            for t in (1..TIERS).rev() {
-                let (fewer, this) = missing_at_most.split_at_mut(t);
-                for ((lanes, below), word) in
-                    this[0][..len].iter_mut().zip(&fewer[t - 1]).zip(value)
-                {
-                    *lanes &= word | below;
-                }
-            }
-            for (lanes, word) in missing_at_most[0][..len].iter_mut().zip(value) {
-                *lanes &= word;
-            }
+        for at in whole..len {
+            fold_tiers::<1>(values, at, &mut any, &mut missing_at_most);
         }
         for (at, bit) in code_hits_in(removed, &mut next_removed, start, len) {
             any[at] &= !bit;
         }
-        for (i, &candidates) in any.iter().enumerate() {
+        for (i, &candidates) in any[..len].iter().enumerate() {
             let missing = std::array::from_fn(|t| missing_at_most[t][i]);
             tiers.push(first.add_block(candidates, missing));
         }
@@ -200,6 +271,7 @@ pub(super) fn top_pass(
 ) -> TopPass {
     let mut active = std::mem::take(&mut scratch.active);
     let mut all_planes = std::mem::take(&mut scratch.planes);
+    let mut buffers = std::mem::take(&mut scratch.chunks);
     active.clear();
     all_planes.clear();
     let view = SetView::new(index, scratch);
@@ -209,7 +281,6 @@ pub(super) fn top_pass(
     let typos: usize = levels.iter().sum();
     let mut any_cursors = WordSet::cursors(word_sets);
     let mut top_cursors = any_cursors;
-    let mut buffer = [0u64; CHUNK];
     let mut any = [0u64; CHUNK];
     let mut top = [0u64; CHUNK];
     let mut pass = TopPass { total: 0, top: 0 };
@@ -217,23 +288,27 @@ pub(super) fn top_pass(
     for start in (0..blocks).step_by(CHUNK) {
         let len = CHUNK.min(blocks - start);
         let any = &mut any[..len];
-        any.fill(0);
-        for (set, cursor) in word_sets.iter().zip(&mut any_cursors) {
-            let value = set.any_in(&view, start, len, cursor, &mut buffer);
-            for (lanes, word) in any.iter_mut().zip(value) {
-                *lanes |= word;
-            }
-        }
+        let values = chunk_values(
+            &view,
+            word_sets,
+            |_| LEVELS - 1,
+            (start, len),
+            &mut any_cursors,
+            &mut buffers,
+        );
+        fold_chunk(&values[..word_sets.len()], false, any);
         let collecting = pass.top < window;
         let top = &mut top[..len];
         if collecting {
-            top.fill(u64::MAX);
-            for ((set, cursor), &level) in word_sets.iter().zip(&mut top_cursors).zip(levels) {
-                let value = set.level_in(&view, level, start, len, cursor, &mut buffer);
-                for (lanes, word) in top.iter_mut().zip(value) {
-                    *lanes &= word;
-                }
-            }
+            let values = chunk_values(
+                &view,
+                word_sets,
+                |word| levels[word],
+                (start, len),
+                &mut top_cursors,
+                &mut buffers,
+            );
+            fold_chunk(&values[..word_sets.len()], true, top);
         }
         for (at, bit) in code_hits_in(removed, &mut next_removed, start, len) {
             any[at] &= !bit;
@@ -263,6 +338,7 @@ pub(super) fn top_pass(
     }
     scratch.active = active;
     scratch.planes = all_planes;
+    scratch.chunks = buffers;
     pass
 }
 

@@ -6,6 +6,11 @@ use std::collections::BinaryHeap;
 use super::bits;
 use super::parts::TitleSketch;
 
+/// Blocks a pass over every block takes at a time (module `candidates`; a few in tests, so
+/// that their small catalogues make several chunks, and a chunk ends with blocks that fill
+/// no whole group of `candidates::GROUP`).
+pub(super) const CHUNK: usize = if cfg!(test) { 6 } else { 256 };
+
 /// Typo levels: exact (0), at most 1, at most 2 typos.
 pub(super) const LEVELS: usize = 3;
 
@@ -118,6 +123,9 @@ pub(crate) struct Scratch {
     pub(super) keys: Vec<u64>,
     pub(super) bounds: Vec<u64>,
     pub(super) heap: BinaryHeap<u64>,
+    /// One chunk of [`CHUNK`] blocks per query word, for the passes over every block (module
+    /// `candidates`): a word's documents there when its full-width part cannot be read in place.
+    pub(super) chunks: Vec<[u64; CHUNK]>,
 }
 
 impl Scratch {
@@ -149,6 +157,7 @@ impl Scratch {
             keys: Vec::new(),
             bounds: Vec::new(),
             heap: BinaryHeap::new(),
+            chunks: vec![[0; CHUNK]; super::MAX_QUERY_WORDS],
         }
     }
 

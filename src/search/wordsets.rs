@@ -53,6 +53,11 @@ impl<'a> SetView<'a> {
         }
     }
 
+    /// Blocks of 64 documents in a full-width set.
+    pub(super) fn blocks(&self) -> usize {
+        self.blocks
+    }
+
     /// Blocks `start..start + len` of a full-width part.
     fn dense_slice(&self, dense: Dense, start: usize, len: usize) -> &'a [u64] {
         let (sets, set) = match dense {
@@ -227,21 +232,9 @@ impl WordSet {
         any
     }
 
-    /// The word's documents at any typo level in blocks `start..start + len`: the full-width
-    /// part itself when none of the sparse part's blocks is among them (no copy), else
-    /// `buffer` filled. `cursor` as for [`WordSet::any_at`]; `start` must not decrease.
-    pub(super) fn any_in<'s>(
-        &self,
-        view: &SetView<'s>,
-        start: usize,
-        len: usize,
-        cursor: &mut u32,
-        buffer: &'s mut [u64],
-    ) -> &'s [u64] {
-        self.level_in(view, LEVELS - 1, start, len, cursor, buffer)
-    }
-
-    /// [`WordSet::any_in`] for the documents the word matches with at most `level` typos.
+    /// The word's documents with at most `level` typos in blocks `start..start + len`: the
+    /// full-width part itself when none of the sparse part's blocks is among them (no copy),
+    /// else `buffer` filled. `cursor` as for [`WordSet::any_at`]; `start` must not decrease.
     pub(super) fn level_in<'s>(
         &self,
         view: &SetView<'s>,
