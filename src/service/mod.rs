@@ -189,72 +189,78 @@ impl ServiceState {
             })?
     }
 
-    /// The JSON array of the search hits of `pks`, in order, all from the hit store (no
-    /// catalogue read, so it may run on an async worker); the first hit it cannot give ends it.
+    /// Appends the JSON array of the search hits of `pks`, in order, to `out`, all from the hit
+    /// store (no catalogue read, so it may run on an async worker); the first hit it cannot
+    /// give ends it, with `out` as it was.
     fn hits_json_from_store(
         &self,
         pks: &[i64],
         country: crate::model::Country,
         tier: crate::model::Tier,
-    ) -> Result<Vec<u8>, crate::search::HitError> {
+        out: &mut Vec<u8>,
+    ) -> Result<(), crate::search::HitError> {
         let store = self.hits.get().ok_or(crate::search::HitError::NotReady)?;
         if !store.is_cached() {
             // After a cold start a record may be a disk read: not on an async worker.
             return Err(crate::search::HitError::NotCached);
         }
-        write_hits(store, pks, country, tier, |_, err, _| Err(err))
+        write_hits(store, pks, country, tier, out, |_, err, _| Err(err))
     }
 
-    /// The JSON array of the search hits of `pks`, in order. From the hit store, a hit it cannot
-    /// give (a damaged record) from the catalogue instead; the whole page from the catalogue
-    /// while the store is being built. A pk the catalogue does not have is skipped, as
-    /// `search_hits` does.
+    /// Appends the JSON array of the search hits of `pks`, in order, to `out`. From the hit
+    /// store, a hit it cannot give (a damaged record) from the catalogue instead; the whole page
+    /// from the catalogue while the store is being built. A pk the catalogue does not have is
+    /// skipped, as `search_hits` does. On an error `out` is as it was.
     fn hits_json(
         &self,
         pks: &[i64],
         country: crate::model::Country,
         tier: crate::model::Tier,
-    ) -> Result<Vec<u8>, ApiError> {
+        out: &mut Vec<u8>,
+    ) -> Result<(), ApiError> {
         let Some(store) = self.hits.get() else {
-            return self.hits_from_catalogue(pks, country, tier);
+            return self.hits_from_catalogue(pks, country, tier, out);
         };
         if !store.is_cached() {
             store.prefetch(pks);
         }
-        write_hits(store, pks, country, tier, |pk, err, out| {
+        write_hits(store, pks, country, tier, out, |pk, err, out| {
             tracing::error!("search hit from the catalogue instead: {err}");
-            let page = self.hits_from_catalogue(&[pk], country, tier)?;
+            let mut page = Vec::new();
+            self.hits_from_catalogue(&[pk], country, tier, &mut page)?;
             // `[hit]`, or `[]` when the catalogue has no such product.
             out.extend_from_slice(&page[1..page.len() - 1]);
             Ok(page.len() > 2)
         })
     }
 
-    /// The JSON array of the search hits of `pks`, in order, read from the catalogue in one
-    /// query.
+    /// Appends the JSON array of the search hits of `pks`, in order, read from the catalogue in
+    /// one query, to `out` (as it was on an error).
     fn hits_from_catalogue(
         &self,
         pks: &[i64],
         country: crate::model::Country,
         tier: crate::model::Tier,
-    ) -> Result<Vec<u8>, ApiError> {
+        out: &mut Vec<u8>,
+    ) -> Result<(), ApiError> {
         let conn = self.pool.get()?;
         let hits = crate::catalogue::read::search_hits(&conn, pks, country)?;
         let serialize_failed = |err: serde_json::Error| {
             tracing::error!("serializing a search hit: {err:#}");
             ApiError::Internal
         };
-        let mut out = vec![b'['];
+        let mut array = vec![b'['];
         for (at, hit) in hits.iter().enumerate() {
             if at > 0 {
-                out.push(b',');
+                array.push(b',');
             }
             let mut value = serde_json::to_value(hit).map_err(serialize_failed)?;
             auth::strip_omitted_fields(&mut value, tier);
-            serde_json::to_writer(&mut out, &value).map_err(serialize_failed)?;
+            serde_json::to_writer(&mut array, &value).map_err(serialize_failed)?;
         }
-        out.push(b']');
-        Ok(out)
+        array.push(b']');
+        out.extend_from_slice(&array);
+        Ok(())
     }
 
     /// Opens the catalogue, builds the search index and starts the simulator. Blocking: call it
@@ -347,11 +353,13 @@ fn write_hits<E>(
     pks: &[i64],
     country: crate::model::Country,
     tier: crate::model::Tier,
+    out: &mut Vec<u8>,
     mut missing: impl FnMut(i64, crate::search::HitError, &mut Vec<u8>) -> Result<bool, E>,
-) -> Result<Vec<u8>, E> {
+) -> Result<(), E> {
     let full = tier.allows(crate::model::Feature::ReleaseAndRetail);
+    let start = out.len();
     // About 3.7 KB per hit with a dozen variants.
-    let mut out = Vec::with_capacity(pks.len() * 4096 + 2);
+    out.reserve(pks.len() * 4096 + 2);
     out.push(b'[');
     let mut written = 0usize;
     for &pk in pks {
@@ -359,9 +367,15 @@ fn write_hits<E>(
         if written > 0 {
             out.push(b',');
         }
-        let found = match store.write_hit(pk, country, full, &mut out) {
+        let found = match store.write_hit(pk, country, full, out) {
             Ok(()) => true,
-            Err(err) => missing(pk, err, &mut out)?,
+            Err(err) => match missing(pk, err, out) {
+                Ok(found) => found,
+                Err(err) => {
+                    out.truncate(start);
+                    return Err(err);
+                }
+            },
         };
         if found {
             written += 1;
@@ -370,7 +384,7 @@ fn write_hits<E>(
         }
     }
     out.push(b']');
-    Ok(out)
+    Ok(())
 }
 
 /// The service's router over `state`.

@@ -32,18 +32,20 @@ pub(crate) const MAX_QUERY_CHARS: usize = crate::search::MAX_QUERY_CHARS;
 /// pattern.
 pub(crate) const COUNTRY_PATTERN: &str = "^ *([Uu][Ss]|[Ff][Rr])? *$";
 
-/// The [`SearchResponse`] JSON around hits already serialized (from the service's hit store):
-/// the same JSON, field for field and in the same order, as serializing the struct.
-fn search_page_json(
-    hits: &[u8],
+/// The start of a search page's JSON, before its hits: the page is written into one buffer,
+/// head, hits (from the service's hit store) and [`end_search_page`], instead of the hits
+/// copied into it after (some 80 KB a page).
+const SEARCH_PAGE_HEAD: &[u8] = b"{\"hits\":";
+
+/// Ends the [`SearchResponse`] JSON after its hits: the same JSON, field for field and in the
+/// same order, as serializing the struct.
+fn end_search_page(
+    body: &mut Vec<u8>,
     estimated_total_hits: u64,
     limit: u32,
     processing_time_ms: u64,
     query: &str,
-) -> Vec<u8> {
-    let mut body = Vec::with_capacity(hits.len() + query.len() + 128);
-    body.extend_from_slice(b"{\"hits\":");
-    body.extend_from_slice(hits);
+) {
     body.extend_from_slice(
         format!(
             ",\"estimatedTotalHits\":{estimated_total_hits},\"limit\":{limit},\"processingTimeMs\":{processing_time_ms},\"query\":"
@@ -51,9 +53,8 @@ fn search_page_json(
         .as_bytes(),
     );
     // Writing a `&str` into a `Vec` cannot fail.
-    let _ = serde_json::to_writer(&mut body, query);
+    let _ = serde_json::to_writer(&mut *body, query);
     body.push(b'}');
-    body
 }
 
 /// The dataset asked for, checked against the caller's tier.
@@ -117,28 +118,28 @@ pub(crate) async fn search(
     // into the page cache after a cold start, a mirror that changes while served) sends the
     // page to the blocking pool, where the store's records are read ahead all at once or the
     // hits read from the catalogue.
-    let stored = if value.hits_from_store {
-        state.hits_json_from_store(&value.pks, country, tier).ok()
-    } else {
-        None
-    };
-    let hits = if let Some(hits) = stored {
-        hits
-    } else {
+    let mut body = Vec::with_capacity(value.pks.len() * 4096 + args.text.len() + 128);
+    body.extend_from_slice(SEARCH_PAGE_HEAD);
+    let stored = value.hits_from_store
+        && state
+            .hits_json_from_store(&value.pks, country, tier, &mut body)
+            .is_ok();
+    if !stored {
         let pks = value.pks;
         let from_store = value.hits_from_store;
-        state
+        body = state
             .blocking(move |state| {
                 if from_store {
-                    state.hits_json(&pks, country, tier)
+                    state.hits_json(&pks, country, tier, &mut body)?;
                 } else {
-                    state.hits_from_catalogue(&pks, country, tier)
+                    state.hits_from_catalogue(&pks, country, tier, &mut body)?;
                 }
+                Ok(body)
             })
-            .await?
-    };
-    let body = search_page_json(
-        &hits,
+            .await?;
+    }
+    end_search_page(
+        &mut body,
         estimated_total_hits,
         limit,
         started.elapsed().as_millis() as u64,
