@@ -19,7 +19,7 @@ use super::parts::{
     Codes, Dictionary, DocHeader, Forward, MAX_TITLE_POSITION, META_POSITION_SHIFT, META_TITLE,
     Posting, Postings, RANK_BRAND, RANK_COLOR, RANK_DESCRIPTION, RANK_TITLE,
 };
-use super::sorted_map::{SortedMap, head};
+use super::sorted_map::{SortedMap, TextMap, head};
 use super::terms::TermTable;
 use super::text::{for_each_word, has_digit, strip_tags};
 use super::{PREFIX_EXPANSIONS, SearchError, SearchIndex, bits};
@@ -435,11 +435,13 @@ impl Builder {
             return Err(SearchError::TooManyTerms { count: names.len() });
         }
         std::thread::scope(|scope| {
-            let codes = scope.spawn(move || Codes {
-                skus: SortedMap::of_text(skus),
-                gtins,
-                ids: SortedMap::new(product_ids),
-                slugs: SortedMap::of_text(slugs),
+            let codes = scope.spawn(move || {
+                Some(Codes {
+                    skus: TextMap::new(skus)?,
+                    gtins,
+                    ids: SortedMap::new(product_ids),
+                    slugs: TextMap::new(slugs)?,
+                })
             });
             let read = Read {
                 terms,
@@ -471,7 +473,8 @@ impl Builder {
                 .collect();
             let codes = codes
                 .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                .ok_or(SearchError::CodesTooLarge)?;
             Ok(SearchIndex {
                 pks,
                 dictionary,

@@ -167,6 +167,9 @@ pub enum SearchError {
         /// Distinct words in the catalogue.
         count: usize,
     },
+    /// The catalogue's style codes or slugs take 4 GB or more, more than one index holds.
+    #[error("search index: the style codes or slugs take more than one index holds (4 GB)")]
+    CodesTooLarge,
     /// The query text is longer than [`MAX_QUERY_CHARS`] (a 400).
     #[error("the search text has {actual_chars} characters; at most {max_chars} are allowed")]
     QueryTooLong {

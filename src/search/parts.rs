@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use super::bits;
 use super::gtins::GtinMap;
-use super::sorted_map::SortedMap;
+use super::sorted_map::{SortedMap, TextMap};
 
 /// Field importance, best first (rule 4). Title and style code share the top rank.
 pub(crate) const RANK_TITLE: u8 = 0;
@@ -183,11 +183,11 @@ pub(crate) struct DocHeader {
 /// Exact identifiers typed as text or given as filters.
 pub(crate) struct Codes {
     /// `products.sku_norm`.
-    pub(crate) skus: SortedMap<Box<str>>,
+    pub(crate) skus: TextMap,
     /// Variant GTINs as GTIN-14 numbers.
     pub(crate) gtins: GtinMap,
     /// `products.id` (UUID).
     pub(crate) ids: SortedMap<u128>,
     /// `products.slug`, lower case (the last segment of `products.link`).
-    pub(crate) slugs: SortedMap<Box<str>>,
+    pub(crate) slugs: TextMap,
 }

@@ -33,7 +33,7 @@ use sha2::{Digest, Sha256};
 
 use super::gtins::GtinMap;
 use super::parts::{Codes, Dictionary, DocHeader, Forward, Posting, Postings};
-use super::sorted_map::SortedMap;
+use super::sorted_map::{SortedMap, TextMap};
 use super::{SearchError, SearchIndex, bits};
 
 const MAGIC: &[u8; 8] = b"SOLSRCH\0";
@@ -309,7 +309,7 @@ fn write_body(index: &SearchIndex, body: &mut BodyWriter<'_>) -> std::io::Result
     body.array(&headers)?;
     body.array(&index.forward.entries)?;
     let codes = &index.codes;
-    body.strings(codes.skus.keys.iter().map(|k| k.as_bytes()))?;
+    body.strings(codes.skus.keys())?;
     body.array(&codes.skus.docs)?;
     body.array(&codes.gtins.starts)?;
     body.array(&codes.gtins.lengths)?;
@@ -318,7 +318,7 @@ fn write_body(index: &SearchIndex, body: &mut BodyWriter<'_>) -> std::io::Result
     body.array(&codes.gtins.others.docs)?;
     body.array(&codes.ids.keys)?;
     body.array(&codes.ids.docs)?;
-    body.strings(codes.slugs.keys.iter().map(|k| k.as_bytes()))?;
+    body.strings(codes.slugs.keys())?;
     body.array(&codes.slugs.docs)
 }
 
@@ -403,12 +403,7 @@ impl BodyReader {
     }
 
     fn strings(&mut self) -> Result<Vec<Box<[u8]>>, LoadError> {
-        let lengths: Vec<u32> = self.array()?;
-        let bytes: Vec<u8> = self.array()?;
-        let total: u64 = lengths.iter().map(|&l| u64::from(l)).sum();
-        if total != bytes.len() as u64 {
-            return Err(LoadError::Malformed("string lengths"));
-        }
+        let (lengths, bytes) = self.string_parts()?;
         let mut at = 0;
         Ok(lengths
             .iter()
@@ -420,15 +415,22 @@ impl BodyReader {
             .collect())
     }
 
-    fn texts(&mut self) -> Result<Vec<Box<str>>, LoadError> {
-        self.strings()?
-            .into_iter()
-            .map(|bytes| {
-                String::from_utf8(bytes.into_vec())
-                    .map(String::into_boxed_str)
-                    .map_err(|_| LoadError::Malformed("a code is not UTF-8"))
-            })
-            .collect()
+    /// Strings as written ([`BodyWriter::strings`]): their lengths and their bytes, which
+    /// the lengths add up to.
+    fn string_parts(&mut self) -> Result<(Vec<u32>, Vec<u8>), LoadError> {
+        let lengths: Vec<u32> = self.array()?;
+        let bytes: Vec<u8> = self.array()?;
+        let total: u64 = lengths.iter().map(|&l| u64::from(l)).sum();
+        if total != bytes.len() as u64 {
+            return Err(LoadError::Malformed("string lengths"));
+        }
+        Ok((lengths, bytes))
+    }
+
+    /// A text map as written: its keys ([`BodyWriter::strings`]), then its documents.
+    fn text_map(&mut self) -> Result<Option<TextMap>, LoadError> {
+        let (lengths, bytes) = self.string_parts()?;
+        Ok(TextMap::from_parts(&lengths, bytes, self.array()?))
     }
 }
 
@@ -487,12 +489,12 @@ fn read_body(body: &mut BodyReader) -> Result<(Vec<u8>, Vec<u8>, Assemble), Load
             .collect(),
         body.array()?,
     );
-    let skus = SortedMap::from_sorted(body.texts()?, body.array()?);
+    let skus = body.text_map()?;
     let (starts, lengths, runs) = (body.array()?, body.array()?, body.array()?);
     let gtins = SortedMap::from_sorted(body.array()?, body.array()?)
         .and_then(|others| GtinMap::from_parts(starts, lengths, runs, others));
     let ids = SortedMap::from_sorted(body.array()?, body.array()?);
-    let slugs = SortedMap::from_sorted(body.texts()?, body.array()?);
+    let slugs = body.text_map()?;
     let (Some(skus), Some(gtins), Some(ids), Some(slugs)) = (skus, gtins, ids, slugs) else {
         return Err(LoadError::Malformed("code tables"));
     };

@@ -39,26 +39,221 @@ impl<K: Ord> SortedMap<K> {
     }
 }
 
-impl SortedMap<Box<str>> {
-    /// [`SortedMap::new`] for text keys: sorted by their first eight bytes as one number
-    /// first, which settles most comparisons of a million style codes without `memcmp`.
-    pub(crate) fn of_text(entries: Vec<(Box<str>, u32)>) -> Self {
+/// A sorted multimap from text keys to documents, the keys back to back in one buffer: the
+/// style codes and the slugs of every product.
+///
+/// As a `SortedMap<Box<str>>`, each key was an allocation of its own (its pointer and the heap
+/// block some 48 bytes for a dozen bytes of text: 50 MB more at a million products), and each
+/// step of a lookup's binary search followed a pointer to compare two texts, two cache misses a
+/// step, for every word and pair of words of every query (4 % of the service's time under
+/// distinct queries at a million). Here the search runs on each key's first eight bytes kept
+/// beside it as a number ([`head`]), and reads texts only among keys whose first eight bytes
+/// are the query's. Written by hand: `fst` maps a key to one value, not to several documents,
+/// and would change the index file.
+pub(crate) struct TextMap {
+    /// Key `i`'s [`head`], non-decreasing with the keys.
+    heads: Vec<u64>,
+    /// Key `i` is `bytes[starts[i]..starts[i + 1]]`.
+    starts: Vec<u32>,
+    bytes: Vec<u8>,
+    /// `docs[i]` goes with key `i`.
+    pub(crate) docs: Vec<u32>,
+}
+
+impl TextMap {
+    /// The map of `entries`, in any order, duplicates allowed; `None` when their keys take
+    /// 4 GB or more.
+    pub(crate) fn new(entries: Vec<(Box<str>, u32)>) -> Option<Self> {
+        // Sorted by the first eight bytes as one number first, which settles most comparisons
+        // of a million style codes without `memcmp`; the order is the keys' byte order.
         let mut keyed: Vec<(u64, Box<str>, u32)> = entries
             .into_iter()
             .map(|(key, doc)| (head(&key), key, doc))
             .collect();
         keyed.sort_unstable();
         keyed.dedup();
-        let (keys, docs) = keyed.into_iter().map(|(_, key, doc)| (key, doc)).unzip();
-        Self { keys, docs }
+        let mut starts = Vec::with_capacity(keyed.len() + 1);
+        let mut bytes = Vec::new();
+        starts.push(0);
+        for (_, key, _) in &keyed {
+            bytes.extend_from_slice(key.as_bytes());
+            starts.push(u32::try_from(bytes.len()).ok()?);
+        }
+        Some(Self {
+            heads: keyed.iter().map(|&(head, _, _)| head).collect(),
+            starts,
+            bytes,
+            docs: keyed.iter().map(|&(_, _, doc)| doc).collect(),
+        })
+    }
+
+    /// A map from its saved parts: each key's length, the keys back to back and each key's
+    /// document; `None` unless they pair up and the keys are sorted.
+    pub(crate) fn from_parts(lengths: &[u32], bytes: Vec<u8>, docs: Vec<u32>) -> Option<Self> {
+        if lengths.len() != docs.len() {
+            return None;
+        }
+        let mut starts = Vec::with_capacity(lengths.len() + 1);
+        let mut end = 0u32;
+        starts.push(end);
+        for &length in lengths {
+            end = end.checked_add(length)?;
+            starts.push(end);
+        }
+        if end as usize != bytes.len() {
+            return None;
+        }
+        let mut map = Self {
+            heads: Vec::new(),
+            starts,
+            bytes,
+            docs,
+        };
+        map.heads = (0..map.len()).map(|i| head_of(map.key(i))).collect();
+        let sorted = (1..map.len()).all(|i| {
+            map.heads[i - 1] < map.heads[i]
+                || (map.heads[i - 1] == map.heads[i] && map.key(i - 1) <= map.key(i))
+        });
+        sorted.then_some(map)
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.docs.len()
+    }
+
+    /// Key `i`.
+    pub(crate) fn key(&self, i: usize) -> &[u8] {
+        &self.bytes[self.starts[i] as usize..self.starts[i + 1] as usize]
+    }
+
+    /// The keys in order (each once per document).
+    pub(crate) fn keys(&self) -> impl ExactSizeIterator<Item = &[u8]> + Clone {
+        (0..self.len()).map(|i| self.key(i))
+    }
+
+    /// Documents under `key`, in increasing order.
+    pub(crate) fn get<'a>(&'a self, key: &'a str) -> impl Iterator<Item = u32> + 'a {
+        let key = key.as_bytes();
+        let wanted = head_of(key);
+        let low = self.heads.partition_point(|&head| head < wanted);
+        let high = low + self.heads[low..].partition_point(|&head| head == wanted);
+        // The first key at least `key` among those with its first eight bytes.
+        let (mut first, mut last) = (low, high);
+        while first < last {
+            let middle = first + (last - first) / 2;
+            if self.key(middle) < key {
+                first = middle + 1;
+            } else {
+                last = middle;
+            }
+        }
+        (first..high)
+            .take_while(move |&i| self.key(i) == key)
+            .map(|i| self.docs[i])
     }
 }
 
 /// The first eight bytes of `text` as a big-endian number (zero-padded): ordered as the texts
 /// are, where they differ in those bytes.
 pub(super) fn head(text: &str) -> u64 {
+    head_of(text.as_bytes())
+}
+
+/// [`head`] of bytes.
+fn head_of(text: &[u8]) -> u64 {
     let mut bytes = [0u8; 8];
     let len = text.len().min(8);
-    bytes[..len].copy_from_slice(&text.as_bytes()[..len]);
+    bytes[..len].copy_from_slice(&text[..len]);
     u64::from_be_bytes(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Keys that share their first eight bytes, keys that are the start of others, keys with
+    /// several documents, and a key that is all of another's first eight bytes.
+    fn entries() -> Vec<(Box<str>, u32)> {
+        let keys = [
+            ("nike-air-max-1", 4),
+            ("nike-air-max-1", 2),
+            ("nike-air-max-90", 7),
+            ("nike-air", 9),
+            ("nike-ai", 3),
+            ("nike-air-max-1-og", 1),
+            ("DD1391100", 5),
+            ("DD1391", 6),
+            ("a", 8),
+            ("", 0),
+            ("nike-air-max-1", 4),
+        ];
+        keys.iter()
+            .map(|&(key, doc)| (Box::from(key), doc))
+            .collect()
+    }
+
+    fn naive(entries: &[(Box<str>, u32)], key: &str) -> Vec<u32> {
+        let mut docs: Vec<u32> = entries
+            .iter()
+            .filter(|(k, _)| &**k == key)
+            .map(|&(_, doc)| doc)
+            .collect();
+        docs.sort_unstable();
+        docs.dedup();
+        docs
+    }
+
+    #[test]
+    fn lookups_find_every_document_of_a_key_and_nothing_else() {
+        let entries = entries();
+        let map = TextMap::new(entries.clone()).unwrap();
+        let probes = [
+            "nike-air-max-1",
+            "nike-air-max-90",
+            "nike-air-max",
+            "nike-air",
+            "nike-ai",
+            "nike-a",
+            "nike-air-max-1-og",
+            "nike-air-max-1-ogx",
+            "DD1391100",
+            "DD1391",
+            "DD13911",
+            "a",
+            "",
+            "zzz",
+        ];
+        for probe in probes {
+            assert_eq!(
+                map.get(probe).collect::<Vec<_>>(),
+                naive(&entries, probe),
+                "{probe:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn saved_parts_read_back_to_the_same_map_and_unsorted_parts_are_refused() {
+        let map = TextMap::new(entries()).unwrap();
+        let lengths: Vec<u32> = map.keys().map(|key| key.len() as u32).collect();
+        let bytes: Vec<u8> = map.keys().flatten().copied().collect();
+        let again = TextMap::from_parts(&lengths, bytes.clone(), map.docs.clone()).unwrap();
+        assert!(map.keys().eq(again.keys()));
+        assert_eq!(again.get("nike-air-max-1").collect::<Vec<_>>(), [2, 4]);
+
+        // The same keys written in reverse order are not a map.
+        let mut reversed: Vec<&[u8]> = map.keys().collect();
+        reversed.reverse();
+        let lengths: Vec<u32> = reversed.iter().map(|key| key.len() as u32).collect();
+        let bytes: Vec<u8> = reversed.concat();
+        assert!(TextMap::from_parts(&lengths, bytes, map.docs.clone()).is_none());
+        // Two keys out of order behind the same first eight bytes.
+        let swapped = b"nike-air-max-90nike-air-max-1".to_vec();
+        assert!(TextMap::from_parts(&[15, 14], swapped, vec![0, 1]).is_none());
+        let ordered = b"nike-air-max-1nike-air-max-90".to_vec();
+        assert!(TextMap::from_parts(&[14, 15], ordered, vec![0, 1]).is_some());
+        // Lengths that do not add up to the bytes, or documents that do not pair up.
+        assert!(TextMap::from_parts(&[1, 2], b"abcd".to_vec(), vec![0, 1]).is_none());
+        assert!(TextMap::from_parts(&[1, 2], b"abc".to_vec(), vec![0]).is_none());
+    }
 }
