@@ -1,5 +1,5 @@
-//! A sorted multimap from keys to documents: the exact maps of style codes, ids, slugs and the
-//! GTINs that fit no run (module `gtins`).
+//! Sorted multimaps from keys to documents: the exact maps of ids and of the GTINs that fit no
+//! run (module `gtins`), and of style codes and slugs ([`TextMap`]).
 
 use std::borrow::Borrow;
 
