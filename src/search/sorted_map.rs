@@ -72,19 +72,13 @@ impl TextMap {
             .collect();
         keyed.sort_unstable();
         keyed.dedup();
-        let mut starts = Vec::with_capacity(keyed.len() + 1);
-        let mut bytes = Vec::new();
-        starts.push(0);
-        for (_, key, _) in &keyed {
-            bytes.extend_from_slice(key.as_bytes());
-            starts.push(u32::try_from(bytes.len()).ok()?);
-        }
-        Some(Self {
-            heads: keyed.iter().map(|&(head, _, _)| head).collect(),
-            starts,
-            bytes,
-            docs: keyed.iter().map(|&(_, _, doc)| doc).collect(),
-        })
+        let lengths: Vec<u32> = keyed
+            .iter()
+            .map(|(_, key, _)| u32::try_from(key.len()).ok())
+            .collect::<Option<_>>()?;
+        let bytes: Vec<u8> = keyed.iter().flat_map(|(_, key, _)| key.bytes()).collect();
+        let docs = keyed.iter().map(|&(_, _, doc)| doc).collect();
+        Self::from_parts(&lengths, bytes, docs)
     }
 
     /// A map from its saved parts: each key's length, the keys back to back and each key's

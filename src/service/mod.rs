@@ -249,17 +249,22 @@ impl ServiceState {
             tracing::error!("serializing a search hit: {err:#}");
             ApiError::Internal
         };
-        let mut array = vec![b'['];
+        let start = out.len();
+        out.push(b'[');
         for (at, hit) in hits.iter().enumerate() {
             if at > 0 {
-                array.push(b',');
+                out.push(b',');
             }
-            let mut value = serde_json::to_value(hit).map_err(serialize_failed)?;
-            auth::strip_omitted_fields(&mut value, tier);
-            serde_json::to_writer(&mut array, &value).map_err(serialize_failed)?;
+            let written = serde_json::to_value(hit).and_then(|mut value| {
+                auth::strip_omitted_fields(&mut value, tier);
+                serde_json::to_writer(&mut *out, &value)
+            });
+            if let Err(err) = written {
+                out.truncate(start);
+                return Err(serialize_failed(err));
+            }
         }
-        array.push(b']');
-        out.extend_from_slice(&array);
+        out.push(b']');
         Ok(())
     }
 
@@ -358,8 +363,6 @@ fn write_hits<E>(
 ) -> Result<(), E> {
     let full = tier.allows(crate::model::Feature::ReleaseAndRetail);
     let start = out.len();
-    // About 3.7 KB per hit with a dozen variants.
-    out.reserve(pks.len() * 4096 + 2);
     out.push(b'[');
     let mut written = 0usize;
     for &pk in pks {

@@ -118,6 +118,7 @@ pub(crate) async fn search(
     // into the page cache after a cold start, a mirror that changes while served) sends the
     // page to the blocking pool, where the store's records are read ahead all at once or the
     // hits read from the catalogue.
+    // About 3.7 KB per hit with a dozen variants, and the page's head and end.
     let mut body = Vec::with_capacity(value.pks.len() * 4096 + args.text.len() + 128);
     body.extend_from_slice(SEARCH_PAGE_HEAD);
     let stored = value.hits_from_store
