@@ -5,8 +5,10 @@
 //! writers never share one, and the rename stays on one file system), is flushed to disk, is
 //! renamed over the target in one step, and the folder is flushed so the rename itself survives a
 //! power cut. Until the rename the target holds its old content; a temporary file that is never
-//! committed deletes itself when dropped, and one that a killed process left (never dropped) is
-//! removed by a later write of the same target once it has not changed for an hour.
+//! committed deletes itself when dropped. One that a killed process left (never dropped) is
+//! removed by a later write of the same target: at once when no process holds its lock (each
+//! writer locks its temporary file), or once it has not changed for an hour where the file
+//! system has no such locks.
 
 use std::fs::File;
 use std::io::Write as _;
@@ -19,18 +21,22 @@ pub struct Staged {
     target: PathBuf,
 }
 
-/// A temporary file of a target not written to for this long was left by a process that was
-/// killed while writing (a crash, `kill -9`): no writer pauses that long (the longest, a hit
-/// store at a million products, writes for some 15 s).
+/// Where locks cannot tell, a temporary file of a target not written to for this long was left
+/// by a process that was killed while writing (a crash, `kill -9`): no writer pauses that long
+/// (the longest, a hit store at a million products, writes for some 15 s).
 const ABANDONED_AFTER: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// A temporary file that nobody holds the lock of is abandoned once it is this old: a writer
+/// creates its file and then locks it, and this covers the moment between the two.
+const UNLOCKED_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// The random part of a temporary file's name (`XXXXXX`), and what marks it as one.
 const RANDOM_CHARS: usize = 6;
 const SUFFIX: &str = ".partial";
 
-/// Starts replacing `target`: creates `.{name}.XXXXXX.partial` in its folder. Temporary files
-/// of the same target abandoned by a killed process are removed first
-/// ([`remove_abandoned`]).
+/// Starts replacing `target`: creates `.{name}.XXXXXX.partial` in its folder and holds its
+/// lock until the write ends (the process's exit releases it, however it ends). Temporary files
+/// of the same target abandoned by a killed process are removed first ([`remove_abandoned`]).
 pub fn stage(target: &Path) -> std::io::Result<Staged> {
     let mut prefix = std::ffi::OsString::from(".");
     prefix.push(target.file_name().unwrap_or(target.as_os_str()));
@@ -41,6 +47,8 @@ pub fn stage(target: &Path) -> std::io::Result<Staged> {
         .rand_bytes(RANDOM_CHARS)
         .suffix(SUFFIX)
         .tempfile_in(folder_of(target))?;
+    // Best effort: where the file system has no locks, the age rule alone applies.
+    let _ = temporary.as_file().try_lock();
     Ok(Staged {
         temporary,
         target: target.to_path_buf(),
@@ -77,10 +85,13 @@ pub fn write_bytes(target: &Path, bytes: &[u8]) -> std::io::Result<()> {
     staged.commit()
 }
 
-/// Removes the files `{prefix}XXXXXX.partial` of `folder` (named as [`stage`] names them) not
-/// modified for [`ABANDONED_AFTER`]. A killed process never drops its temporary file,
-/// and at a million products a hit store's is up to 2 GB, left beside the catalogue for good.
-/// Best effort: a file that cannot be read or removed is left, and the write goes on.
+/// Removes the files `{prefix}XXXXXX.partial` of `folder` (named as [`stage`] names them) that
+/// no writer holds: their lock is free and they are [`UNLOCKED_GRACE`] old, or (where the lock
+/// cannot be tried) they were not modified for [`ABANDONED_AFTER`]. A killed process never
+/// drops its temporary file, and at a million products a hit store's is up to 2 GB, left
+/// beside the catalogue for good; a service restarted after a kill during its first start
+/// would otherwise hold two of them. Best effort: a file that cannot be read or removed is
+/// left, and the write goes on.
 fn remove_abandoned(folder: &Path, prefix: &std::ffi::OsStr) {
     let Ok(entries) = std::fs::read_dir(folder) else {
         return;
@@ -95,12 +106,21 @@ fn remove_abandoned(folder: &Path, prefix: &std::ffi::OsStr) {
         if !ours {
             continue;
         }
-        let abandoned = entry
+        let Some(idle) = entry
             .metadata()
             .and_then(|meta| meta.modified())
             .ok()
             .and_then(|modified| modified.elapsed().ok())
-            .is_some_and(|idle| idle >= ABANDONED_AFTER);
+        else {
+            continue;
+        };
+        // Held open until the file is removed, so that its lock stays ours meanwhile.
+        let probe = File::open(entry.path());
+        let abandoned = match probe.as_ref().map(File::try_lock) {
+            Ok(Ok(())) => idle >= UNLOCKED_GRACE,
+            Ok(Err(std::fs::TryLockError::WouldBlock)) => false,
+            Ok(Err(std::fs::TryLockError::Error(_))) | Err(_) => idle >= ABANDONED_AFTER,
+        };
         if abandoned && std::fs::remove_file(entry.path()).is_ok() {
             tracing::info!(path = %entry.path().display(), "removed a temporary file a killed process left");
         }
@@ -178,6 +198,25 @@ mod tests {
     }
 
     #[test]
+    fn a_write_in_progress_keeps_its_temporary_file_however_long_it_is_quiet() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("cat.sqlite.search-index");
+        let mut slow = stage(&target).unwrap();
+        slow.file().write_all(b"first half").unwrap();
+        let two_days = std::time::Duration::from_secs(2 * 86_400);
+        slow.file()
+            .set_modified(std::time::SystemTime::now() - two_days)
+            .unwrap();
+        // Another writer of the same target meanwhile: the quiet one holds its lock.
+        write_bytes(&target, b"other").unwrap();
+        assert!(slow.path().exists());
+        slow.file().write_all(b", second half").unwrap();
+        slow.commit().unwrap();
+        assert_eq!(std::fs::read(&target).unwrap(), b"first half, second half");
+        assert_eq!(names_in(dir.path()), ["cat.sqlite.search-index"]);
+    }
+
+    #[test]
     fn concurrent_writes_leave_one_whole_file_never_a_mix() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("weekly.csv");
@@ -208,25 +247,46 @@ mod tests {
         };
         let day = std::time::Duration::from_secs(86_400);
         let minute = std::time::Duration::from_secs(60);
-        // Left by killed writers of this target.
+        // Left by killed writers of this target: their locks died with them.
         file_at(".cat.sqlite.search-hits.Eetku4.partial", day);
         file_at(
             ".cat.sqlite.search-hits.GCbhqT.partial",
             2 * ABANDONED_AFTER,
         );
-        // Being written right now by another process.
-        file_at(".cat.sqlite.search-hits.ZK1CZq.partial", minute);
+        file_at(".cat.sqlite.search-hits.kLd0aP.partial", minute);
+        // Being written by other writers, which hold the lock: one busy, one quiet for a day.
+        let writers = [
+            (".cat.sqlite.search-hits.ZK1CZq.partial", minute),
+            (".cat.sqlite.search-hits.Pq7sW2.partial", day),
+        ]
+        .map(|(name, idle)| {
+            file_at(name, idle);
+            let writer = File::options()
+                .write(true)
+                .open(dir.path().join(name))
+                .unwrap();
+            writer.try_lock().unwrap();
+            writer
+        });
+        // Just created, not locked yet.
+        file_at(
+            ".cat.sqlite.search-hits.nEw123.partial",
+            std::time::Duration::ZERO,
+        );
         // Another target's, and names that only look alike.
         file_at(".cat.sqlite.search-index.iiGJ3S.partial", day);
         file_at(".cat.sqlite.search-hits.notours.partial", day);
         file_at("cat.sqlite.search-hits.Eetku4.partial", day);
         file_at(".cat.sqlite.search-hits.Eetku4.part", day);
         write_bytes(&target, b"hits").unwrap();
+        drop(writers);
         assert_eq!(
             names_in(dir.path()),
             [
                 ".cat.sqlite.search-hits.Eetku4.part",
+                ".cat.sqlite.search-hits.Pq7sW2.partial",
                 ".cat.sqlite.search-hits.ZK1CZq.partial",
+                ".cat.sqlite.search-hits.nEw123.partial",
                 ".cat.sqlite.search-hits.notours.partial",
                 ".cat.sqlite.search-index.iiGJ3S.partial",
                 "cat.sqlite.search-hits",
