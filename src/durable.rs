@@ -114,10 +114,16 @@ fn remove_abandoned(folder: &Path, prefix: &std::ffi::OsStr) {
         else {
             continue;
         };
-        // Held open until the file is removed, so that its lock stays ours meanwhile.
+        if idle < UNLOCKED_GRACE {
+            continue;
+        }
+        // Held open until the file is removed, so that its lock stays ours meanwhile. Closing
+        // it drops any POSIX lock this process holds on the file (closing any descriptor
+        // does): SQLite's, when this process is also writing that temporary catalogue. No
+        // other connection ever opens a temporary catalogue, so nothing relies on those.
         let probe = File::open(entry.path());
         let abandoned = match probe.as_ref().map(File::try_lock) {
-            Ok(Ok(())) => idle >= UNLOCKED_GRACE,
+            Ok(Ok(())) => true,
             Ok(Err(std::fs::TryLockError::WouldBlock)) => false,
             Ok(Err(std::fs::TryLockError::Error(_))) | Err(_) => idle >= ABANDONED_AFTER,
         };
