@@ -727,7 +727,8 @@ fn build_only(args: &[String]) {
 }
 
 /// `--rank-only <catalogue> <count> <threads> [searched]`: ranking alone, in process, on `count` distinct
-/// queries searched once each by `threads` threads (the index read back from beside the
+/// queries (or `count` from the file `SOLESCOPE_BENCH_TEXTS` names, in turn) searched once each
+/// by `threads` threads (the index read back from beside the
 /// catalogue, built and saved on the first run). Prints the rate, the per-query latency
 /// percentiles (and the `SOLESCOPE_BENCH_SLOWEST` slowest queries, to profile the tail) and a
 /// checksum of every page, so a change to ranking cost can be checked to return the same pages
@@ -747,7 +748,13 @@ fn rank_only(args: &[String]) {
         .map_or(usize::MAX, |v| v.parse().expect("searched"));
     let conn = Connection::open(&catalogue).expect("catalogue opened");
     let (index, source) = SearchIndex::open(&catalogue, &conn).expect("index");
-    let distinct = if count == 0 {
+    // `SOLESCOPE_BENCH_TEXTS`: a file of queries (one a line) searched in turn instead, to
+    // profile the queries the tail printed (`SOLESCOPE_BENCH_SLOWEST`).
+    let distinct = if let Some(path) = std::env::var_os("SOLESCOPE_BENCH_TEXTS") {
+        let texts = std::fs::read_to_string(path).expect("SOLESCOPE_BENCH_TEXTS read");
+        let texts: Vec<String> = texts.lines().map(str::to_owned).collect();
+        texts.iter().cycle().take(count).cloned().collect()
+    } else if count == 0 {
         Vec::new()
     } else {
         distinct_queries(&load_products(&conn), count, 1)
