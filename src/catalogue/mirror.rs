@@ -109,17 +109,8 @@ pub fn open_or_create(path: &Path, source: &str) -> Result<Catalogue, CatalogueE
             })?;
         }
         // Built beside under a temporary name and renamed: a crash never leaves half a schema.
-        let dir = path.parent().unwrap_or_else(|| Path::new("."));
-        let temp = tempfile::Builder::new()
-            .prefix(".mirror-")
-            .suffix(".sqlite")
-            .tempfile_in(dir)
-            .map_err(|source| CatalogueError::Io {
-                path: dir.to_path_buf(),
-                source,
-            })?;
-        {
-            let conn = Connection::open(temp.path())?;
+        super::atomic::write_atomically(path, |temp| {
+            let conn = Connection::open(temp)?;
             super::create_schema(&conn)?;
             let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
             super::write_meta(
@@ -131,10 +122,7 @@ pub fn open_or_create(path: &Path, source: &str) -> Result<Catalogue, CatalogueE
             for (key, tier) in super::generate::DEMO_KEYS {
                 super::keys::insert(&conn, key, tier, "demo", &now)?;
             }
-        }
-        temp.persist(path).map_err(|err| CatalogueError::Io {
-            path: path.to_path_buf(),
-            source: err.error,
+            Ok(())
         })?;
     }
     let catalogue = Catalogue::open(path)?;
