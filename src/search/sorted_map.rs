@@ -62,24 +62,80 @@ pub(crate) struct TextMap {
     present: HeadFilter,
 }
 
+/// Keys with their documents as the index build collects them, in any order: the keys back to
+/// back in one buffer, what [`TextMap::new`] sorts.
+///
+/// Each key had been a `Box<str>` of its own: two million allocations at a million products,
+/// freed by the thread that built the maps into the arena of the thread that read them, whose
+/// next large allocation then merged them all back (`malloc_consolidate`, half a second of the
+/// first start's longest thread in `perf record`).
+#[derive(Default)]
+pub(crate) struct TextEntries {
+    bytes: Vec<u8>,
+    /// Key `i` starts at `starts[i]` and ends where the next starts (the last, at the end).
+    starts: Vec<usize>,
+    docs: Vec<u32>,
+}
+
+impl TextEntries {
+    pub(crate) fn push(&mut self, key: &str, doc: u32) {
+        self.starts.push(self.bytes.len());
+        self.bytes.extend_from_slice(key.as_bytes());
+        self.docs.push(doc);
+    }
+
+    /// Adds `other`'s entries after these.
+    pub(crate) fn append(&mut self, other: &TextEntries) {
+        let offset = self.bytes.len();
+        self.starts
+            .extend(other.starts.iter().map(|start| start + offset));
+        self.bytes.extend_from_slice(&other.bytes);
+        self.docs.extend_from_slice(&other.docs);
+    }
+
+    fn len(&self) -> usize {
+        self.docs.len()
+    }
+
+    fn key(&self, i: usize) -> &[u8] {
+        let end = self.starts.get(i + 1).copied().unwrap_or(self.bytes.len());
+        &self.bytes[self.starts[i]..end]
+    }
+}
+
+impl<'a> FromIterator<(&'a str, u32)> for TextEntries {
+    fn from_iter<I: IntoIterator<Item = (&'a str, u32)>>(iter: I) -> Self {
+        let mut entries = Self::default();
+        for (key, doc) in iter {
+            entries.push(key, doc);
+        }
+        entries
+    }
+}
+
 impl TextMap {
-    /// The map of `entries`, in any order, duplicates allowed; `None` when their keys take
-    /// 4 GB or more.
-    pub(crate) fn new(entries: Vec<(Box<str>, u32)>) -> Option<Self> {
+    /// The map of `entries`, duplicates allowed; `None` when their keys take 4 GB or more.
+    pub(crate) fn new(entries: &TextEntries) -> Option<Self> {
         // Sorted by the first eight bytes as one number first, which settles most comparisons
-        // of a million style codes without `memcmp`; the order is the keys' byte order.
-        let mut keyed: Vec<(u64, Box<str>, u32)> = entries
-            .into_iter()
-            .map(|(key, doc)| (head(&key), key, doc))
-            .collect();
-        keyed.sort_unstable();
-        keyed.dedup();
+        // of a million style codes without `memcmp`; the order is the keys' byte order, then
+        // the documents'.
+        let mut keyed: Vec<(u64, u32)> = (0..entries.len())
+            .map(|i| Some((head_of(entries.key(i)), u32::try_from(i).ok()?)))
+            .collect::<Option<_>>()?;
+        let key = |i: u32| entries.key(i as usize);
+        let doc = |i: u32| entries.docs[i as usize];
+        keyed.sort_unstable_by(|a, b| {
+            (a.0.cmp(&b.0))
+                .then_with(|| key(a.1).cmp(key(b.1)))
+                .then_with(|| doc(a.1).cmp(&doc(b.1)))
+        });
+        keyed.dedup_by(|a, b| a.0 == b.0 && key(a.1) == key(b.1) && doc(a.1) == doc(b.1));
         let lengths: Vec<u32> = keyed
             .iter()
-            .map(|(_, key, _)| u32::try_from(key.len()).ok())
+            .map(|&(_, i)| u32::try_from(key(i).len()).ok())
             .collect::<Option<_>>()?;
-        let bytes: Vec<u8> = keyed.iter().flat_map(|(_, key, _)| key.bytes()).collect();
-        let docs = keyed.iter().map(|&(_, _, doc)| doc).collect();
+        let bytes: Vec<u8> = keyed.iter().flat_map(|&(_, i)| key(i)).copied().collect();
+        let docs = keyed.iter().map(|&(_, i)| doc(i)).collect();
         Self::from_parts(&lengths, bytes, docs)
     }
 
@@ -135,7 +191,10 @@ impl TextMap {
         let wanted = head_of(key);
         let (low, high) = if self.present.may_hold(wanted) {
             let low = self.heads.partition_point(|&head| head < wanted);
-            (low, low + self.heads[low..].partition_point(|&head| head == wanted))
+            (
+                low,
+                low + self.heads[low..].partition_point(|&head| head == wanted),
+            )
         } else {
             (0, 0)
         };
@@ -257,7 +316,7 @@ mod tests {
     #[test]
     fn lookups_find_every_document_of_a_key_and_nothing_else() {
         let entries = entries();
-        let map = TextMap::new(entries.clone()).unwrap();
+        let map = TextMap::new(&entries.iter().map(|(k, d)| (&**k, *d)).collect()).unwrap();
         let probes = [
             "nike-air-max-1",
             "nike-air-max-90",
@@ -288,7 +347,7 @@ mod tests {
         let entries: Vec<(Box<str>, u32)> = (0..20_000u32)
             .map(|i| (format!("DD{:06}", i * 7).into_boxed_str(), i))
             .collect();
-        let map = TextMap::new(entries.clone()).unwrap();
+        let map = TextMap::new(&entries.iter().map(|(k, d)| (&**k, *d)).collect()).unwrap();
         for (key, doc) in &entries {
             assert!(map.present.may_hold(head(key)), "{key}");
             assert_eq!(map.get(key).collect::<Vec<_>>(), [*doc], "{key}");
@@ -303,7 +362,11 @@ mod tests {
             .filter(|key| map.present.may_hold(head(key)))
             .count();
         // About one in nine passes with eight bits a key; one in five is allowed.
-        assert!(passed * 5 < absent.len(), "{passed} of {} passed", absent.len());
+        assert!(
+            passed * 5 < absent.len(),
+            "{passed} of {} passed",
+            absent.len()
+        );
         for key in &absent {
             assert_eq!(map.get(key).count(), 0, "{key}");
         }
@@ -311,7 +374,7 @@ mod tests {
 
     #[test]
     fn saved_parts_read_back_to_the_same_map_and_unsorted_parts_are_refused() {
-        let map = TextMap::new(entries()).unwrap();
+        let map = TextMap::new(&entries().iter().map(|(k, d)| (&**k, *d)).collect()).unwrap();
         let lengths: Vec<u32> = map.keys().map(|key| key.len() as u32).collect();
         let bytes: Vec<u8> = map.keys().flatten().copied().collect();
         let again = TextMap::from_parts(&lengths, bytes.clone(), map.docs.clone()).unwrap();
