@@ -218,10 +218,7 @@ impl TextMap {
 /// The first sixteen bytes of `key` as a big-endian number (zero-padded), ordered as the keys
 /// are where they differ in those bytes.
 fn head16(key: &[u8]) -> u128 {
-    let mut bytes = [0u8; 16];
-    let len = key.len().min(16);
-    bytes[..len].copy_from_slice(&key[..len]);
-    u128::from_be_bytes(bytes)
+    u128::from_be_bytes(padded(key))
 }
 
 /// One bit per hash of a head, set for the heads of the map: a lookup whose head's bit is clear
@@ -281,10 +278,15 @@ pub(super) fn head(text: &str) -> u64 {
 
 /// [`head`] of bytes.
 fn head_of(text: &[u8]) -> u64 {
-    let mut bytes = [0u8; 8];
-    let len = text.len().min(8);
+    u64::from_be_bytes(padded(text))
+}
+
+/// The first `N` bytes of `text`, zeros after its end.
+fn padded<const N: usize>(text: &[u8]) -> [u8; N] {
+    let mut bytes = [0u8; N];
+    let len = text.len().min(N);
     bytes[..len].copy_from_slice(&text[..len]);
-    u64::from_be_bytes(bytes)
+    bytes
 }
 
 #[cfg(test)]
