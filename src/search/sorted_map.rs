@@ -116,12 +116,12 @@ impl<'a> FromIterator<(&'a str, u32)> for TextEntries {
 impl TextMap {
     /// The map of `entries`, duplicates allowed; `None` when their keys take 4 GB or more.
     pub(crate) fn new(entries: &TextEntries) -> Option<Self> {
-        // Sorted by the first sixteen bytes as one number first, which settles the comparisons
-        // of a million style codes without `memcmp` (ten bytes or so, many sharing their first
-        // eight), and most of the slugs'; the order is the keys' byte order, then the
-        // documents'.
-        let mut keyed: Vec<(u128, u32)> = (0..entries.len())
-            .map(|i| Some((head16(entries.key(i)), u32::try_from(i).ok()?)))
+        // Sorted by the first 32 bytes as two numbers first, which settles the comparisons of a
+        // million style codes (ten bytes or so, many sharing their first eight) and of most
+        // slugs (many share their first sixteen: `new-balance-9060`) without reading the keys;
+        // the order is the keys' byte order, then the documents'.
+        let mut keyed: Vec<([u128; 2], u32)> = (0..entries.len())
+            .map(|i| Some((head32(entries.key(i)), u32::try_from(i).ok()?)))
             .collect::<Option<_>>()?;
         let key = |i: u32| entries.key(i as usize);
         let doc = |i: u32| entries.docs[i as usize];
@@ -135,7 +135,10 @@ impl TextMap {
             .iter()
             .map(|&(_, i)| u32::try_from(key(i).len()).ok())
             .collect::<Option<_>>()?;
-        let bytes: Vec<u8> = keyed.iter().flat_map(|&(_, i)| key(i)).copied().collect();
+        let mut bytes = Vec::with_capacity(lengths.iter().map(|&len| len as usize).sum());
+        for &(_, i) in &keyed {
+            bytes.extend_from_slice(key(i));
+        }
         let docs = keyed.iter().map(|&(_, i)| doc(i)).collect();
         Self::from_parts(&lengths, bytes, docs)
     }
@@ -215,10 +218,14 @@ impl TextMap {
     }
 }
 
-/// The first sixteen bytes of `key` as a big-endian number (zero-padded), ordered as the keys
-/// are where they differ in those bytes.
-fn head16(key: &[u8]) -> u128 {
-    u128::from_be_bytes(padded(key))
+/// The first 32 bytes of `key` as two big-endian numbers (zero-padded), ordered as the keys are
+/// where they differ in those bytes.
+fn head32(key: &[u8]) -> [u128; 2] {
+    let second = key.get(16..).unwrap_or_default();
+    [
+        u128::from_be_bytes(padded(key)),
+        u128::from_be_bytes(padded(second)),
+    ]
 }
 
 /// One bit per hash of a head, set for the heads of the map: a lookup whose head's bit is clear
@@ -293,8 +300,9 @@ fn padded<const N: usize>(text: &[u8]) -> [u8; N] {
 mod tests {
     use super::*;
 
-    /// Keys that share their first eight bytes, keys that are the start of others, keys with
-    /// several documents, and a key that is all of another's first eight bytes.
+    /// Keys that share their first eight bytes (and sixteen, and 32), keys that are the start of
+    /// others, keys with several documents, and a key that is all of another's first eight
+    /// bytes.
     fn entries() -> Vec<(Box<str>, u32)> {
         let keys = [
             ("nike-air-max-1", 4),
@@ -303,6 +311,13 @@ mod tests {
             ("nike-air", 9),
             ("nike-ai", 3),
             ("nike-air-max-1-og", 1),
+            ("new-balance-9060-wolf-grey", 10),
+            ("new-balance-9060-gum", 11),
+            ("new-balance-9060-ba", 15),
+            ("new-balance-9060-ab", 16),
+            ("new-balance-9060-wolf-grey-black-cloud-white-b", 12),
+            ("new-balance-9060-wolf-grey-black-cloud-white-a", 13),
+            ("new-balance-9060-wolf-grey-black", 14),
             ("DD1391100", 5),
             ("DD1391", 6),
             ("a", 8),
@@ -338,6 +353,13 @@ mod tests {
             "nike-a",
             "nike-air-max-1-og",
             "nike-air-max-1-ogx",
+            "new-balance-9060-wolf-grey",
+            "new-balance-9060-wolf-grey-black",
+            "new-balance-9060-wolf-grey-black-cloud-white-a",
+            "new-balance-9060-wolf-grey-black-cloud-white-c",
+            "new-balance-9060",
+            "new-balance-9060-ab",
+            "new-balance-9060-ba",
             "DD1391100",
             "DD1391",
             "DD13911",
