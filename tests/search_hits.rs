@@ -184,6 +184,41 @@ fn store_is_reused_rebuilt_when_stale_or_damaged_and_never_serves_a_damaged_reco
     assert_eq!(open(&catalogue).1, IndexSource::Loaded);
 }
 
+/// A record the page cache holds is written without waiting for the disk, the same bytes as
+/// `write_hit` writes; one it does not hold is refused as not cached (the service then writes
+/// the page on the blocking pool), and nothing is left in the output.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_hit_is_written_without_waiting_only_when_the_page_cache_holds_its_record() {
+    // Under the target directory, not the system's temporary one: a tmpfs holds every page in
+    // memory, so nothing there can be evicted.
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let catalogue = common::catalogue(dir.path(), "catalogue.sqlite", 300, 5);
+    let (store, _) = open(&catalogue);
+    let full = true;
+    // The store's pages are clean (its write was synced): `DONTNEED` drops them.
+    let file = std::fs::File::open(HitStore::file_for(&catalogue)).unwrap();
+    file.sync_all().unwrap();
+    rustix::fs::fadvise(&file, 0, None, rustix::fs::Advice::DontNeed).unwrap();
+
+    let mut out = b"head".to_vec();
+    let refused = store.write_cached_hit(150, Country::Us, full, &mut out);
+    assert!(matches!(refused, Err(HitError::NotCached)), "{refused:?}");
+    assert_eq!(out, b"head");
+
+    let mut waited = Vec::new();
+    store
+        .write_hit(150, Country::Us, full, &mut waited)
+        .unwrap();
+    let mut cached = Vec::new();
+    store
+        .write_cached_hit(150, Country::Us, full, &mut cached)
+        .unwrap();
+    assert_eq!(cached, waited);
+    let conn = rusqlite::Connection::open(&catalogue).unwrap();
+    assert_eq!(cached, from_catalogue(&conn, 150, Country::Us, Tier::Pro));
+}
+
 #[test]
 fn an_unwritable_folder_keeps_the_store_in_a_temporary_file() {
     let dir = tempfile::tempdir().unwrap();

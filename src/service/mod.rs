@@ -200,11 +200,13 @@ impl ServiceState {
         out: &mut Vec<u8>,
     ) -> Result<(), crate::search::HitError> {
         let store = self.hits.get().ok_or(crate::search::HitError::NotReady)?;
-        if !store.is_cached() {
-            // After a cold start a record may be a disk read: not on an async worker.
-            return Err(crate::search::HitError::NotCached);
-        }
-        write_hits(store, pks, country, tier, out, |_, err, _| Err(err))
+        // Until the store has been read through once, a record may be a disk read, which must
+        // not wait on an async worker: records are read here only from the page cache, and the
+        // first that is not there sends the page to the blocking pool.
+        let cached_only = !store.is_cached();
+        write_hits(store, pks, country, tier, cached_only, out, |_, err, _| {
+            Err(err)
+        })
     }
 
     /// Appends the JSON array of the search hits of `pks`, in order, to `out`. From the hit
@@ -224,7 +226,7 @@ impl ServiceState {
         if !store.is_cached() {
             store.prefetch(pks);
         }
-        write_hits(store, pks, country, tier, out, |pk, err, out| {
+        write_hits(store, pks, country, tier, false, out, |pk, err, out| {
             tracing::error!("search hit from the catalogue instead: {err}");
             let mut page = Vec::new();
             self.hits_from_catalogue(&[pk], country, tier, &mut page)?;
@@ -351,13 +353,15 @@ impl ServiceState {
     }
 }
 
-/// The JSON array of the hits of `pks` from `store`; `missing` appends a hit the store cannot
-/// give (`Ok(false)`: skip it) or ends the page with its error.
+/// The JSON array of the hits of `pks` from `store` (from the page cache alone when
+/// `cached_only`: [`HitStore::write_cached_hit`]); `missing` appends a hit the store cannot give
+/// (`Ok(false)`: skip it) or ends the page with its error.
 fn write_hits<E>(
     store: &HitStore,
     pks: &[i64],
     country: crate::model::Country,
     tier: crate::model::Tier,
+    cached_only: bool,
     out: &mut Vec<u8>,
     mut missing: impl FnMut(i64, crate::search::HitError, &mut Vec<u8>) -> Result<bool, E>,
 ) -> Result<(), E> {
@@ -370,7 +374,12 @@ fn write_hits<E>(
         if written > 0 {
             out.push(b',');
         }
-        let found = match store.write_hit(pk, country, full, out) {
+        let written_from_store = if cached_only {
+            store.write_cached_hit(pk, country, full, out)
+        } else {
+            store.write_hit(pk, country, full, out)
+        };
+        let found = match written_from_store {
             Ok(()) => true,
             Err(err) => match missing(pk, err, out) {
                 Ok(found) => found,
