@@ -114,7 +114,9 @@ fn store_is_reused_rebuilt_when_stale_or_damaged_and_never_serves_a_damaged_reco
     assert!(!store.is_cached());
     store.prefetch(&[3, 1, 9_999, 200]);
     assert!(from_store(&store, 3, Country::Us, Tier::Pro).is_ok());
-    assert_eq!(store.warm_page_cache().unwrap(), records);
+    let warm_up = store.warm_page_cache().unwrap();
+    assert_eq!(warm_up.covered, records);
+    assert!(warm_up.read <= records);
     assert!(store.is_cached());
     // A store this process built is in the page cache.
     std::fs::remove_file(&file).unwrap();
@@ -186,7 +188,8 @@ fn store_is_reused_rebuilt_when_stale_or_damaged_and_never_serves_a_damaged_reco
 
 /// A record the page cache holds is written without waiting for the disk, the same bytes as
 /// `write_hit` writes; one it does not hold is refused as not cached (the service then writes
-/// the page on the blocking pool), and nothing is left in the output.
+/// the page on the blocking pool), and nothing is left in the output. The warm-up reads only
+/// what the page cache does not hold.
 #[test]
 #[cfg(target_os = "linux")]
 fn a_hit_is_written_without_waiting_only_when_the_page_cache_holds_its_record() {
@@ -217,6 +220,12 @@ fn a_hit_is_written_without_waiting_only_when_the_page_cache_holds_its_record() 
     assert_eq!(cached, waited);
     let conn = rusqlite::Connection::open(&catalogue).unwrap();
     assert_eq!(cached, from_catalogue(&conn, 150, Country::Us, Tier::Pro));
+
+    // The warm-up reads what the page cache does not hold, and only that.
+    let first = store.warm_page_cache().unwrap();
+    assert!(first.read > 0 && first.read <= first.covered, "{first:?}");
+    let again = store.warm_page_cache().unwrap();
+    assert_eq!((again.covered, again.read), (first.covered, 0));
 }
 
 #[test]

@@ -98,7 +98,7 @@ mod text;
 mod typo;
 mod wordsets;
 
-pub use self::hits::{HitError, HitStore, UnbuiltHitStore};
+pub use self::hits::{HitError, HitStore, UnbuiltHitStore, WarmUp};
 pub use self::persist::{IndexSource, UnsavedIndex};
 pub use self::recent::RecentSearches;
 pub use self::text::words;

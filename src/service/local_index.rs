@@ -156,8 +156,9 @@ impl Drop for RunOnce {
 fn warm_page_cache(store: &HitStore) {
     let started = Instant::now();
     match store.warm_page_cache() {
-        Ok(bytes) => tracing::info!(
-            megabytes = bytes >> 20,
+        Ok(warm_up) => tracing::info!(
+            megabytes = warm_up.covered >> 20,
+            megabytes_read = warm_up.read >> 20,
             elapsed_ms = started.elapsed().as_millis() as u64,
             "hit store read into the page cache"
         ),
