@@ -103,6 +103,8 @@ impl TextEntries {
     }
 }
 
+/// Entries from pairs (the tests' way to make them).
+#[cfg(test)]
 impl<'a> FromIterator<(&'a str, u32)> for TextEntries {
     fn from_iter<I: IntoIterator<Item = (&'a str, u32)>>(iter: I) -> Self {
         let mut entries = Self::default();
@@ -140,12 +142,23 @@ impl TextMap {
             bytes.extend_from_slice(key(i));
         }
         let docs = keyed.iter().map(|&(_, i)| doc(i)).collect();
-        Self::from_parts(&lengths, bytes, docs)
+        Self::assemble(&lengths, bytes, docs)
     }
 
     /// A map from its saved parts: each key's length, the keys back to back and each key's
     /// document; `None` unless they pair up and the keys are sorted.
     pub(crate) fn from_parts(lengths: &[u32], bytes: Vec<u8>, docs: Vec<u32>) -> Option<Self> {
+        let map = Self::assemble(lengths, bytes, docs)?;
+        let sorted = (1..map.len()).all(|i| {
+            map.heads[i - 1] < map.heads[i]
+                || (map.heads[i - 1] == map.heads[i] && map.key(i - 1) <= map.key(i))
+        });
+        sorted.then_some(map)
+    }
+
+    /// The map of parts as [`from_parts`](Self::from_parts) takes them, their order not
+    /// checked (`new` has just sorted them); `None` unless they pair up.
+    fn assemble(lengths: &[u32], bytes: Vec<u8>, docs: Vec<u32>) -> Option<Self> {
         if lengths.len() != docs.len() {
             return None;
         }
@@ -159,20 +172,18 @@ impl TextMap {
         if end as usize != bytes.len() {
             return None;
         }
-        let mut map = Self {
-            heads: Vec::new(),
+        let heads: Vec<u64> = starts
+            .windows(2)
+            .map(|key| head_of(&bytes[key[0] as usize..key[1] as usize]))
+            .collect();
+        let present = HeadFilter::of(&heads);
+        Some(Self {
+            heads,
             starts,
             bytes,
             docs,
-            present: HeadFilter::default(),
-        };
-        map.heads = (0..map.len()).map(|i| head_of(map.key(i))).collect();
-        map.present = HeadFilter::of(&map.heads);
-        let sorted = (1..map.len()).all(|i| {
-            map.heads[i - 1] < map.heads[i]
-                || (map.heads[i - 1] == map.heads[i] && map.key(i - 1) <= map.key(i))
-        });
-        sorted.then_some(map)
+            present,
+        })
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -237,7 +248,6 @@ fn head32(key: &[u8]) -> [u128; 2] {
 /// about one absent head in nine passes (a Bloom filter of one hash; the map's own bytes are
 /// some 40 a key). Written by hand: one multiply and one bit, where a filter crate's hashing
 /// and several probes would cost more than they save at this rate.
-#[derive(Default)]
 struct HeadFilter {
     bits: Vec<u64>,
     /// `64 - log2(bits.len() * 64)`: the hash's top bits choose the bit.
@@ -249,6 +259,7 @@ impl HeadFilter {
     /// differ in a few bytes over the whole table.
     const MULTIPLIER: u64 = 0x9E37_79B9_7F4A_7C15;
 
+    /// The filter of `heads`: at least one word of bits, so every head has a bit.
     fn of(heads: &[u64]) -> Self {
         let bit_count = heads.len().saturating_mul(8).next_power_of_two().max(64);
         let mut filter = Self {
@@ -266,12 +277,8 @@ impl HeadFilter {
         (head.wrapping_mul(Self::MULTIPLIER) >> self.shift) as usize
     }
 
-    /// `false` when no key has this head; `true` when one may (a map with no filter built may
-    /// hold any).
+    /// `false` when no key has this head; `true` when one may.
     fn may_hold(&self, head: u64) -> bool {
-        if self.bits.is_empty() {
-            return true;
-        }
         let bit = self.bit_of(head);
         self.bits[bit / 64] & (1 << (bit % 64)) != 0
     }
