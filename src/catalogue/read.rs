@@ -54,6 +54,33 @@ pub fn product_pk(conn: &Connection, key: ProductKey<'_>) -> Result<Option<i64>,
     Ok(found)
 }
 
+/// The products with a variant whose GTIN, read as a number, is `gtin` (a GTIN-14 number):
+/// stored with 8, 12, 13 or 14 digits, as the search index reads GTINs. One lookup in the
+/// `variants_gtin` index per width the number fits.
+///
+/// A number over 14 digits is no GTIN: no product.
+pub fn product_pks_with_gtin(conn: &Connection, gtin: u64) -> Result<Vec<i64>, CatalogueError> {
+    if gtin >= 10u64.pow(14) {
+        return Ok(Vec::new());
+    }
+    // Every width the number fits; a missing one repeats the widest.
+    let form = |width: usize| {
+        let width = if gtin < 10u64.pow(width as u32) {
+            width
+        } else {
+            14
+        };
+        format!("{gtin:0width$}")
+    };
+    let mut statement = conn.prepare_cached(
+        "SELECT DISTINCT product_pk FROM variants WHERE gtin IN (?1, ?2, ?3, ?4)",
+    )?;
+    let pks = statement
+        .query_map([form(8), form(12), form(13), form(14)], |row| row.get(0))?
+        .collect::<Result<Vec<i64>, _>>()?;
+    Ok(pks)
+}
+
 const HIT_COLUMNS: &str = "pk, id, slug, sku, title, brand, category, color, gender, age_group,
     size_system, condition, availability, description, image, link, release_date, is_bundle,
     labels, inserted_at";

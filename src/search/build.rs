@@ -1,10 +1,10 @@
 //! Building the index from the catalogue: one pass over products (in key order, each noted with
-//! its document: most popular first), one over variant GTINs, then the term dictionary, posting
-//! lists and prefix table.
+//! its document: most popular first), one over variant GTINs (module `gtins`; for a large
+//! catalogue, once the service answers), then the term dictionary, posting lists and prefix table.
 //!
-//! At a million products this is some 12 s of CPU; on two cores it takes about half that: the
-//! products are read in two parts on two threads (the second also reads the GTINs), and the
-//! posting lists, the dictionary and the exact maps are then built at once.
+//! At a million products this is some 9 s of CPU without the GTINs; on two cores it takes about
+//! half that: the products are read in two parts on two threads, and the posting lists, the
+//! dictionary and the exact maps are then built at once.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -14,7 +14,7 @@ use rusqlite::{Connection, Row};
 
 use super::derive::DerivationCache;
 use super::documents::{DocOfPk, rows_in_doc_order};
-use super::gtins::{GtinMap, parse_gtin};
+use super::gtins::{IndexGtins, read_gtins};
 use super::parts::{
     Codes, Dictionary, DocHeader, Forward, MAX_TITLE_POSITION, META_POSITION_SHIFT, META_TITLE,
     Posting, Postings, RANK_BRAND, RANK_COLOR, RANK_DESCRIPTION, RANK_TITLE,
@@ -105,10 +105,18 @@ impl FlatLists {
 /// cost more than they save).
 const TWO_THREADS_FROM: usize = 20_000;
 
-/// Reads the catalogue and builds the index.
-pub(crate) fn build(conn: &Connection) -> Result<SearchIndex, SearchError> {
+/// Reads the catalogue and builds the index; its GTIN map too, unless the catalogue has at
+/// least `defer_gtins_from` products (then [`SearchIndex::read_gtins_later`] reads it).
+pub(crate) fn build(
+    conn: &Connection,
+    defer_gtins_from: Option<usize>,
+) -> Result<SearchIndex, SearchError> {
     let two_threads = std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2);
-    build_with(conn, two_threads.then_some(TWO_THREADS_FROM))
+    build_with(
+        conn,
+        two_threads.then_some(TWO_THREADS_FROM),
+        defer_gtins_from,
+    )
 }
 
 /// [`build`], reading the products on two threads when there are at least `two_threads_from`
@@ -116,10 +124,12 @@ pub(crate) fn build(conn: &Connection) -> Result<SearchIndex, SearchError> {
 pub(crate) fn build_with(
     conn: &Connection,
     two_threads_from: Option<usize>,
+    defer_gtins_from: Option<usize>,
 ) -> Result<SearchIndex, SearchError> {
     // The products and variants are read in key order, front to back through a memory map.
-    let (pks, builder, gtins) =
-        crate::catalogue::with_file_mapped(conn, || read_catalogue(conn, two_threads_from))?;
+    let (pks, builder, gtins) = crate::catalogue::with_file_mapped(conn, || {
+        read_catalogue(conn, two_threads_from, defer_gtins_from)
+    })?;
     builder.finish(pks, gtins)
 }
 
@@ -160,23 +170,25 @@ impl Chunks {
 }
 
 /// The products in document order (most popular first), every product into a builder, and
-/// every variant GTIN with its document.
+/// every variant GTIN with its document (or, from `defer_gtins_from` products, what reads them
+/// later).
 ///
 /// The rows are read in key order, which is the table's order on disk, and not in popularity
 /// order: through the popularity index, each row was a B-tree descent to a page of its own
 /// (5.2 s for the rows of a million products, against about 1.2 s front to back). The builder
 /// notes each row's document and [`Builder::finish`] puts them in document order.
 ///
-/// With two threads, the second reads the variants first (on its own connection), then both
-/// take chunks of products until none is left, each into its own builder; the two are merged
-/// after. (A fixed share of the products for the second thread left one thread or the other
-/// idle for a second at a million products, depending on the machine.) The index is the same
-/// either way (final term ids depend only on frequency and spelling; a test compares the saved
-/// bytes).
+/// With two threads, the second reads the variants first (on its own connection) when they are
+/// read now, then both take chunks of products until none is left, each into its own builder;
+/// the two are merged after. (A fixed share of the products for the second thread left one
+/// thread or the other idle for a second at a million products, depending on the machine.) The
+/// index is the same either way (final term ids depend only on frequency and spelling; a test
+/// compares the saved bytes).
 fn read_catalogue(
     conn: &Connection,
     two_threads_from: Option<usize>,
-) -> Result<(Vec<i64>, Builder, GtinMap), SearchError> {
+    defer_gtins_from: Option<usize>,
+) -> Result<(Vec<i64>, Builder, IndexGtins), SearchError> {
     // Documents in order, from the popularity index alone (no table read).
     let mut statement = conn.prepare("SELECT pk FROM products ORDER BY popularity DESC, pk")?;
     let pks = statement
@@ -186,6 +198,7 @@ fn read_catalogue(
         return Err(SearchError::TooManyProducts { count: pks.len() });
     }
     let doc_of_pk = DocOfPk::new(&pks);
+    let gtins_now = defer_gtins_from.is_none_or(|from| pks.len() < from);
     let chunks = Chunks::of(&pks);
     let path = conn.path().filter(|path| !path.is_empty());
     let second_thread = match (two_threads_from, path) {
@@ -194,8 +207,19 @@ fn read_catalogue(
     };
     let Some(path) = second_thread else {
         let builder = read_products(conn, &chunks, pks.len(), &doc_of_pk)?;
-        let gtins = read_gtins(conn, &doc_of_pk)?;
+        let gtins = if gtins_now {
+            IndexGtins::ready(read_gtins(conn, &doc_of_pk)?)
+        } else {
+            IndexGtins::pending(doc_of_pk)
+        };
         return Ok((pks, builder, gtins));
+    };
+    // The second thread's share when it also reads the variants (about as long as reading
+    // three quarters of the products).
+    let (first_share, second_share) = if gtins_now {
+        (pks.len() / 8 * 7, pks.len() / 8)
+    } else {
+        (pks.len() / 2, pks.len() / 2)
     };
     let (builder, gtins) = std::thread::scope(|scope| {
         let second = scope.spawn(|| -> Result<_, SearchError> {
@@ -205,14 +229,16 @@ fn read_catalogue(
                     | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
             )?;
             crate::catalogue::with_file_mapped(&conn, || {
-                let gtins = read_gtins(&conn, &doc_of_pk)?;
+                let gtins = gtins_now
+                    .then(|| read_gtins(&conn, &doc_of_pk))
+                    .transpose()?;
                 Ok((
-                    read_products(&conn, &chunks, pks.len() / 8, &doc_of_pk)?,
+                    read_products(&conn, &chunks, second_share, &doc_of_pk)?,
                     gtins,
                 ))
             })
         });
-        let first = read_products(conn, &chunks, pks.len() / 8 * 7, &doc_of_pk);
+        let first = read_products(conn, &chunks, first_share, &doc_of_pk);
         let second = second
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
@@ -221,6 +247,7 @@ fn read_catalogue(
         first.append(second);
         Ok::<_, SearchError>((first, gtins))
     })?;
+    let gtins = gtins.map_or_else(|| IndexGtins::pending(doc_of_pk), IndexGtins::ready);
     Ok((pks, builder, gtins))
 }
 
@@ -247,25 +274,6 @@ fn read_products(
         }
     }
     Ok(builder)
-}
-
-/// Every variant GTIN, as its GTIN-14 number, with its product's document.
-///
-/// Every row is read: `NULL` and empty GTINs are skipped here, as no GTIN (`parse_gtin`), and
-/// not by a `WHERE` that `SQLite` would evaluate for each of some 14 million rows (2.2 s
-/// instead of 2.8 s at a million products).
-fn read_gtins(conn: &Connection, doc_of_pk: &DocOfPk) -> Result<GtinMap, SearchError> {
-    let mut gtins = Vec::new();
-    let mut statement = conn.prepare("SELECT product_pk, gtin FROM variants")?;
-    let mut rows = statement.query([])?;
-    while let Some(row) = rows.next()? {
-        let pk: i64 = row.get(0)?;
-        let gtin = text(row, 1)?;
-        if let (Some(doc), Some(value)) = (doc_of_pk.get(pk), parse_gtin(gtin)) {
-            gtins.push((value, doc));
-        }
-    }
-    Ok(GtinMap::new(gtins))
 }
 
 /// Column `index` of `row` as text, `NULL` as empty.
@@ -411,7 +419,7 @@ impl Builder {
     /// and builds the posting lists, the dictionary and the exact maps. Three independent parts
     /// run at once: the exact maps (sorting a million style codes, ids and slugs), the posting
     /// lists, and the dictionary.
-    fn finish(self, pks: Vec<i64>, gtins: GtinMap) -> Result<SearchIndex, SearchError> {
+    fn finish(self, pks: Vec<i64>, gtins: IndexGtins) -> Result<SearchIndex, SearchError> {
         let Builder {
             docs,
             names,
@@ -727,7 +735,7 @@ mod tests {
             .collect::<Result<_, _>>()
             .unwrap();
         for two_threads_from in [None, Some(2)] {
-            let index = build_with(&conn, two_threads_from).unwrap();
+            let index = build_with(&conn, two_threads_from, None).unwrap();
             let mut name_of = vec![String::new(); index.dictionary.term_count()];
             for map in [&index.dictionary.words, &index.dictionary.codes] {
                 let mut stream = map.stream();
@@ -774,8 +782,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let catalogue = super::super::tests::generated_catalogue(dir.path(), 3_001, 5);
         let conn = Connection::open(&catalogue).unwrap();
-        let one = build_with(&conn, None).unwrap();
-        let two = build_with(&conn, Some(2)).unwrap();
+        let one = build_with(&conn, None, None).unwrap();
+        let two = build_with(&conn, Some(2), None).unwrap();
         assert_eq!(one.len(), 3_001);
         let (one, two) = (
             saved(&one, dir.path(), "one"),

@@ -11,7 +11,14 @@
 //! No crate keeps integer ranges with a value this compactly and exactly (`rangemap` holds a
 //! `BTreeMap` node per range and merges equal values across gaps), hence this small module.
 
+use std::cell::RefCell;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use rusqlite::Connection;
+
+use super::documents::DocOfPk;
 use super::sorted_map::SortedMap;
+use super::{SearchError, SearchIndex};
 
 /// GTINs (as GTIN-14 numbers) to the documents carrying them.
 pub(crate) struct GtinMap {
@@ -131,6 +138,116 @@ impl GtinMap {
     /// Every document the map names.
     pub(crate) fn docs(&self) -> impl Iterator<Item = u32> + '_ {
         self.docs.iter().chain(&self.others.docs).copied()
+    }
+}
+
+/// The index's GTIN map: built with it, read back with it, or read from the catalogue once the
+/// service answers (after a large catalogue's first start: 14 million variant rows and their sort
+/// are some 3 s of a core, a third of the build's). Until then, lookups are answered by the
+/// caller from the catalogue ([`SearchIndex::search_resolving_gtins`](super::SearchIndex)).
+pub(crate) struct IndexGtins {
+    map: OnceLock<GtinMap>,
+    /// Until `map` is set: each product's document, to number the catalogue's answers with.
+    pending: Mutex<Option<Arc<DocOfPk>>>,
+}
+
+impl IndexGtins {
+    pub(crate) fn ready(map: GtinMap) -> Self {
+        Self {
+            map: OnceLock::from(map),
+            pending: Mutex::new(None),
+        }
+    }
+
+    pub(crate) fn pending(doc_of_pk: DocOfPk) -> Self {
+        Self {
+            map: OnceLock::new(),
+            pending: Mutex::new(Some(Arc::new(doc_of_pk))),
+        }
+    }
+
+    /// The map, once built.
+    pub(crate) fn map(&self) -> Option<&GtinMap> {
+        self.map.get()
+    }
+
+    /// While the map is still to be built: the products' documents.
+    pub(crate) fn doc_of_pk(&self) -> Option<Arc<DocOfPk>> {
+        if self.map.get().is_some() {
+            return None;
+        }
+        self.pending_slot().clone()
+    }
+
+    /// Sets the map built from the catalogue (a second one is dropped) and frees the documents.
+    pub(crate) fn set(&self, map: GtinMap) {
+        let _ = self.map.set(map);
+        *self.pending_slot() = None;
+    }
+
+    fn pending_slot(&self) -> std::sync::MutexGuard<'_, Option<Arc<DocOfPk>>> {
+        // A panic elsewhere while holding the lock left a whole `Option` behind.
+        self.pending
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// Reads the GTIN map of an index built without it (a large catalogue's: module `build`); nothing
+/// when it has one. `conn` is the catalogue the index was built from.
+pub(crate) fn read_later(index: &SearchIndex, conn: &Connection) -> Result<(), SearchError> {
+    let Some(doc_of_pk) = index.codes.gtins.doc_of_pk() else {
+        return Ok(());
+    };
+    let map = crate::catalogue::with_file_mapped(conn, || read_gtins(conn, &doc_of_pk))?;
+    index.codes.gtins.set(map);
+    Ok(())
+}
+
+/// Every variant GTIN, as its GTIN-14 number, with its product's document.
+///
+/// Every row is read: `NULL` and empty GTINs are skipped here, as no GTIN (`parse_gtin`), and
+/// not by a `WHERE` that `SQLite` would evaluate for each of some 14 million rows (2.2 s
+/// instead of 2.8 s at a million products).
+pub(crate) fn read_gtins(conn: &Connection, doc_of_pk: &DocOfPk) -> Result<GtinMap, SearchError> {
+    let mut gtins = Vec::new();
+    let mut statement = conn.prepare("SELECT product_pk, gtin FROM variants")?;
+    let mut rows = statement.query([])?;
+    while let Some(row) = rows.next()? {
+        let pk: i64 = row.get(0)?;
+        let gtin = crate::catalogue::optional_text_at(row, 1)?.unwrap_or("");
+        if let (Some(doc), Some(value)) = (doc_of_pk.get(pk), parse_gtin(gtin)) {
+            gtins.push((value, doc));
+        }
+    }
+    Ok(GtinMap::new(gtins))
+}
+
+/// Where one search's GTIN lookups go.
+pub(crate) enum GtinLookup<'a> {
+    Map(&'a GtinMap),
+    /// The map is not built: each GTIN asked is noted and found on no document (the search's
+    /// page is then not used).
+    Noting(&'a RefCell<Vec<u64>>),
+    /// The map is not built: the documents of the GTINs the search asks, found in the catalogue.
+    Resolved(&'a [(u64, Vec<u32>)]),
+}
+
+impl GtinLookup<'_> {
+    /// Documents carrying `gtin`, in increasing order.
+    pub(crate) fn get(&self, gtin: u64) -> Vec<u32> {
+        match self {
+            Self::Map(map) => map.get(gtin),
+            Self::Noting(asked) => {
+                asked.borrow_mut().push(gtin);
+                Vec::new()
+            }
+            Self::Resolved(found) => found
+                .iter()
+                .find(|(value, _)| *value == gtin)
+                .map(|(_, docs)| docs.clone())
+                .unwrap_or_default(),
+        }
     }
 }
 

@@ -170,6 +170,11 @@ pub enum SearchError {
     /// The catalogue's style codes or slugs take 4 GB or more, more than one index holds.
     #[error("search index: the style codes or slugs take more than one index holds (4 GB)")]
     CodesTooLarge,
+    /// The search looks a GTIN up and the index's GTIN map is still being read from the
+    /// catalogue (in the seconds after a large catalogue's first start): the caller asks again
+    /// with [`SearchIndex::search_resolving_gtins`].
+    #[error("search index: the GTIN map is still being read")]
+    GtinsPending,
     /// The query text is longer than [`MAX_QUERY_CHARS`] (a 400).
     #[error("the search text has {actual_chars} characters; at most {max_chars} are allowed")]
     QueryTooLong {
@@ -209,7 +214,7 @@ pub struct SearchOutcome {
 impl SearchIndex {
     /// Builds the index from every product of the catalogue behind `conn`.
     pub fn build(conn: &rusqlite::Connection) -> Result<SearchIndex, SearchError> {
-        build::build(conn)
+        build::build(conn, None)
     }
 
     /// An index of no product, for a service whose searches are ranked elsewhere.
@@ -217,22 +222,81 @@ impl SearchIndex {
         let conn = rusqlite::Connection::open_in_memory()?;
         crate::catalogue::create_schema(&conn)
             .map_err(|err| SearchError::Io(std::io::Error::other(err.to_string())))?;
-        build::build(&conn)
+        build::build(&conn, None)
+    }
+
+    /// Whether the GTIN map is still to be read ([`read_gtins_later`](Self::read_gtins_later)).
+    #[must_use]
+    pub fn gtins_pending(&self) -> bool {
+        self.codes.gtins.map().is_none()
+    }
+
+    /// Reads the GTIN map of an index opened without it, from `conn`, the catalogue it was
+    /// built from; nothing when it has it.
+    pub fn read_gtins_later(&self, conn: &rusqlite::Connection) -> Result<(), SearchError> {
+        gtins::read_later(self, conn)
     }
 
     /// Runs one search. Pure CPU: no I/O, no locks held beyond taking a scratch buffer.
+    ///
+    /// [`SearchError::GtinsPending`] when it looks a GTIN up while the GTIN map is still to be
+    /// read.
     pub fn search(&self, request: &SearchRequest<'_>) -> Result<SearchOutcome, SearchError> {
-        let actual_chars = request.text.chars().count();
-        if actual_chars > MAX_QUERY_CHARS {
-            return Err(SearchError::QueryTooLong {
-                actual_chars,
-                max_chars: MAX_QUERY_CHARS,
-            });
+        check_length(request)?;
+        if let Some(map) = self.codes.gtins.map() {
+            return Ok(self.run(request, &gtins::GtinLookup::Map(map)));
         }
+        let (outcome, asked) = self.run_noting_gtins(request);
+        if asked.is_empty() {
+            Ok(outcome)
+        } else {
+            Err(SearchError::GtinsPending)
+        }
+    }
+
+    /// [`search`](Self::search), with the GTINs it looks up found by `product_pks` (the
+    /// products with a variant of that GTIN-14 number, in the catalogue the index was built
+    /// from) while the GTIN map is still to be read. The same page as once the map is read.
+    pub fn search_resolving_gtins(
+        &self,
+        request: &SearchRequest<'_>,
+        product_pks: &mut dyn FnMut(u64) -> Result<Vec<i64>, SearchError>,
+    ) -> Result<SearchOutcome, SearchError> {
+        check_length(request)?;
+        let Some(doc_of_pk) = self.codes.gtins.doc_of_pk() else {
+            return self.search(request);
+        };
+        let (outcome, mut asked) = self.run_noting_gtins(request);
+        if asked.is_empty() {
+            return Ok(outcome);
+        }
+        asked.sort_unstable();
+        asked.dedup();
+        let mut resolved = Vec::with_capacity(asked.len());
+        for gtin in asked {
+            let mut docs: Vec<u32> = product_pks(gtin)?
+                .into_iter()
+                .filter_map(|pk| doc_of_pk.get(pk))
+                .collect();
+            docs.sort_unstable();
+            docs.dedup();
+            resolved.push((gtin, docs));
+        }
+        Ok(self.run(request, &gtins::GtinLookup::Resolved(&resolved)))
+    }
+
+    /// The search run with GTINs found by none, and the GTINs it looked up.
+    fn run_noting_gtins(&self, request: &SearchRequest<'_>) -> (SearchOutcome, Vec<u64>) {
+        let asked = std::cell::RefCell::default();
+        let outcome = self.run(request, &gtins::GtinLookup::Noting(&asked));
+        (outcome, asked.into_inner())
+    }
+
+    fn run(&self, request: &SearchRequest<'_>, gtins: &gtins::GtinLookup<'_>) -> SearchOutcome {
         let mut scratch = self.take_scratch();
-        let outcome = query::run(self, &mut scratch, request);
+        let outcome = query::run(self, &mut scratch, request, gtins);
         self.return_scratch(scratch);
-        Ok(outcome)
+        outcome
     }
 
     /// Number of products in the index.
@@ -263,6 +327,18 @@ impl SearchIndex {
         };
         pool.push(scratch);
     }
+}
+
+/// [`SearchError::QueryTooLong`] for a text over [`MAX_QUERY_CHARS`].
+fn check_length(request: &SearchRequest<'_>) -> Result<(), SearchError> {
+    let actual_chars = request.text.chars().count();
+    if actual_chars > MAX_QUERY_CHARS {
+        return Err(SearchError::QueryTooLong {
+            actual_chars,
+            max_chars: MAX_QUERY_CHARS,
+        });
+    }
+    Ok(())
 }
 
 #[cfg(test)]

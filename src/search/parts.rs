@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use super::bits;
-use super::gtins::GtinMap;
+use super::gtins::IndexGtins;
 use super::sorted_map::{SortedMap, TextMap};
 
 /// Field importance, best first (rule 4). Title and style code share the top rank.
@@ -185,7 +185,7 @@ pub(crate) struct Codes {
     /// `products.sku_norm`.
     pub(crate) skus: TextMap,
     /// Variant GTINs as GTIN-14 numbers.
-    pub(crate) gtins: GtinMap,
+    pub(crate) gtins: IndexGtins,
     /// `products.id` (UUID).
     pub(crate) ids: SortedMap<u128>,
     /// `products.slug`, lower case (the last segment of `products.link`).

@@ -31,7 +31,7 @@ use std::time::Instant;
 use fst::Streamer;
 use sha2::{Digest, Sha256};
 
-use super::gtins::GtinMap;
+use super::gtins::{GtinMap, IndexGtins};
 use super::parts::{Codes, Dictionary, DocHeader, Forward, Posting, Postings};
 use super::sorted_map::{SortedMap, TextMap};
 use super::{SearchError, SearchIndex, bits};
@@ -85,7 +85,7 @@ impl SearchIndex {
         catalogue: &Path,
         conn: &rusqlite::Connection,
     ) -> Result<(SearchIndex, IndexSource), SearchError> {
-        let (index, source, unsaved) = Self::open_unsaved(catalogue, conn)?;
+        let (index, source, unsaved) = Self::open_unsaved(catalogue, conn, None)?;
         if let Some(unsaved) = unsaved {
             unsaved.save(&index);
         }
@@ -94,17 +94,21 @@ impl SearchIndex {
 
     /// [`open`](Self::open), except that an index it builds is not saved yet: the caller saves
     /// it with [`UnsavedIndex::save`] when it has the time (the service: once it answers; at a
-    /// million products writing the file takes some 2 s).
+    /// million products writing the file takes some 2 s). From `defer_gtins_from` products, an
+    /// index it builds has no GTIN map yet: the caller reads it with
+    /// [`read_gtins_later`](Self::read_gtins_later) before saving it.
     pub fn open_unsaved(
         catalogue: &Path,
         conn: &rusqlite::Connection,
+        defer_gtins_from: Option<usize>,
     ) -> Result<(SearchIndex, IndexSource, Option<UnsavedIndex>), SearchError> {
         let path = Self::file_for(catalogue);
         let identity = match catalogue_identity(catalogue) {
             Ok(identity) => identity,
             Err(err) => {
                 tracing::warn!(catalogue = %catalogue.display(), "search index not kept: {err}");
-                return Ok((SearchIndex::build(conn)?, IndexSource::Built, None));
+                let index = super::build::build(conn, defer_gtins_from)?;
+                return Ok((index, IndexSource::Built, None));
             }
         };
         let started = Instant::now();
@@ -123,8 +127,9 @@ impl SearchIndex {
                 tracing::warn!(path = %path.display(), "search index file not used, rebuilding: {err}");
             }
         }
-        let index = SearchIndex::build(conn)?;
+        let index = super::build::build(conn, defer_gtins_from)?;
         tracing::info!(
+            gtins_pending = index.gtins_pending(),
             products = index.len(),
             elapsed_ms = started.elapsed().as_millis() as u64,
             "search index built"
@@ -309,13 +314,16 @@ fn write_body(index: &SearchIndex, body: &mut BodyWriter<'_>) -> std::io::Result
     body.array(&headers)?;
     body.array(&index.forward.entries)?;
     let codes = &index.codes;
+    let gtins = codes.gtins.map().ok_or_else(|| {
+        std::io::Error::other("the GTIN map is not read yet (a file without it would be wrong)")
+    })?;
     body.strings(codes.skus.keys())?;
     body.array(&codes.skus.docs)?;
-    body.array(&codes.gtins.starts)?;
-    body.array(&codes.gtins.lengths)?;
-    body.array(&codes.gtins.docs)?;
-    body.array(&codes.gtins.others.keys)?;
-    body.array(&codes.gtins.others.docs)?;
+    body.array(&gtins.starts)?;
+    body.array(&gtins.lengths)?;
+    body.array(&gtins.docs)?;
+    body.array(&gtins.others.keys)?;
+    body.array(&gtins.others.docs)?;
     body.array(&codes.ids.keys)?;
     body.array(&codes.ids.docs)?;
     body.strings(codes.slugs.keys())?;
@@ -505,7 +513,7 @@ fn read_body(body: &mut BodyReader) -> Result<(Vec<u8>, Vec<u8>, Assemble), Load
         forward,
         codes: Codes {
             skus,
-            gtins,
+            gtins: IndexGtins::ready(gtins),
             ids,
             slugs,
         },
@@ -573,7 +581,10 @@ impl SearchIndex {
         }
         let codes = &self.codes;
         let codes_ok = codes.skus.docs.iter().all(doc_ok)
-            && codes.gtins.docs().all(|doc| doc_ok(&doc))
+            && codes
+                .gtins
+                .map()
+                .is_some_and(|gtins| gtins.docs().all(|doc| doc_ok(&doc)))
             && codes.ids.docs.iter().all(doc_ok)
             && codes.slugs.docs.iter().all(doc_ok);
         if !codes_ok {

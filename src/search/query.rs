@@ -5,7 +5,7 @@ use fst::{Automaton, IntoStreamer, Streamer};
 
 use super::bucket::{Bucket, rank_bucket};
 use super::candidates::{Filters, TIERS, count_pass, first_pass, top_pass};
-use super::gtins::parse_gtin;
+use super::gtins::{GtinLookup, parse_gtin};
 use super::parts::title_code;
 use super::scratch::{COUNT_PLANES, Expansion, PLANES, Scratch};
 use super::text::{for_each_word, typo_budget};
@@ -30,8 +30,9 @@ pub(crate) fn run(
     index: &SearchIndex,
     scratch: &mut Scratch,
     request: &SearchRequest<'_>,
+    gtins: &GtinLookup<'_>,
 ) -> SearchOutcome {
-    let allowed = filtered(index, request);
+    let allowed = filtered(index, request, gtins);
     if allowed.as_ref().is_some_and(Vec::is_empty) {
         return SearchOutcome {
             product_pks: Vec::new(),
@@ -51,7 +52,7 @@ pub(crate) fn run(
             estimated_total_hits: index.len() as u64,
         };
     }
-    let code_hits = code_hits(index, request.text, allowed.as_deref());
+    let code_hits = code_hits(index, request.text, allowed.as_deref(), gtins);
     let need = request.offset.saturating_add(request.limit);
     scratch.sets_used = 0;
     scratch.sparse.clear();
@@ -92,7 +93,11 @@ fn page(
 
 /// Documents passing the `sku` and `gtin` filters, increasing; `None` without filters.
 /// A filter that is empty or blank counts as absent (`?sku=` in a URL).
-fn filtered(index: &SearchIndex, request: &SearchRequest<'_>) -> Option<Vec<u32>> {
+fn filtered(
+    index: &SearchIndex,
+    request: &SearchRequest<'_>,
+    gtins: &GtinLookup<'_>,
+) -> Option<Vec<u32>> {
     let mut result: Option<Vec<u32>> = None;
     if let Some(sku) = request.sku.filter(|s| !s.trim().is_empty()) {
         let norm = normalize_sku(sku);
@@ -100,7 +105,7 @@ fn filtered(index: &SearchIndex, request: &SearchRequest<'_>) -> Option<Vec<u32>
     }
     if let Some(gtin) = request.gtin.filter(|s| !s.trim().is_empty()) {
         let docs: Vec<u32> = parse_gtin(gtin)
-            .map(|value| index.codes.gtins.get(value))
+            .map(|value| gtins.get(value))
             .unwrap_or_default();
         result = Some(match result {
             Some(previous) => previous.into_iter().filter(|d| docs.contains(d)).collect(),
@@ -140,7 +145,12 @@ fn parse_words(text: &str) -> Vec<QueryWord> {
 
 /// Products named exactly by a code in the text: style code (with or without dash or space),
 /// GTIN, product id, slug or link. Increasing document order.
-fn code_hits(index: &SearchIndex, text: &str, allowed: Option<&[u32]>) -> Vec<u32> {
+fn code_hits(
+    index: &SearchIndex,
+    text: &str,
+    allowed: Option<&[u32]>,
+    gtins: &GtinLookup<'_>,
+) -> Vec<u32> {
     let codes = &index.codes;
     let mut hits = Vec::new();
     let chunks: Vec<&str> = text.split_whitespace().take(MAX_CODE_CHUNKS).collect();
@@ -148,7 +158,7 @@ fn code_hits(index: &SearchIndex, text: &str, allowed: Option<&[u32]>) -> Vec<u3
         if (4..=MAX_CODE_BYTES).contains(&normalized.len()) {
             hits.extend(codes.skus.get(normalized));
             if let Some(value) = parse_gtin(normalized) {
-                hits.extend(codes.gtins.get(value));
+                hits.extend(gtins.get(value));
             }
         }
     };

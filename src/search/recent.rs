@@ -60,6 +60,27 @@ impl RecentSearches {
         index: &SearchIndex,
         request: &SearchRequest<'_>,
     ) -> Result<Arc<SearchOutcome>, SearchError> {
+        self.kept_or(request, || index.search(request))
+    }
+
+    /// [`search`](Self::search) through [`SearchIndex::search_resolving_gtins`].
+    pub fn search_resolving_gtins(
+        &self,
+        index: &SearchIndex,
+        request: &SearchRequest<'_>,
+        product_pks: &mut dyn FnMut(u64) -> Result<Vec<i64>, SearchError>,
+    ) -> Result<Arc<SearchOutcome>, SearchError> {
+        self.kept_or(request, || {
+            index.search_resolving_gtins(request, product_pks)
+        })
+    }
+
+    /// The page kept for `request`, else `rank`'s (kept when it is one).
+    fn kept_or(
+        &self,
+        request: &SearchRequest<'_>,
+        rank: impl FnOnce() -> Result<SearchOutcome, SearchError>,
+    ) -> Result<Arc<SearchOutcome>, SearchError> {
         let key: Key = (
             request.text.into(),
             request.sku.map(Into::into),
@@ -70,7 +91,7 @@ impl RecentSearches {
         if let Some(found) = self.cache.get(&key) {
             return Ok(found);
         }
-        let outcome = Arc::new(index.search(request)?);
+        let outcome = Arc::new(rank()?);
         self.cache.insert(key, Arc::clone(&outcome));
         Ok(outcome)
     }

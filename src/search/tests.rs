@@ -534,3 +534,96 @@ fn concurrent_searches_agree() {
         }
     }
 }
+
+/// An index built without its GTIN map asks for it (`GtinsPending`) only when a search looks
+/// a GTIN up; with the GTINs found in the catalogue, and once the map is read, every page is
+/// the one of the index built whole, and so is the file saved.
+#[test]
+fn gtins_read_later_answer_as_gtins_read_with_the_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalogue = generated_catalogue(dir.path(), 3_001, 5);
+    // One GTIN kept as EAN-13 (a leading zero), the others as UPC-A.
+    Connection::open(&catalogue)
+        .unwrap()
+        .execute(
+            "UPDATE variants SET gtin = '0' || gtin WHERE pk = (SELECT max(pk) FROM variants)",
+            [],
+        )
+        .unwrap();
+    let conn = crate::catalogue::Catalogue::open_read_only(&catalogue).unwrap();
+    let conn = conn.connection();
+    let whole = super::build::build_with(conn, Some(2), None).unwrap();
+    let later = super::build::build_with(conn, Some(2), Some(3_001)).unwrap();
+    assert!(!whole.gtins_pending());
+    assert!(later.gtins_pending());
+    assert!(super::persist::save(&later, &dir.path().join("x"), &[7; 32]).is_err());
+    let (gtin, title): (String, String) = conn
+        .query_row(
+            "SELECT v.gtin, p.title FROM variants v JOIN products p ON p.pk = v.product_pk
+              WHERE v.gtin IS NOT NULL ORDER BY v.pk DESC LIMIT 1",
+            [],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )
+        .unwrap();
+    let upc = gtin.trim_start_matches('0');
+    let as_ean = format!("0{upc}");
+    let as_14 = format!("00{upc}");
+    let with_title = format!("{title} {gtin}");
+    let request = |text: &'static str, gtin: Option<&'static str>| SearchRequest {
+        text,
+        gtin,
+        limit: 20,
+        ..Default::default()
+    };
+    let leak = |text: &str| -> &'static str { Box::leak(text.into()) };
+    let asking = [
+        request("", Some(leak(upc))),
+        request("", Some(leak(&as_ean))),
+        request(leak(&as_14), None),
+        request(leak(&with_title), None),
+        request("jordan", Some(leak(upc))),
+        request("", Some("00000000")),
+    ];
+    let mut catalogue_asked = 0;
+    let mut product_pks = |value: u64| {
+        catalogue_asked += 1;
+        crate::catalogue::read::product_pks_with_gtin(conn, value)
+            .map_err(|err| SearchError::Io(std::io::Error::other(err)))
+    };
+    for request in &asking {
+        let expected = whole.search(request).unwrap();
+        assert!(matches!(
+            later.search(request),
+            Err(SearchError::GtinsPending)
+        ));
+        let resolved = later
+            .search_resolving_gtins(request, &mut product_pks)
+            .unwrap();
+        assert_eq!(resolved, expected, "{request:?}");
+    }
+    assert!(catalogue_asked >= asking.len());
+    // The first three find the GTIN's product (the page is not empty by accident).
+    for request in &asking[..3] {
+        assert_eq!(whole.search(request).unwrap().estimated_total_hits, 1);
+    }
+    let plain = request("jordan retro", None);
+    assert_eq!(later.search(&plain).unwrap(), whole.search(&plain).unwrap());
+
+    later.read_gtins_later(conn).unwrap();
+    assert!(!later.gtins_pending());
+    for request in &asking {
+        assert_eq!(
+            later.search(request).unwrap(),
+            whole.search(request).unwrap()
+        );
+    }
+    let saved = |index: &SearchIndex, name: &str| {
+        let path = dir.path().join(name);
+        super::persist::save(index, &path, &[7; 32]).unwrap();
+        std::fs::read(path).unwrap()
+    };
+    assert!(
+        saved(&whole, "whole") == saved(&later, "later"),
+        "the index files differ"
+    );
+}

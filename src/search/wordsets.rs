@@ -311,6 +311,7 @@ impl ExactSet {
 
 #[cfg(test)]
 mod tests {
+    use super::super::gtins::GtinLookup;
     use super::super::{SearchIndex, SearchOutcome, SearchRequest};
     use super::super::{candidates, query};
     use super::*;
@@ -330,9 +331,10 @@ mod tests {
         let mut differing = 0;
         let mut outcomes = Vec::new();
         for request in requests {
-            let one = query::run(index, &mut first, request);
+            let gtins = GtinLookup::Map(index.codes.gtins.map().unwrap());
+            let one = query::run(index, &mut first, request, &gtins);
             differing += usize::from(differs(&first));
-            let other = query::run(index, &mut second, request);
+            let other = query::run(index, &mut second, request, &gtins);
             assert_eq!(one, other, "{request:?}");
             outcomes.push(one);
         }
@@ -598,7 +600,8 @@ mod tests {
             let mut scratch = Scratch::new(index.dictionary.term_count(), index.len());
             setup(&mut scratch);
             for request in &requests {
-                query::run(&index, &mut scratch, request);
+                let gtins = GtinLookup::Map(index.codes.gtins.map().unwrap());
+                query::run(&index, &mut scratch, request, &gtins);
             }
             scratch.scored
         };

@@ -2,6 +2,7 @@
 //! for a thread of its own once the service answers (the hit store read through or built, the
 //! new index saved, and work that waits for the read-through).
 
+use std::path::Path;
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
@@ -21,7 +22,10 @@ pub(super) fn open_local_index(
     conn: &rusqlite::Connection,
 ) -> Result<LocalIndex, ServiceError> {
     let started = Instant::now();
-    let (search, source, unsaved) = SearchIndex::open_unsaved(&config.catalogue, conn)?;
+    // A large catalogue's GTIN map is read once the service answers (a third of a first
+    // start's CPU at a million products); GTIN lookups go to the catalogue until then.
+    let (search, source, unsaved) =
+        SearchIndex::open_unsaved(&config.catalogue, conn, Some(config.background_from))?;
     tracing::info!(
         products = search.len(),
         ?source,
@@ -68,26 +72,35 @@ pub(super) enum HitsLater {
     Build(crate::search::UnbuiltHitStore),
 }
 
-/// On a thread of its own, once the service answers: the hit store's work (`hits_later`), then
-/// the freshly built index saved (when given). A failure is logged: hits keep coming from the
-/// catalogue or from disk, the index is rebuilt at the next start.
+/// On a thread of its own, once the service answers: the index's GTIN map read (when it was
+/// built without), the hit store's work (`hits_later`), then the freshly built index saved (when
+/// given). A failure is logged: GTIN lookups and hits keep coming from the catalogue or from
+/// disk, the index is rebuilt at the next start.
 ///
 /// `after_warm_up` is called once a kept store has been read through, else at once: work that
 /// would compete with the first searches for the disk after a cold restart (they wait for
 /// their hits' records) and is not urgent.
 pub(super) fn finish_in_background(
     state: &Arc<ServiceState>,
+    catalogue: &Path,
     hits_later: HitsLater,
     unsaved: Option<crate::search::UnsavedIndex>,
     after_warm_up: Box<dyn FnOnce() + Send>,
 ) {
     let after_warm_up = RunOnce(Some(after_warm_up));
-    if matches!(hits_later, HitsLater::Nothing) && unsaved.is_none() {
+    let gtins_later = state.search.gtins_pending();
+    if matches!(hits_later, HitsLater::Nothing) && unsaved.is_none() && !gtins_later {
         after_warm_up.run();
         return;
     }
     let service = Arc::downgrade(state);
     let index = Arc::clone(&state.search);
+    let catalogue = catalogue.to_path_buf();
+    let read_gtins = move |index: &SearchIndex| {
+        if gtins_later {
+            read_gtins_later(index, &catalogue);
+        }
+    };
     let spawned = std::thread::Builder::new()
         .name("after-start".into())
         .spawn(move || {
@@ -95,8 +108,14 @@ pub(super) fn finish_in_background(
             // the first pages for the disk (module `background`).
             background::idle_io_priority();
             match hits_later {
-                HitsLater::Nothing => after_warm_up.run(),
+                HitsLater::Nothing => {
+                    read_gtins(&index);
+                    after_warm_up.run();
+                }
                 HitsLater::Warm => {
+                    // The GTIN map first: until it is read, a search for a GTIN reads the
+                    // catalogue on the blocking pool.
+                    read_gtins(&index);
                     // At the normal CPU priority: until it ends, pages take the slower way
                     // (module `search::hits`), and at nice 10 under load a cached store's
                     // read took the whole first second instead of 0.3 s.
@@ -109,6 +128,7 @@ pub(super) fn finish_in_background(
                     // The store is built from the catalogue, which is in the page cache by
                     // now; the after work runs beside it rather than tens of seconds later.
                     after_warm_up.run();
+                    read_gtins(&index);
                     background::lower_cpu_priority();
                     if let Some(store) = build_hit_store(unbuilt) {
                         // A service shut down meanwhile has no use for it.
@@ -163,6 +183,26 @@ fn warm_page_cache(store: &HitStore) {
             "hit store read into the page cache"
         ),
         Err(err) => tracing::warn!("hit store not read into the page cache: {err}"),
+    }
+}
+
+/// Reads the GTIN map of `index`, built without, from `catalogue` on a connection of its own.
+/// A failure is logged: GTIN lookups keep going to the catalogue, and the index is not saved.
+fn read_gtins_later(index: &SearchIndex, catalogue: &Path) {
+    let started = Instant::now();
+    let read = Catalogue::open_read_only(catalogue)
+        .map_err(|err| err.to_string())
+        .and_then(|catalogue| {
+            index
+                .read_gtins_later(catalogue.connection())
+                .map_err(|err| err.to_string())
+        });
+    match read {
+        Ok(()) => tracing::info!(
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            "search GTINs ready"
+        ),
+        Err(err) => tracing::error!("GTIN lookups keep going to the catalogue: {err}"),
     }
 }
 
@@ -239,5 +279,76 @@ mod tests {
             .recv_timeout(std::time::Duration::from_secs(60))
             .unwrap();
         assert!(read_through, "ran before the hit store was read through");
+    }
+
+    /// After a large catalogue's first start, a search for a GTIN finds its product while the
+    /// index's GTIN map is still to be read (from the catalogue, on the blocking pool), and the
+    /// same once it is read. The work after the warm-up, which comes before the GTIN map on the
+    /// thread after the start, holds it back until the first search is done.
+    #[test]
+    fn a_gtin_is_found_before_and_after_the_gtin_map_is_read() {
+        use crate::service::source::{CatalogueSource, SearchArgs};
+        let dir = tempfile::tempdir().unwrap();
+        let catalogue = dir.path().join("catalogue.sqlite");
+        crate::catalogue::generate::for_tests(&catalogue, 200, 9);
+        let (gtin, pk): (String, i64) = rusqlite::Connection::open(&catalogue)
+            .unwrap()
+            .query_row(
+                "SELECT gtin, product_pk FROM variants WHERE gtin IS NOT NULL
+                  ORDER BY pk DESC LIMIT 1",
+                [],
+                |row| Ok((row.get(0)?, row.get(1)?)),
+            )
+            .unwrap();
+        let mut config = ServiceConfig::new(&catalogue);
+        config.background_from = 1;
+        let (release, released) = std::sync::mpsc::channel::<()>();
+        let after_warm_up = Box::new(move || {
+            let _ = released.recv();
+        });
+        let simulator = Simulator::open(&catalogue, SimulatorConfig::default()).unwrap();
+        let state = ServiceState::assemble(
+            &config,
+            Arc::new(simulator),
+            Arc::new(LocalCatalogue),
+            after_warm_up,
+        )
+        .unwrap();
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        let mut args = SearchArgs {
+            text: String::new(),
+            sku: None,
+            gtin: Some(format!("0{gtin}")),
+            page: 1,
+            limit: 10,
+            country: crate::model::Country::Us,
+            cached_only: false,
+        };
+        assert!(state.search.gtins_pending());
+        let before = runtime
+            .block_on(LocalCatalogue.search(&state, &args))
+            .unwrap();
+        assert_eq!(before.value.pks, [pk]);
+        assert!(state.search.gtins_pending(), "the map was read already");
+
+        release.send(()).unwrap();
+        let started = Instant::now();
+        while state.search.gtins_pending() {
+            assert!(
+                started.elapsed().as_secs() < 60,
+                "the GTIN map is never read"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        // Another page size: not the page kept from the first search.
+        args.limit = 5;
+        let after = runtime
+            .block_on(LocalCatalogue.search(&state, &args))
+            .unwrap();
+        assert_eq!(after.value.pks, [pk]);
     }
 }

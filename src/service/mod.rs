@@ -342,7 +342,13 @@ impl ServiceState {
             hits,
             recent_searches: crate::search::RecentSearches::default(),
         });
-        finish_in_background(&service, hits_later, unsaved, after_warm_up);
+        finish_in_background(
+            &service,
+            &config.catalogue,
+            hits_later,
+            unsaved,
+            after_warm_up,
+        );
         Ok(service)
     }
 

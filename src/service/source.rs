@@ -151,6 +151,18 @@ pub trait CatalogueSource: Send + Sync {
     }
 }
 
+/// A search's failure as the API answers it: the catalogue's or the disk's a 500 (logged), the
+/// request's a 400.
+fn search_error(err: crate::search::SearchError) -> ApiError {
+    match err {
+        crate::search::SearchError::Sqlite(_) | crate::search::SearchError::Io(_) => {
+            tracing::error!("search: {err:#}");
+            ApiError::Internal
+        }
+        other => ApiError::BadRequest(other.to_string()),
+    }
+}
+
 /// The catalogue file itself: ranked by the service's search index, read as it is. The demo,
 /// generated and imported catalogues.
 #[derive(Debug, Clone, Copy, Default)]
@@ -163,27 +175,50 @@ impl CatalogueSource for LocalCatalogue {
         state: &Arc<ServiceState>,
         args: &SearchArgs,
     ) -> Result<Sourced<SearchPage>, ApiError> {
+        let request_shape = crate::search::SearchRequest {
+            offset: ((args.page.max(1) - 1) * args.limit) as usize,
+            limit: args.limit as usize,
+            ..Default::default()
+        };
         let request = crate::search::SearchRequest {
             text: &args.text,
             sku: args.sku.as_deref(),
             gtin: args.gtin.as_deref(),
-            offset: ((args.page.max(1) - 1) * args.limit) as usize,
-            limit: args.limit as usize,
+            ..request_shape.clone()
         };
         // Ranked on this async worker, not through `spawn_blocking`: ranking is pure CPU,
         // bounded by the query limits (the hop to the blocking pool and back cost about a
         // seventh of a search's CPU time under load). A search asked recently is not ranked
         // again.
-        let outcome = state
-            .recent_searches
-            .search(&state.search, &request)
-            .map_err(|err| match err {
-                crate::search::SearchError::Sqlite(_) | crate::search::SearchError::Io(_) => {
-                    tracing::error!("search: {err:#}");
-                    ApiError::Internal
-                }
-                other => ApiError::BadRequest(other.to_string()),
-            })?;
+        let outcome = match state.recent_searches.search(&state.search, &request) {
+            // In the seconds after a large catalogue's first start: its GTINs are looked up in
+            // the catalogue.
+            Err(crate::search::SearchError::GtinsPending) => {
+                let args = args.clone();
+                state
+                    .blocking(move |state| {
+                        let conn = state.pool.get()?;
+                        let request = crate::search::SearchRequest {
+                            text: &args.text,
+                            sku: args.sku.as_deref(),
+                            gtin: args.gtin.as_deref(),
+                            ..request_shape
+                        };
+                        state
+                            .recent_searches
+                            .search_resolving_gtins(&state.search, &request, &mut |gtin| {
+                                crate::catalogue::read::product_pks_with_gtin(&conn, gtin).map_err(
+                                    |err| {
+                                        crate::search::SearchError::Io(std::io::Error::other(err))
+                                    },
+                                )
+                            })
+                            .map_err(search_error)
+                    })
+                    .await?
+            }
+            ranked => ranked.map_err(search_error)?,
+        };
         Ok(Sourced {
             value: SearchPage {
                 pks: outcome.product_pks.clone(),
