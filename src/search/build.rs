@@ -6,7 +6,6 @@
 //! half that: the products are read in two parts on two threads, and the posting lists, the
 //! dictionary and the exact maps are then built at once.
 
-use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -19,10 +18,11 @@ use super::parts::{
     Codes, Dictionary, DocHeader, Forward, MAX_TITLE_POSITION, META_POSITION_SHIFT, META_TITLE,
     Posting, Postings, RANK_BRAND, RANK_COLOR, RANK_DESCRIPTION, RANK_TITLE,
 };
+use super::prefixes::crowded_prefixes;
 use super::sorted_map::{SortedMap, TextEntries, TextMap, head};
 use super::terms::TermTable;
 use super::text::{for_each_word, has_digit, strip_tags};
-use super::{PREFIX_EXPANSIONS, SearchError, SearchIndex, bits};
+use super::{SearchError, SearchIndex, bits};
 use crate::catalogue::generate::normalize_sku;
 
 /// Term ids must fit the 24 bits a forward entry keeps for them.
@@ -657,41 +657,6 @@ fn by_frequency(by_name: &[u32], docs_of_term: &[u32]) -> Vec<u32> {
         *at += 1;
     }
     order
-}
-
-/// For every prefix shared by more than [`PREFIX_EXPANSIONS`] terms, its most frequent
-/// completions (`sorted` is in byte order, so each prefix's terms are contiguous).
-fn crowded_prefixes(sorted: &[(&str, u32)], frequency: &[u32]) -> HashMap<Box<[u8]>, Box<[u32]>> {
-    let mut table = HashMap::new();
-    for length in 1.. {
-        let mut crowded_any = false;
-        let mut i = 0;
-        while i < sorted.len() {
-            let bytes = sorted[i].0.as_bytes();
-            if bytes.len() < length {
-                i += 1;
-                continue;
-            }
-            let prefix = &bytes[..length];
-            let mut j = i + 1;
-            while j < sorted.len() && sorted[j].0.as_bytes().starts_with(prefix) {
-                j += 1;
-            }
-            if j - i > PREFIX_EXPANSIONS {
-                crowded_any = true;
-                let mut group: Vec<u32> = sorted[i..j].iter().map(|&(_, id)| id).collect();
-                // Ids are ordered by frequency already; the sort makes that explicit.
-                group.sort_unstable_by_key(|&id| (std::cmp::Reverse(frequency[id as usize]), id));
-                group.truncate(PREFIX_EXPANSIONS);
-                table.insert(prefix.into(), group.into_boxed_slice());
-            }
-            i = j;
-        }
-        if !crowded_any {
-            break;
-        }
-    }
-    table
 }
 
 #[cfg(test)]

@@ -89,6 +89,7 @@ mod gtins;
 pub mod hits;
 mod parts;
 mod persist;
+mod prefixes;
 mod query;
 mod recent;
 mod scratch;
