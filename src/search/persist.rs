@@ -38,7 +38,7 @@ use super::{SearchError, SearchIndex, bits};
 
 const MAGIC: &[u8; 8] = b"SOLSRCH\0";
 /// Bumped whenever the body's layout or the index's meaning changes.
-const VERSION: u32 = 3;
+const VERSION: u32 = 4;
 const BYTE_ORDER: u32 = 0x0102_0304;
 const HEADER_BYTES: u64 = 16 + 32;
 const TRAILER_BYTES: u64 = 8 + 32;

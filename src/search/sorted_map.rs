@@ -39,19 +39,22 @@ impl<K: Ord> SortedMap<K> {
     }
 }
 
-/// A sorted multimap from text keys to documents, the keys back to back in one buffer: the
-/// style codes and the slugs of every product.
+/// A multimap from text keys to documents, the keys back to back in one buffer: the style
+/// codes and the slugs of every product. Keys are in the order of their [`key_hash`], then of
+/// their bytes: only looked up exactly, never by range.
 ///
 /// As a `SortedMap<Box<str>>`, each key was an allocation of its own (its pointer and the heap
 /// block some 48 bytes for a dozen bytes of text: 50 MB more at a million products), and each
 /// step of a lookup's binary search followed a pointer to compare two texts, two cache misses a
 /// step, for every word and pair of words of every query (4 % of the service's time under
-/// distinct queries at a million). Here the search runs on each key's first eight bytes kept
-/// beside it as a number ([`head`]), and reads texts only among keys whose first eight bytes
-/// are the query's. Written by hand: `fst` maps a key to one value, not to several documents,
-/// and would change the index file.
+/// distinct queries at a million). Here the search runs on each key's hash kept beside it, and
+/// reads texts only among keys of the query's hash. In byte order, sorting a million slugs
+/// (63 bytes long in the middle, 98 % sharing their first 32 bytes with another) compared
+/// most pairs with `memcmp`: the longest part of the exact maps' thread at a first start.
+/// Written by hand: `fst` maps a key to one value, not to several documents, and would change
+/// the index file.
 pub(crate) struct TextMap {
-    /// Key `i`'s [`head`], non-decreasing with the keys.
+    /// Key `i`'s [`key_hash`], non-decreasing.
     heads: Vec<u64>,
     /// Key `i` is `bytes[starts[i]..starts[i + 1]]`.
     starts: Vec<u32>,
@@ -118,12 +121,10 @@ impl<'a> FromIterator<(&'a str, u32)> for TextEntries {
 impl TextMap {
     /// The map of `entries`, duplicates allowed; `None` when their keys take 4 GB or more.
     pub(crate) fn new(entries: &TextEntries) -> Option<Self> {
-        // Sorted by the first 32 bytes as two numbers first, which settles the comparisons of a
-        // million style codes (ten bytes or so, many sharing their first eight) and of most
-        // slugs (many share their first sixteen: `new-balance-9060`) without reading the keys;
-        // the order is the keys' byte order, then the documents'.
-        let mut keyed: Vec<([u128; 2], u32)> = (0..entries.len())
-            .map(|i| Some((head32(entries.key(i)), u32::try_from(i).ok()?)))
+        // Sorted by hash, 16 bytes an entry; texts are compared only where hashes are equal
+        // (the same key twice, or a collision).
+        let mut keyed: Vec<(u64, u32)> = (0..entries.len())
+            .map(|i| Some((key_hash(entries.key(i)), u32::try_from(i).ok()?)))
             .collect::<Option<_>>()?;
         let key = |i: u32| entries.key(i as usize);
         let doc = |i: u32| entries.docs[i as usize];
@@ -142,13 +143,14 @@ impl TextMap {
             bytes.extend_from_slice(key(i));
         }
         let docs = keyed.iter().map(|&(_, i)| doc(i)).collect();
-        Self::assemble(&lengths, bytes, docs)
+        let heads = keyed.into_iter().map(|(hash, _)| hash).collect();
+        Self::assemble(&lengths, bytes, docs, Some(heads))
     }
 
     /// A map from its saved parts: each key's length, the keys back to back and each key's
-    /// document; `None` unless they pair up and the keys are sorted.
+    /// document; `None` unless they pair up and the keys are in order.
     pub(crate) fn from_parts(lengths: &[u32], bytes: Vec<u8>, docs: Vec<u32>) -> Option<Self> {
-        let map = Self::assemble(lengths, bytes, docs)?;
+        let map = Self::assemble(lengths, bytes, docs, None)?;
         let sorted = (1..map.len()).all(|i| {
             map.heads[i - 1] < map.heads[i]
                 || (map.heads[i - 1] == map.heads[i] && map.key(i - 1) <= map.key(i))
@@ -157,8 +159,14 @@ impl TextMap {
     }
 
     /// The map of parts as [`from_parts`](Self::from_parts) takes them, their order not
-    /// checked (`new` has just sorted them); `None` unless they pair up.
-    fn assemble(lengths: &[u32], bytes: Vec<u8>, docs: Vec<u32>) -> Option<Self> {
+    /// checked (`new` has just sorted them, and hands their hashes as `heads`); `None` unless
+    /// they pair up.
+    fn assemble(
+        lengths: &[u32],
+        bytes: Vec<u8>,
+        docs: Vec<u32>,
+        heads: Option<Vec<u64>>,
+    ) -> Option<Self> {
         if lengths.len() != docs.len() {
             return None;
         }
@@ -172,10 +180,12 @@ impl TextMap {
         if end as usize != bytes.len() {
             return None;
         }
-        let heads: Vec<u64> = starts
-            .windows(2)
-            .map(|key| head_of(&bytes[key[0] as usize..key[1] as usize]))
-            .collect();
+        let heads: Vec<u64> = heads.unwrap_or_else(|| {
+            starts
+                .windows(2)
+                .map(|key| key_hash(&bytes[key[0] as usize..key[1] as usize]))
+                .collect()
+        });
         let present = HeadFilter::of(&heads);
         Some(Self {
             heads,
@@ -203,7 +213,7 @@ impl TextMap {
     /// Documents under `key`, in increasing order.
     pub(crate) fn get<'a>(&'a self, key: &'a str) -> impl Iterator<Item = u32> + 'a {
         let key = key.as_bytes();
-        let wanted = head_of(key);
+        let wanted = key_hash(key);
         let (low, high) = if self.present.may_hold(wanted) {
             let low = self.heads.partition_point(|&head| head < wanted);
             (
@@ -213,7 +223,7 @@ impl TextMap {
         } else {
             (0, 0)
         };
-        // The first key at least `key` among those with its first eight bytes.
+        // The first key at least `key` among those of its hash.
         let (mut first, mut last) = (low, high);
         while first < last {
             let middle = first + (last - first) / 2;
@@ -229,18 +239,28 @@ impl TextMap {
     }
 }
 
-/// The first 32 bytes of `key` as two big-endian numbers (zero-padded), ordered as the keys are
-/// where they differ in those bytes.
-fn head32(key: &[u8]) -> [u128; 2] {
-    let second = key.get(16..).unwrap_or_default();
-    [
-        u128::from_be_bytes(padded(key)),
-        u128::from_be_bytes(padded(second)),
-    ]
+/// A 64-bit hash of `key`, eight bytes a step (multiply and rotate, then a final mix).
+///
+/// Written here rather than taken from a hashing crate: the index file keeps the keys in this
+/// order, so its definition must not change with a crate's version (a changed order would
+/// only be refused and the index rebuilt, but at every start).
+pub(super) fn key_hash(key: &[u8]) -> u64 {
+    const MULTIPLIER: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut hash = key.len() as u64;
+    let mut words = key.chunks_exact(8);
+    for word in &mut words {
+        hash = (hash ^ u64::from_le_bytes(padded(word)))
+            .wrapping_mul(MULTIPLIER)
+            .rotate_left(29);
+    }
+    hash = (hash ^ u64::from_le_bytes(padded(words.remainder()))).wrapping_mul(MULTIPLIER);
+    hash ^= hash >> 32;
+    hash = hash.wrapping_mul(0xD6E8_FEB8_6659_FD93);
+    hash ^ (hash >> 32)
 }
 
-/// One bit per hash of a head, set for the heads of the map: a lookup whose head's bit is clear
-/// is answered without the binary search.
+/// One bit per head (a key's hash), set for the heads of the map: a lookup whose head's bit is
+/// clear is answered without the binary search.
 ///
 /// Most words and pairs of words of a query are not style codes or slugs, and each was a
 /// binary search over a million heads, its last dozen steps cache misses: 4 % of the service's
@@ -255,8 +275,8 @@ struct HeadFilter {
 }
 
 impl HeadFilter {
-    /// Fibonacci hashing's multiplier (2^64 over the golden ratio, odd): spreads heads that
-    /// differ in a few bytes over the whole table.
+    /// Fibonacci hashing's multiplier (2^64 over the golden ratio, odd): its top bits choose
+    /// the bit.
     const MULTIPLIER: u64 = 0x9E37_79B9_7F4A_7C15;
 
     /// The filter of `heads`: at least one word of bits, so every head has a bit.
@@ -390,17 +410,17 @@ mod tests {
             .collect();
         let map = TextMap::new(&entries.iter().map(|(k, d)| (&**k, *d)).collect()).unwrap();
         for (key, doc) in &entries {
-            assert!(map.present.may_hold(head(key)), "{key}");
+            assert!(map.present.may_hold(key_hash(key.as_bytes())), "{key}");
             assert_eq!(map.get(key).collect::<Vec<_>>(), [*doc], "{key}");
         }
-        // Absent keys of eight bytes or fewer: their heads are theirs alone.
+        // Absent keys, some a character away from present ones.
         let absent: Vec<String> = (0..20_000u32)
             .map(|i| format!("DD{:06}", i * 7 + 3))
             .chain((0..20_000u32).map(|i| format!("word{i}")))
             .collect();
         let passed = absent
             .iter()
-            .filter(|key| map.present.may_hold(head(key)))
+            .filter(|key| map.present.may_hold(key_hash(key.as_bytes())))
             .count();
         // About one in nine passes with eight bits a key; one in five is allowed.
         assert!(
@@ -411,6 +431,20 @@ mod tests {
         for key in &absent {
             assert_eq!(map.get(key).count(), 0, "{key}");
         }
+    }
+
+    /// The hash orders the keys of saved index files: pinned, so that a change to it comes with
+    /// a new file version (module `persist`) instead of every saved file refused at start.
+    #[test]
+    fn the_key_hash_is_the_one_saved_files_were_ordered_by() {
+        let hashes: Vec<u64> = ["", "dd1391100", "nike-air-max-90-infrared-2020"]
+            .iter()
+            .map(|key| key_hash(key.as_bytes()))
+            .collect();
+        assert_eq!(
+            hashes,
+            [0, 2_911_784_361_600_289_635, 5_066_205_004_060_793_227]
+        );
     }
 
     #[test]
@@ -428,11 +462,19 @@ mod tests {
         let lengths: Vec<u32> = reversed.iter().map(|key| key.len() as u32).collect();
         let bytes: Vec<u8> = reversed.concat();
         assert!(TextMap::from_parts(&lengths, bytes, map.docs.clone()).is_none());
-        // Two keys out of order behind the same first eight bytes.
-        let swapped = b"nike-air-max-90nike-air-max-1".to_vec();
-        assert!(TextMap::from_parts(&[15, 14], swapped, vec![0, 1]).is_none());
-        let ordered = b"nike-air-max-1nike-air-max-90".to_vec();
-        assert!(TextMap::from_parts(&[14, 15], ordered, vec![0, 1]).is_some());
+        // Two keys in and out of their hashes' order.
+        let (one, two) = ("nike-air-max-1", "nike-air-max-90");
+        let (first, second) = if key_hash(one.as_bytes()) < key_hash(two.as_bytes()) {
+            (one, two)
+        } else {
+            (two, one)
+        };
+        let lengths = [first.len() as u32, second.len() as u32];
+        let ordered = [first, second].concat().into_bytes();
+        assert!(TextMap::from_parts(&lengths, ordered, vec![0, 1]).is_some());
+        let swapped = [second, first].concat().into_bytes();
+        let lengths = [lengths[1], lengths[0]];
+        assert!(TextMap::from_parts(&lengths, swapped, vec![0, 1]).is_none());
         // Lengths that do not add up to the bytes, or documents that do not pair up.
         assert!(TextMap::from_parts(&[1, 2], b"abcd".to_vec(), vec![0, 1]).is_none());
         assert!(TextMap::from_parts(&[1, 2], b"abc".to_vec(), vec![0]).is_none());
