@@ -127,10 +127,10 @@ pub(crate) fn build_with(
     defer_gtins_from: Option<usize>,
 ) -> Result<SearchIndex, SearchError> {
     // The products and variants are read in key order, front to back through a memory map.
-    let (pks, builder, gtins) = crate::catalogue::with_file_mapped(conn, || {
+    let (pks, first, second, gtins) = crate::catalogue::with_file_mapped(conn, || {
         read_catalogue(conn, two_threads_from, defer_gtins_from)
     })?;
-    builder.finish(pks, gtins)
+    first.finish(second, pks, gtins)
 }
 
 const PRODUCTS_BETWEEN: &str = "SELECT pk, id, slug, sku, sku_norm, title, brand, model,
@@ -188,7 +188,7 @@ fn read_catalogue(
     conn: &Connection,
     two_threads_from: Option<usize>,
     defer_gtins_from: Option<usize>,
-) -> Result<(Vec<i64>, Builder, IndexGtins), SearchError> {
+) -> Result<(Vec<i64>, Builder, Option<Builder>, IndexGtins), SearchError> {
     // Documents in order, from the popularity index alone (no table read).
     let mut statement = conn.prepare("SELECT pk FROM products ORDER BY popularity DESC, pk")?;
     let pks = statement
@@ -212,7 +212,7 @@ fn read_catalogue(
         } else {
             IndexGtins::pending(doc_of_pk)
         };
-        return Ok((pks, builder, gtins));
+        return Ok((pks, builder, None, gtins));
     };
     // The second thread's share when it also reads the variants (about as long as reading
     // three quarters of the products).
@@ -221,7 +221,7 @@ fn read_catalogue(
     } else {
         (pks.len() / 2, pks.len() / 2)
     };
-    let (builder, gtins) = std::thread::scope(|scope| {
+    let (first, second, gtins) = std::thread::scope(|scope| {
         let second = scope.spawn(|| -> Result<_, SearchError> {
             let conn = Connection::open_with_flags(
                 path,
@@ -242,13 +242,11 @@ fn read_catalogue(
         let second = second
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        let mut first = first?;
         let (second, gtins) = second?;
-        first.append(second);
-        Ok::<_, SearchError>((first, gtins))
+        Ok::<_, SearchError>((first?, second, gtins))
     })?;
     let gtins = gtins.map_or_else(|| IndexGtins::pending(doc_of_pk), IndexGtins::ready);
-    Ok((pks, builder, gtins))
+    Ok((pks, first, Some(second), gtins))
 }
 
 /// The products of the chunks this reader takes, some `expected` of them, into a builder.
@@ -299,9 +297,33 @@ struct Builder {
     meta: Vec<u8>,
     title_len: Vec<u8>,
     title_distinct: Vec<u8>,
+    codes: CodeEntries,
+}
+
+/// The exact maps' entries as the products are read.
+#[derive(Default)]
+struct CodeEntries {
     skus: TextEntries,
     product_ids: Vec<(u128, u32)>,
     slugs: TextEntries,
+}
+
+impl CodeEntries {
+    fn append(&mut self, other: &CodeEntries) {
+        self.skus.append(&other.skus);
+        self.product_ids.extend_from_slice(&other.product_ids);
+        self.slugs.append(&other.slugs);
+    }
+
+    /// The exact maps; `None` when the style codes or slugs take 4 GB or more.
+    fn build(self, gtins: IndexGtins) -> Option<Codes> {
+        Some(Codes {
+            skus: TextMap::new(&self.skus)?,
+            gtins,
+            ids: SortedMap::new(self.product_ids),
+            slugs: TextMap::new(&self.slugs)?,
+        })
+    }
 }
 
 impl Builder {
@@ -350,14 +372,14 @@ impl Builder {
 
         let normalized = normalize_sku(sku_norm);
         if !normalized.is_empty() {
-            self.skus.push(&normalized, doc);
+            self.codes.skus.push(&normalized, doc);
         }
         if let Ok(id) = uuid::Uuid::try_parse(text(row, 1)?) {
-            self.product_ids.push((id.as_u128(), doc));
+            self.codes.product_ids.push((id.as_u128(), doc));
         }
         let slug = text(row, 2)?.to_ascii_lowercase();
         if !slug.is_empty() {
-            self.slugs.push(&slug, doc);
+            self.codes.slugs.push(&slug, doc);
         }
         Ok(())
     }
@@ -387,7 +409,7 @@ impl Builder {
     }
 
     /// Adds the products `other` read after this builder's.
-    fn append(&mut self, other: Builder) {
+    fn append(&mut self, other: &Builder) {
         // `other`'s term ids -> this builder's.
         let mut id_here = Vec::with_capacity(other.names.len());
         for (term, doc_count) in other.doc_count.iter().enumerate() {
@@ -410,47 +432,53 @@ impl Builder {
         self.docs.extend_from_slice(&other.docs);
         self.title_len.extend_from_slice(&other.title_len);
         self.title_distinct.extend_from_slice(&other.title_distinct);
-        self.skus.append(&other.skus);
-        self.product_ids.extend(other.product_ids);
-        self.slugs.append(&other.slugs);
+        self.codes.append(&other.codes);
     }
 
-    /// Numbers the terms for good, puts the products in document order (`pks` is that order)
-    /// and builds the posting lists, the dictionary and the exact maps. Three independent parts
-    /// run at once: the exact maps (sorting a million style codes, ids and slugs), the posting
-    /// lists, and the dictionary.
-    fn finish(self, pks: Vec<i64>, gtins: IndexGtins) -> Result<SearchIndex, SearchError> {
-        let Builder {
-            docs,
-            names,
-            doc_count: docs_of_term,
-            mut starts,
-            description_starts,
-            terms,
-            meta,
-            title_len,
-            title_distinct,
-            skus,
-            product_ids,
-            slugs,
-            ..
-        } = self;
-        let doc_count = pks.len();
-        let row_of_doc = rows_in_doc_order(&docs, doc_count)?;
-        drop(docs);
-        starts.push(terms.len() as u32);
-        if names.len() > MAX_TERMS {
-            return Err(SearchError::TooManyTerms { count: names.len() });
-        }
+    /// Adds the products `other` read (when two readers did), numbers the terms for good, puts
+    /// the products in document order (`pks` is that order) and builds the posting lists, the
+    /// dictionary and the exact maps. Three independent parts run at once: the exact maps
+    /// (sorting a million style codes, ids and slugs; begun before the term tables are merged,
+    /// which is half a second of one thread at a million products), the posting lists, and the
+    /// dictionary.
+    fn finish(
+        mut self,
+        other: Option<Builder>,
+        pks: Vec<i64>,
+        gtins: IndexGtins,
+    ) -> Result<SearchIndex, SearchError> {
+        let mut codes = std::mem::take(&mut self.codes);
+        let mut other = other;
+        let other_codes = other.as_mut().map(|other| std::mem::take(&mut other.codes));
         std::thread::scope(|scope| {
             let codes = scope.spawn(move || {
-                Some(Codes {
-                    skus: TextMap::new(&skus)?,
-                    gtins,
-                    ids: SortedMap::new(product_ids),
-                    slugs: TextMap::new(&slugs)?,
-                })
+                if let Some(other_codes) = other_codes {
+                    codes.append(&other_codes);
+                }
+                codes.build(gtins)
             });
+            if let Some(other) = other {
+                self.append(&other);
+            }
+            let Builder {
+                docs,
+                names,
+                doc_count: docs_of_term,
+                mut starts,
+                description_starts,
+                terms,
+                meta,
+                title_len,
+                title_distinct,
+                ..
+            } = self;
+            let doc_count = pks.len();
+            let row_of_doc = rows_in_doc_order(&docs, doc_count)?;
+            drop(docs);
+            starts.push(terms.len() as u32);
+            if names.len() > MAX_TERMS {
+                return Err(SearchError::TooManyTerms { count: names.len() });
+            }
             let read = Read {
                 terms,
                 meta,
