@@ -1,6 +1,7 @@
 //! Building the index from the catalogue: one pass over products (in key order, each noted with
 //! its document: most popular first), one over variant GTINs (module `gtins`; for a large
-//! catalogue, once the service answers), then the term dictionary, posting lists and prefix table.
+//! catalogue, once the service answers), then the term dictionary, posting lists and prefix table
+//! (module `numbering`).
 //!
 //! At a million products this is some 9 s of CPU without the GTINs; on two cores it takes about
 //! half that: the products are read in two parts on two threads, and the posting lists, the
@@ -14,92 +15,19 @@ use rusqlite::{Connection, Row};
 use super::derive::DerivationCache;
 use super::documents::{DocOfPk, rows_in_doc_order};
 use super::gtins::{IndexGtins, read_gtins};
+use super::numbering::{Numbering, Read};
 use super::parts::{
-    Codes, Dictionary, DocHeader, Forward, MAX_TITLE_POSITION, META_POSITION_SHIFT, META_TITLE,
-    Posting, Postings, RANK_BRAND, RANK_COLOR, RANK_DESCRIPTION, RANK_TITLE,
+    Codes, DocHeader, Forward, MAX_TITLE_POSITION, META_POSITION_SHIFT, META_TITLE, RANK_BRAND,
+    RANK_COLOR, RANK_DESCRIPTION, RANK_TITLE,
 };
-use super::prefixes::crowded_prefixes;
-use super::sorted_map::{SortedMap, TextEntries, TextMap, head};
+use super::sorted_map::{SortedMap, TextEntries, TextMap};
 use super::terms::TermTable;
-use super::text::{for_each_word, has_digit, strip_tags};
-use super::{SearchError, SearchIndex, bits};
+use super::text::{for_each_word, strip_tags};
+use super::{SearchError, SearchIndex};
 use crate::catalogue::generate::normalize_sku;
 
 /// Term ids must fit the 24 bits a forward entry keeps for them.
 const MAX_TERMS: usize = 1 << 24;
-
-impl Postings {
-    /// Packs per-term document lists; frequent terms become bitsets.
-    fn from_lists<'a>(lists: impl Iterator<Item = &'a [u32]>, doc_count: usize) -> Self {
-        let blocks = bits::blocks_for(doc_count);
-        let mut of_term = Vec::with_capacity(lists.size_hint().0);
-        let mut docs = Vec::new();
-        let mut dense = Vec::new();
-        let mut dense_count = 0u32;
-        for list in lists {
-            if list.len() >= 64 && list.len() * 32 >= doc_count {
-                let start = dense.len();
-                dense.resize(start + blocks, 0);
-                for &doc in list {
-                    bits::insert(&mut dense[start..], doc);
-                }
-                of_term.push(Posting::Dense { index: dense_count });
-                dense_count += 1;
-            } else {
-                of_term.push(Posting::List {
-                    start: docs.len() as u32,
-                    len: list.len() as u32,
-                });
-                docs.extend_from_slice(list);
-            }
-        }
-        Self {
-            of_term,
-            docs,
-            dense,
-            blocks,
-        }
-    }
-}
-
-/// Per-term document lists back to back: term `t`'s documents are
-/// `docs[offsets[t]..offsets[t + 1]]`, increasing.
-///
-/// Filled by a counting sort over the forward index once every document is read, instead of a
-/// growing `Vec` per term: a million products have some three million terms, most of them in one
-/// or two documents, and as many small vectors cost more in the allocator than the build's
-/// arithmetic.
-struct FlatLists {
-    offsets: Vec<u32>,
-    docs: Vec<u32>,
-}
-
-impl FlatLists {
-    /// Lists of the sizes `counts` (per term), filled by `fill`, which is handed a function
-    /// that appends a document to a term's list; documents must come in increasing order.
-    fn fill(counts: &[u32], fill: impl FnOnce(&mut dyn FnMut(u32, u32))) -> Self {
-        let mut offsets = Vec::with_capacity(counts.len() + 1);
-        let mut total = 0u32;
-        offsets.push(0);
-        for &count in counts {
-            total += count;
-            offsets.push(total);
-        }
-        let mut docs = vec![0u32; total as usize];
-        let mut next: Vec<u32> = offsets[..counts.len()].to_vec();
-        fill(&mut |term, doc| {
-            let slot = &mut next[term as usize];
-            docs[*slot as usize] = doc;
-            *slot += 1;
-        });
-        debug_assert!(next.iter().zip(&offsets[1..]).all(|(a, b)| a == b));
-        Self { offsets, docs }
-    }
-
-    fn list(&self, term: usize) -> &[u32] {
-        &self.docs[self.offsets[term] as usize..self.offsets[term + 1] as usize]
-    }
-}
 
 /// Below this many products the index is read on one thread (a second connection and thread
 /// cost more than they save).
@@ -485,14 +413,17 @@ impl Builder {
                 starts: &starts,
                 row_of_doc: &row_of_doc,
             };
-            let numbered = Numbered::new(&names, &docs_of_term, read);
-            let (postings, dictionary) = std::thread::scope(|scope| {
-                let dictionary = scope.spawn(|| numbered.dictionary(&names));
-                let postings = numbered.postings();
+            let numbering = Numbering::new(&names, &docs_of_term);
+            let (numbered, postings, dictionary) = std::thread::scope(|scope| {
+                // The dictionary needs the numbering alone: it is built beside the forward
+                // index's renumbering, not after it (it was the last part to end).
+                let dictionary = scope.spawn(|| numbering.dictionary(&names));
+                let numbered = numbering.renumber(read);
+                let postings = numbered.postings(&numbering.frequency);
                 let dictionary = dictionary
                     .join()
                     .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                dictionary.map(|dictionary| (postings, dictionary))
+                dictionary.map(|dictionary| (numbered, postings, dictionary))
             })?;
             let docs = (0..doc_count)
                 .map(|doc| {
@@ -524,169 +455,6 @@ impl Builder {
     }
 }
 
-/// The forward entries as the builders read them: products in key order.
-struct Read<'a> {
-    /// Provisional term ids and their flags, product after product.
-    terms: Vec<u32>,
-    meta: Vec<u8>,
-    /// Product -> its first entry, and the end after the last product.
-    starts: &'a [u32],
-    /// Document -> product.
-    row_of_doc: &'a [u32],
-}
-
-/// The terms numbered for good: most frequent first, so the hot end of per-query term tables is
-/// small, ties in byte order.
-struct Numbered {
-    /// Provisional ids in byte order of their terms.
-    by_name: Vec<u32>,
-    /// Provisional id -> final id.
-    final_id: Vec<u32>,
-    /// The forward index's entries, `final id << 8 | meta`, in document order.
-    entries: Vec<u32>,
-    /// Document -> its first entry, and the end after the last document.
-    starts: Vec<u32>,
-    /// Final id -> documents having the term.
-    frequency: Vec<u32>,
-}
-
-impl Numbered {
-    /// One string sort, not two: terms in byte order (for the dictionary), then by frequency
-    /// with a stable sort (most of a million products' terms are codes found once, so a
-    /// frequency sort breaking ties by name would compare strings for nearly every pair).
-    fn new(names: &TermTable, docs_of_term: &[u32], read: Read<'_>) -> Self {
-        let by_name = sorted_by_name(names);
-        let order = by_frequency(&by_name, docs_of_term);
-        let mut final_id = vec![0u32; order.len()];
-        for (new, &old) in order.iter().enumerate() {
-            final_id[old as usize] = new as u32;
-        }
-        // Consumed: the provisional entries (some 200 MB at a million products) are freed here.
-        let Read {
-            terms,
-            meta,
-            starts: read_starts,
-            row_of_doc,
-        } = read;
-        let mut entries = Vec::with_capacity(terms.len());
-        let mut starts = Vec::with_capacity(row_of_doc.len() + 1);
-        for &row in row_of_doc {
-            starts.push(entries.len() as u32);
-            let of_row = read_starts[row as usize] as usize..read_starts[row as usize + 1] as usize;
-            entries.extend(
-                terms[of_row.clone()]
-                    .iter()
-                    .zip(&meta[of_row])
-                    .map(|(&term, &meta)| final_id[term as usize] << 8 | u32::from(meta)),
-            );
-        }
-        starts.push(entries.len() as u32);
-        drop((terms, meta));
-        let in_order = |counts: &[u32]| order.iter().map(|&old| counts[old as usize]).collect();
-        Self {
-            frequency: in_order(docs_of_term),
-            by_name,
-            final_id,
-            entries,
-            starts,
-        }
-    }
-
-    /// Every term's documents.
-    fn postings(&self) -> Postings {
-        let starts = &self.starts[..];
-        let doc_count = starts.len() - 1;
-        let all = FlatLists::fill(&self.frequency, |push| {
-            for doc in 0..doc_count {
-                each_term_once(&self.entries, starts, doc, &mut |term, _| {
-                    push(term, doc as u32);
-                });
-            }
-        });
-        Postings::from_lists((0..self.frequency.len()).map(|t| all.list(t)), doc_count)
-    }
-
-    /// The term dictionary.
-    fn dictionary(&self, names: &TermTable) -> Result<Dictionary, SearchError> {
-        let frequency = &self.frequency;
-        let sorted: Vec<(&str, u32)> = self
-            .by_name
-            .iter()
-            .map(|&old| (names.name(old), self.final_id[old as usize]))
-            .collect();
-        let mut words = fst::MapBuilder::memory();
-        let mut codes = fst::MapBuilder::memory();
-        for &(name, id) in &sorted {
-            if has_digit(name) {
-                codes.insert(name, u64::from(id))?;
-            } else {
-                words.insert(name, u64::from(id))?;
-            }
-        }
-        let dictionary = Dictionary::from_parts(
-            fst::Map::new(words.into_inner()?)?,
-            fst::Map::new(codes.into_inner()?)?,
-            crowded_prefixes(&sorted, frequency),
-            frequency.len(),
-        );
-        Ok(dictionary)
-    }
-}
-
-/// Calls `add` with each term of document `doc` once (term, flags), in forward-index order. A
-/// document has one entry per term, except for title words said twice (`Dunk Low ... Low`):
-/// those repeats are skipped (a title has a dozen words, so looking back is cheap).
-fn each_term_once(entries: &[u32], starts: &[u32], doc: usize, add: &mut dyn FnMut(u32, u8)) {
-    let doc_entries = &entries[starts[doc] as usize..starts[doc + 1] as usize];
-    for (at, &entry) in doc_entries.iter().enumerate() {
-        let meta = entry as u8;
-        let repeated = meta & META_TITLE != 0
-            && doc_entries[..at]
-                .iter()
-                .any(|&earlier| earlier >> 8 == entry >> 8);
-        if !repeated {
-            add(entry >> 8, meta);
-        }
-    }
-}
-
-/// Indexes of `names` (all distinct) in byte order of the names. Compares their first eight
-/// bytes as one number first, which settles nearly every comparison without `memcmp`.
-fn sorted_by_name(names: &TermTable) -> Vec<u32> {
-    let mut keyed: Vec<(u64, u32)> = (0..names.len() as u32)
-        .map(|id| (head(names.name(id)), id))
-        .collect();
-    keyed.sort_unstable_by(|a, b| {
-        a.0.cmp(&b.0)
-            .then_with(|| names.name(a.1).cmp(names.name(b.1)))
-    });
-    keyed.into_iter().map(|(_, id)| id).collect()
-}
-
-/// `by_name` (provisional ids in byte order of their terms) reordered most frequent first, ties
-/// kept in byte order: a counting sort. As a stable sort, each comparison read two terms'
-/// counts at random (half a second at a million products, on the longest thread).
-fn by_frequency(by_name: &[u32], docs_of_term: &[u32]) -> Vec<u32> {
-    let count = |term: u32| docs_of_term[term as usize] as usize;
-    let most = by_name.iter().map(|&term| count(term)).max().unwrap_or(0);
-    // Where the terms of each count go: after every term found more often.
-    let mut next = vec![0usize; most + 1];
-    for &term in by_name {
-        next[count(term)] += 1;
-    }
-    let mut before = 0;
-    for slot in next.iter_mut().rev() {
-        (*slot, before) = (before, before + *slot);
-    }
-    let mut order = vec![0u32; by_name.len()];
-    for &term in by_name {
-        let at = &mut next[count(term)];
-        order[*at] = term;
-        *at += 1;
-    }
-    order
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::parts::META_RANK_MASK;
@@ -697,17 +465,6 @@ mod tests {
         let path = dir.join(name);
         super::super::persist::save(index, &path, &[7; 32]).unwrap();
         std::fs::read(path).unwrap()
-    }
-
-    #[test]
-    fn terms_are_numbered_most_frequent_first_ties_in_byte_order() {
-        let docs_of_term = [3, 1, 7, 3, 0, 1, 7, 2];
-        let by_name = [6, 1, 4, 0, 2, 7, 3, 5];
-        let mut stable = by_name.to_vec();
-        stable.sort_by_key(|&term| std::cmp::Reverse(docs_of_term[term as usize]));
-        assert_eq!(by_frequency(&by_name, &docs_of_term), stable);
-        assert_eq!(stable, [6, 2, 0, 3, 7, 1, 5, 4]);
-        assert!(by_frequency(&[], &[]).is_empty());
     }
 
     /// Every document (popularity order) holds its own product's title words, in order, and

@@ -87,6 +87,7 @@ mod derive;
 mod documents;
 mod gtins;
 pub mod hits;
+mod numbering;
 mod parts;
 mod persist;
 mod prefixes;
