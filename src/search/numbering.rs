@@ -115,18 +115,71 @@ impl Numbering {
 }
 
 impl Numbered {
-    /// Every term's documents.
+    /// Every term's documents: a list for most, a bitset for a frequent term (in at least 64
+    /// documents and one in 32).
+    ///
+    /// Filled in one pass over the forward index, straight into their final places: each
+    /// term's count is known, so its list starts where the counts before it end, and a
+    /// frequent term's documents are set in its bitset at once. (Filled into per-term lists
+    /// first and packed after, the documents of the frequent terms, half of all, were written
+    /// twice and read once more; as a growing `Vec` per term, the allocator's work for three
+    /// million terms at a million products cost more than the arithmetic.)
     pub(super) fn postings(&self, frequency: &[u32]) -> Postings {
         let starts = &self.starts[..];
         let doc_count = starts.len() - 1;
-        let all = FlatLists::fill(frequency, |push| {
-            for doc in 0..doc_count {
-                each_term_once(&self.entries, starts, doc, &mut |term, _| {
-                    push(term, doc as u32);
+        let blocks = bits::blocks_for(doc_count);
+        let mut of_term = Vec::with_capacity(frequency.len());
+        // A listed term's next free place in `docs`.
+        let mut next = vec![0u32; frequency.len()];
+        let (mut listed, mut dense_count) = (0u32, 0u32);
+        for (term, &count) in frequency.iter().enumerate() {
+            if count >= 64 && count as usize * 32 >= doc_count {
+                of_term.push(Posting::Dense { index: dense_count });
+                dense_count += 1;
+            } else {
+                of_term.push(Posting::List {
+                    start: listed,
+                    len: count,
                 });
+                next[term] = listed;
+                listed += count;
             }
-        });
-        Postings::from_lists((0..frequency.len()).map(|t| all.list(t)), doc_count)
+        }
+        let mut docs = vec![0u32; listed as usize];
+        let mut dense = vec![0u64; dense_count as usize * blocks];
+        for doc in 0..doc_count {
+            each_term_once(
+                &self.entries,
+                starts,
+                doc,
+                &mut |term, _| match of_term[term as usize] {
+                    Posting::Dense { index } => {
+                        let start = index as usize * blocks;
+                        bits::insert(&mut dense[start..start + blocks], doc as u32);
+                    }
+                    Posting::List { .. } => {
+                        let slot = &mut next[term as usize];
+                        docs[*slot as usize] = doc as u32;
+                        *slot += 1;
+                    }
+                },
+            );
+        }
+        debug_assert!(
+            of_term
+                .iter()
+                .zip(&next)
+                .all(|(posting, &next)| match posting {
+                    Posting::List { start, len } => start + len == next,
+                    Posting::Dense { .. } => true,
+                })
+        );
+        Postings {
+            of_term,
+            docs,
+            dense,
+            blocks,
+        }
     }
 }
 
@@ -182,79 +235,6 @@ fn by_frequency(by_name: &[u32], docs_of_term: &[u32]) -> Vec<u32> {
         *at += 1;
     }
     order
-}
-
-impl Postings {
-    /// Packs per-term document lists; frequent terms become bitsets.
-    fn from_lists<'a>(lists: impl Iterator<Item = &'a [u32]>, doc_count: usize) -> Self {
-        let blocks = bits::blocks_for(doc_count);
-        let mut of_term = Vec::with_capacity(lists.size_hint().0);
-        let mut docs = Vec::new();
-        let mut dense = Vec::new();
-        let mut dense_count = 0u32;
-        for list in lists {
-            if list.len() >= 64 && list.len() * 32 >= doc_count {
-                let start = dense.len();
-                dense.resize(start + blocks, 0);
-                for &doc in list {
-                    bits::insert(&mut dense[start..], doc);
-                }
-                of_term.push(Posting::Dense { index: dense_count });
-                dense_count += 1;
-            } else {
-                of_term.push(Posting::List {
-                    start: docs.len() as u32,
-                    len: list.len() as u32,
-                });
-                docs.extend_from_slice(list);
-            }
-        }
-        Self {
-            of_term,
-            docs,
-            dense,
-            blocks,
-        }
-    }
-}
-
-/// Per-term document lists back to back: term `t`'s documents are
-/// `docs[offsets[t]..offsets[t + 1]]`, increasing.
-///
-/// Filled by a counting sort over the forward index once every document is read, instead of a
-/// growing `Vec` per term: a million products have some three million terms, most of them in one
-/// or two documents, and as many small vectors cost more in the allocator than the build's
-/// arithmetic.
-struct FlatLists {
-    offsets: Vec<u32>,
-    docs: Vec<u32>,
-}
-
-impl FlatLists {
-    /// Lists of the sizes `counts` (per term), filled by `fill`, which is handed a function
-    /// that appends a document to a term's list; documents must come in increasing order.
-    fn fill(counts: &[u32], fill: impl FnOnce(&mut dyn FnMut(u32, u32))) -> Self {
-        let mut offsets = Vec::with_capacity(counts.len() + 1);
-        let mut total = 0u32;
-        offsets.push(0);
-        for &count in counts {
-            total += count;
-            offsets.push(total);
-        }
-        let mut docs = vec![0u32; total as usize];
-        let mut next: Vec<u32> = offsets[..counts.len()].to_vec();
-        fill(&mut |term, doc| {
-            let slot = &mut next[term as usize];
-            docs[*slot as usize] = doc;
-            *slot += 1;
-        });
-        debug_assert!(next.iter().zip(&offsets[1..]).all(|(a, b)| a == b));
-        Self { offsets, docs }
-    }
-
-    fn list(&self, term: usize) -> &[u32] {
-        &self.docs[self.offsets[term] as usize..self.offsets[term + 1] as usize]
-    }
 }
 
 #[cfg(test)]
