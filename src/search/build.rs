@@ -3,7 +3,7 @@
 //! catalogue, once the service answers), then the term dictionary, posting lists and prefix table
 //! (module `numbering`).
 //!
-//! At a million products this is some 9 s of CPU without the GTINs; on two cores it takes about
+//! At a million products this is some 9-10 s of CPU without the GTINs; on two cores it takes about
 //! half that: the products are read in two parts on two threads, and the posting lists, the
 //! dictionary and the exact maps are then built at once.
 
