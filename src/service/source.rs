@@ -152,10 +152,11 @@ pub trait CatalogueSource: Send + Sync {
 }
 
 /// A search's failure as the API answers it: the catalogue's or the disk's a 500 (logged), the
-/// request's a 400.
+/// request's a 400. (`GtinsPending` is answered by the catalogue first: never the request's.)
 fn search_error(err: crate::search::SearchError) -> ApiError {
+    use crate::search::SearchError::{GtinsPending, Io, Sqlite};
     match err {
-        crate::search::SearchError::Sqlite(_) | crate::search::SearchError::Io(_) => {
+        Sqlite(_) | Io(_) | GtinsPending => {
             tracing::error!("search: {err:#}");
             ApiError::Internal
         }
