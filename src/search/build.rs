@@ -215,8 +215,10 @@ struct Builder {
     docs: Vec<u32>,
     /// Terms by provisional id (order of first appearance).
     names: TermTable,
-    /// Provisional term id -> its documents so far, and the last that used it.
-    seen: Vec<Seen>,
+    /// Provisional term id -> number of documents having it.
+    doc_count: Vec<u32>,
+    /// Provisional term id -> last document (+1) that used it, to keep one entry per document.
+    seen_in: Vec<u32>,
     starts: Vec<u32>,
     description_starts: Vec<u32>,
     terms: Vec<u32>,
@@ -224,15 +226,6 @@ struct Builder {
     title_len: Vec<u8>,
     title_distinct: Vec<u8>,
     codes: CodeEntries,
-}
-
-/// A term's count of documents, and the last document that had it (as the builder's stamp, the
-/// products read so far), to count each document once. Side by side rather than in two arrays:
-/// a rare term (most of a million products' three million) is then one cache miss, not two.
-#[derive(Clone, Copy)]
-struct Seen {
-    docs: u32,
-    last: u32,
 }
 
 /// The exact maps' entries as the products are read.
@@ -272,10 +265,9 @@ impl Builder {
         let mut distinct = 0u32;
         for_each_word(text(row, 5)?, |word| {
             let term = self.intern(word);
-            let seen = &mut self.seen[term as usize];
-            if seen.last != stamp {
-                seen.last = stamp;
-                seen.docs += 1;
+            if self.seen_in[term as usize] != stamp {
+                self.seen_in[term as usize] = stamp;
+                self.doc_count[term as usize] += 1;
                 distinct += 1;
             }
             let slot = position.min(u32::from(MAX_TITLE_POSITION)) as u8;
@@ -326,12 +318,11 @@ impl Builder {
             return;
         }
         let term = self.intern(word);
-        let seen = &mut self.seen[term as usize];
-        if seen.last == stamp {
+        if self.seen_in[term as usize] == stamp {
             return;
         }
-        seen.last = stamp;
-        seen.docs += 1;
+        self.seen_in[term as usize] = stamp;
+        self.doc_count[term as usize] += 1;
         self.terms.push(term);
         self.meta.push(rank);
     }
@@ -339,7 +330,8 @@ impl Builder {
     fn intern(&mut self, word: &str) -> u32 {
         let (id, new) = self.names.intern(word);
         if new {
-            self.seen.push(Seen { docs: 0, last: 0 });
+            self.doc_count.push(0);
+            self.seen_in.push(0);
         }
         id
     }
@@ -348,9 +340,9 @@ impl Builder {
     fn append(&mut self, other: &Builder) {
         // `other`'s term ids -> this builder's.
         let mut id_here = Vec::with_capacity(other.names.len());
-        for (term, seen) in other.seen.iter().enumerate() {
+        for (term, doc_count) in other.doc_count.iter().enumerate() {
             let id = self.intern(other.names.name(term as u32));
-            self.seen[id as usize].docs += seen.docs;
+            self.doc_count[id as usize] += doc_count;
             id_here.push(id);
         }
         let entries_before = self.terms.len() as u32;
@@ -399,7 +391,7 @@ impl Builder {
             let Builder {
                 docs,
                 names,
-                seen,
+                doc_count: docs_of_term,
                 mut starts,
                 description_starts,
                 terms,
@@ -408,8 +400,6 @@ impl Builder {
                 title_distinct,
                 ..
             } = self;
-            let docs_of_term: Vec<u32> = seen.iter().map(|seen| seen.docs).collect();
-            drop(seen);
             let doc_count = pks.len();
             let row_of_doc = rows_in_doc_order(&docs, doc_count)?;
             drop(docs);
