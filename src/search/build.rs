@@ -135,12 +135,10 @@ fn read_catalogue(
     };
     let Some(path) = second_thread else {
         let builder = read_products(conn, &chunks, pks.len(), &doc_of_pk)?;
-        let gtins = if gtins_now {
-            IndexGtins::ready(read_gtins(conn, &doc_of_pk)?)
-        } else {
-            IndexGtins::pending(doc_of_pk)
-        };
-        return Ok((pks, builder, None, gtins));
+        let gtins = gtins_now
+            .then(|| read_gtins(conn, &doc_of_pk))
+            .transpose()?;
+        return Ok((pks, builder, None, IndexGtins::new(gtins, doc_of_pk)));
     };
     // The second thread's share when it also reads the variants (about as long as reading
     // three quarters of the products).
@@ -173,8 +171,7 @@ fn read_catalogue(
         let (second, gtins) = second?;
         Ok::<_, SearchError>((first?, second, gtins))
     })?;
-    let gtins = gtins.map_or_else(|| IndexGtins::pending(doc_of_pk), IndexGtins::ready);
-    Ok((pks, first, Some(second), gtins))
+    Ok((pks, first, Some(second), IndexGtins::new(gtins, doc_of_pk)))
 }
 
 /// The products of the chunks this reader takes, some `expected` of them, into a builder.
@@ -336,7 +333,8 @@ impl Builder {
         id
     }
 
-    /// Adds the products `other` read after this builder's.
+    /// Adds the products `other` read after this builder's, their codes aside
+    /// ([`Builder::finish`] takes both builders' codes before).
     fn append(&mut self, other: &Builder) {
         // `other`'s term ids -> this builder's.
         let mut id_here = Vec::with_capacity(other.names.len());
@@ -360,7 +358,6 @@ impl Builder {
         self.docs.extend_from_slice(&other.docs);
         self.title_len.extend_from_slice(&other.title_len);
         self.title_distinct.extend_from_slice(&other.title_distinct);
-        self.codes.append(&other.codes);
     }
 
     /// Adds the products `other` read (when two readers did), numbers the terms for good, puts
@@ -371,12 +368,11 @@ impl Builder {
     /// dictionary.
     fn finish(
         mut self,
-        other: Option<Builder>,
+        mut other: Option<Builder>,
         pks: Vec<i64>,
         gtins: IndexGtins,
     ) -> Result<SearchIndex, SearchError> {
         let mut codes = std::mem::take(&mut self.codes);
-        let mut other = other;
         let other_codes = other.as_mut().map(|other| std::mem::take(&mut other.codes));
         std::thread::scope(|scope| {
             let codes = scope.spawn(move || {

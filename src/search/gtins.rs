@@ -152,6 +152,11 @@ pub(crate) struct IndexGtins {
 }
 
 impl IndexGtins {
+    /// The index's GTINs: `map` when read with it, else pending, with each product's document.
+    pub(crate) fn new(map: Option<GtinMap>, doc_of_pk: DocOfPk) -> Self {
+        map.map_or_else(|| Self::pending(doc_of_pk), Self::ready)
+    }
+
     pub(crate) fn ready(map: GtinMap) -> Self {
         Self {
             map: OnceLock::from(map),
@@ -159,7 +164,7 @@ impl IndexGtins {
         }
     }
 
-    pub(crate) fn pending(doc_of_pk: DocOfPk) -> Self {
+    fn pending(doc_of_pk: DocOfPk) -> Self {
         Self {
             map: OnceLock::new(),
             pending: Mutex::new(Some(Arc::new(doc_of_pk))),

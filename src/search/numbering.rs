@@ -25,9 +25,9 @@ pub(super) struct Read<'a> {
 /// small, ties in byte order.
 pub(super) struct Numbering {
     /// Provisional ids in byte order of their terms.
-    pub(super) by_name: Vec<u32>,
+    by_name: Vec<u32>,
     /// Provisional id -> final id.
-    pub(super) final_id: Vec<u32>,
+    final_id: Vec<u32>,
     /// Final id -> documents having the term.
     pub(super) frequency: Vec<u32>,
 }

@@ -35,7 +35,7 @@ pub(crate) fn crowded_prefixes(
         let next = sorted
             .get(at + 1)
             .map_or(0, |&(next, _)| common_prefix(name, next));
-        if next > open.last().map_or(0, |group| group.shared) {
+        if next > innermost_shared(&open) {
             open.push(Group {
                 shared: next,
                 first: at,
@@ -47,7 +47,7 @@ pub(crate) fn crowded_prefixes(
         // Groups that end with this term.
         while open.last().is_some_and(|group| next < group.shared) {
             let mut closed = open.pop().expect("checked above");
-            let outer = open.last().map_or(0, |group| group.shared).max(next);
+            let outer = innermost_shared(&open).max(next);
             if at + 1 - closed.first > PREFIX_EXPANSIONS {
                 keep_best(&mut closed.best, order);
                 closed.best.sort_unstable_by_key(order);
@@ -57,7 +57,7 @@ pub(crate) fn crowded_prefixes(
                     table.insert(bytes[..length].into(), best.clone());
                 }
             }
-            if next > open.last().map_or(0, |group| group.shared) {
+            if next > innermost_shared(&open) {
                 // The closed group and the terms after this one share `next` bytes: a group
                 // of its own, begun with the closed group's first term.
                 closed.shared = next;
@@ -76,6 +76,11 @@ struct Group {
     shared: usize,
     first: usize,
     best: Vec<u32>,
+}
+
+/// The bytes shared in the innermost open group (none at the root).
+fn innermost_shared(open: &[Group]) -> usize {
+    open.last().map_or(0, |group| group.shared)
 }
 
 /// Drops all but the [`PREFIX_EXPANSIONS`] first ids in `order`, once there are over twice as

@@ -266,19 +266,15 @@ pub(super) fn key_hash(key: &[u8]) -> u64 {
 /// binary search over a million heads, its last dozen steps cache misses: 4 % of the service's
 /// time under distinct queries at a million products (`perf record`). With eight bits a head,
 /// about one absent head in nine passes (a Bloom filter of one hash; the map's own bytes are
-/// some 40 a key). Written by hand: one multiply and one bit, where a filter crate's hashing
-/// and several probes would cost more than they save at this rate.
+/// some 40 a key). Written by hand: one shift and one bit (a head is a hash already), where a
+/// filter crate's hashing and several probes would cost more than they save at this rate.
 struct HeadFilter {
     bits: Vec<u64>,
-    /// `64 - log2(bits.len() * 64)`: the hash's top bits choose the bit.
+    /// `64 - log2(bits.len() * 64)`: the head's top bits choose the bit.
     shift: u32,
 }
 
 impl HeadFilter {
-    /// Fibonacci hashing's multiplier (2^64 over the golden ratio, odd): its top bits choose
-    /// the bit.
-    const MULTIPLIER: u64 = 0x9E37_79B9_7F4A_7C15;
-
     /// The filter of `heads`: at least one word of bits, so every head has a bit.
     fn of(heads: &[u64]) -> Self {
         let bit_count = heads.len().saturating_mul(8).next_power_of_two().max(64);
@@ -294,7 +290,7 @@ impl HeadFilter {
     }
 
     fn bit_of(&self, head: u64) -> usize {
-        (head.wrapping_mul(Self::MULTIPLIER) >> self.shift) as usize
+        (head >> self.shift) as usize
     }
 
     /// `false` when no key has this head; `true` when one may.
@@ -307,12 +303,7 @@ impl HeadFilter {
 /// The first eight bytes of `text` as a big-endian number (zero-padded): ordered as the texts
 /// are, where they differ in those bytes.
 pub(super) fn head(text: &str) -> u64 {
-    head_of(text.as_bytes())
-}
-
-/// [`head`] of bytes.
-fn head_of(text: &[u8]) -> u64 {
-    u64::from_be_bytes(padded(text))
+    u64::from_be_bytes(padded(text.as_bytes()))
 }
 
 /// The first `N` bytes of `text`, zeros after its end.

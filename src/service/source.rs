@@ -151,6 +151,17 @@ pub trait CatalogueSource: Send + Sync {
     }
 }
 
+/// The search index's request for the route's `args`.
+fn search_request(args: &SearchArgs) -> crate::search::SearchRequest<'_> {
+    crate::search::SearchRequest {
+        text: &args.text,
+        sku: args.sku.as_deref(),
+        gtin: args.gtin.as_deref(),
+        offset: ((args.page.max(1) - 1) * args.limit) as usize,
+        limit: args.limit as usize,
+    }
+}
+
 /// A search's failure as the API answers it: the catalogue's or the disk's a 500 (logged), the
 /// request's a 400. (`GtinsPending` is answered by the catalogue first: never the request's.)
 fn search_error(err: crate::search::SearchError) -> ApiError {
@@ -176,17 +187,7 @@ impl CatalogueSource for LocalCatalogue {
         state: &Arc<ServiceState>,
         args: &SearchArgs,
     ) -> Result<Sourced<SearchPage>, ApiError> {
-        let request_shape = crate::search::SearchRequest {
-            offset: ((args.page.max(1) - 1) * args.limit) as usize,
-            limit: args.limit as usize,
-            ..Default::default()
-        };
-        let request = crate::search::SearchRequest {
-            text: &args.text,
-            sku: args.sku.as_deref(),
-            gtin: args.gtin.as_deref(),
-            ..request_shape.clone()
-        };
+        let request = search_request(args);
         // Ranked on this async worker, not through `spawn_blocking`: ranking is pure CPU,
         // bounded by the query limits (the hop to the blocking pool and back cost about a
         // seventh of a search's CPU time under load). A search asked recently is not ranked
@@ -199,21 +200,20 @@ impl CatalogueSource for LocalCatalogue {
                 state
                     .blocking(move |state| {
                         let conn = state.pool.get()?;
-                        let request = crate::search::SearchRequest {
-                            text: &args.text,
-                            sku: args.sku.as_deref(),
-                            gtin: args.gtin.as_deref(),
-                            ..request_shape
-                        };
                         state
                             .recent_searches
-                            .search_resolving_gtins(&state.search, &request, &mut |gtin| {
-                                crate::catalogue::read::product_pks_with_gtin(&conn, gtin).map_err(
-                                    |err| {
-                                        crate::search::SearchError::Io(std::io::Error::other(err))
-                                    },
-                                )
-                            })
+                            .search_resolving_gtins(
+                                &state.search,
+                                &search_request(&args),
+                                &mut |gtin| {
+                                    crate::catalogue::read::product_pks_with_gtin(&conn, gtin)
+                                        .map_err(|err| {
+                                            crate::search::SearchError::Io(std::io::Error::other(
+                                                err,
+                                            ))
+                                        })
+                                },
+                            )
                             .map_err(search_error)
                     })
                     .await?
