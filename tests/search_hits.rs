@@ -189,7 +189,7 @@ fn store_is_reused_rebuilt_when_stale_or_damaged_and_never_serves_a_damaged_reco
 /// A record the page cache holds is written without waiting for the disk, the same bytes as
 /// `write_hit` writes; one it does not hold is refused as not cached (the service then writes
 /// the page on the blocking pool), and nothing is left in the output. The warm-up reads only
-/// what the page cache does not hold.
+/// what the page cache does not hold, and brings all of it back.
 #[test]
 #[cfg(target_os = "linux")]
 fn a_hit_is_written_without_waiting_only_when_the_page_cache_holds_its_record() {
@@ -226,6 +226,15 @@ fn a_hit_is_written_without_waiting_only_when_the_page_cache_holds_its_record() 
     assert!(first.read > 0 && first.read <= first.covered, "{first:?}");
     let again = store.warm_page_cache().unwrap();
     assert_eq!((again.covered, again.read), (first.covered, 0));
+
+    // Dropped again, the warm-up brings back every record, not only the bytes it waits on.
+    rustix::fs::fadvise(&file, 0, None, rustix::fs::Advice::DontNeed).unwrap();
+    assert_eq!(store.warm_page_cache().unwrap().read, first.covered);
+    for pk in 1..=300 {
+        let mut out = Vec::new();
+        let written = store.write_cached_hit(pk, Country::Us, full, &mut out);
+        assert!(written.is_ok(), "product {pk}: {written:?}");
+    }
 }
 
 #[test]

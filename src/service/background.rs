@@ -3,8 +3,9 @@
 //!
 //! Two pieces of work run beside the requests after a start: the hit store read through into
 //! the page cache (2 GB at a million products) or built, and the related-products index (a
-//! scan of every product). After a restart with a cold page cache, both read the disk, and the
-//! warm-up's copying takes a core, while the first searches wait for their hits' records.
+//! scan of every product). After a restart with a cold page cache, both read the disk while the
+//! first searches wait for their hits' records. (The warm-up no longer copies the records out:
+//! the kernel reads them, `search::hits`.)
 //!
 //! Measured at a million products, restarts with the page cache evicted (`vmtouch -e`),
 //! alternated, the first second's p99 at 8 connections of distinct queries: with the warm-up
