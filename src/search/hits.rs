@@ -377,12 +377,10 @@ fn slot_of(pks: &[i64], pk: i64) -> Option<usize> {
 /// Brings the stretch of `len` bytes from `at` into the page cache, and returns once it is
 /// there, as far as [`stretch_is_cached`] looks. The kernel reads it on its own
 /// (`posix_fadvise(WILLNEED)`), and one byte in every [`CACHE_PROBE_STEP`] is then read to
-/// wait for it: the records are not copied out. Copying 2 GB out at a million products had
-/// taken a core for most of a cold restart's first second, when the first searches need the
-/// CPU. Alternated cold restarts (`benches/cold_restart.sh 1000000 3`, two rounds each): the
-/// first second answered 1,150-1,670 searches/s with a p99 of 27-38 ms (median 30.5), against
-/// 940-1,280/s and 34-40 ms (median 35.9) when copied; the 2 GB were cached after 1.2 s
-/// instead of 2.4 s.
+/// wait for it: the records are not copied out (2 GB at a million products, copied beside a
+/// cold restart's first searches). Alternated cold restarts (`benches/cold_restart.sh 1000000 3`, two rounds each): the
+/// first second answered 815-1,595 searches/s against 748-1,053 when copied, with the same p99
+/// (median 38.1 against 39.3 ms); the 2 GB were cached after 1.2 s instead of 2.4 s.
 #[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
 fn read_into_page_cache(
     file: &File,
