@@ -342,11 +342,16 @@ const CACHE_PROBE_STEP: u64 = 64 << 10;
 /// when a hit needs it, as after any eviction.
 fn stretch_is_cached(file: &File, at: u64, len: u64) -> bool {
     let mut byte = [0u8; 1];
+    probed_offsets(at, len).all(|offset| read_cached_at(file, &mut byte, offset))
+}
+
+/// The bytes of a stretch that [`stretch_is_cached`] asks about: one in every
+/// [`CACHE_PROBE_STEP`], and the last.
+fn probed_offsets(at: u64, len: u64) -> impl Iterator<Item = u64> {
     let last = at + len.saturating_sub(1);
     (at..=last)
         .step_by(CACHE_PROBE_STEP as usize)
         .chain(std::iter::once(last))
-        .all(|offset| read_cached_at(file, &mut byte, offset))
 }
 
 /// Where `pk` is in `pks` (increasing, no repeats).
@@ -378,9 +383,10 @@ fn slot_of(pks: &[i64], pk: i64) -> Option<usize> {
 /// there, as far as [`stretch_is_cached`] looks. The kernel reads it on its own
 /// (`posix_fadvise(WILLNEED)`), and one byte in every [`CACHE_PROBE_STEP`] is then read to
 /// wait for it: the records are not copied out (2 GB at a million products, copied beside a
-/// cold restart's first searches). Alternated cold restarts (`benches/cold_restart.sh 1000000 3`, two rounds each): the
-/// first second answered 815-1,595 searches/s against 748-1,053 when copied, with the same p99
-/// (median 38.1 against 39.3 ms); the 2 GB were cached after 1.2 s instead of 2.4 s.
+/// cold restart's first searches). Alternated cold restarts (`benches/cold_restart.sh 1000000
+/// 3`, two rounds each): the first second answered 815-1,595 searches/s against 748-1,053 when
+/// copied, with the same p99 (median 38.1 against 39.3 ms); the 2 GB were cached after 1.2 s
+/// instead of 2.4 s.
 #[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
 fn read_into_page_cache(
     file: &File,
@@ -390,14 +396,7 @@ fn read_into_page_cache(
 ) -> std::io::Result<()> {
     advise_will_need(file, at, len);
     let mut byte = [0u8; 1];
-    let last = at + len.saturating_sub(1);
-    for offset in (at..=last)
-        .step_by(CACHE_PROBE_STEP as usize)
-        .chain(std::iter::once(last))
-    {
-        read_exact_at(file, &mut byte, offset)?;
-    }
-    Ok(())
+    probed_offsets(at, len).try_for_each(|offset| read_exact_at(file, &mut byte, offset))
 }
 
 /// Without a read-ahead hint, the stretch is read (into `buffer`) to bring it into the cache.
