@@ -58,8 +58,9 @@ pub fn product_pk(conn: &Connection, key: ProductKey<'_>) -> Result<Option<i64>,
 /// stored with 8, 12, 13 or 14 digits, as the search index reads GTINs. One lookup in the
 /// `variants_gtin` index per width the number fits.
 ///
-/// A number over 14 digits is no GTIN: no product.
-pub fn product_pks_with_gtin(conn: &Connection, gtin: u64) -> Result<Vec<i64>, CatalogueError> {
+/// A number over 14 digits is no GTIN: no product. Its error is `SQLite`'s alone, which the
+/// search index's own error takes as it is (`SearchError::Sqlite`).
+pub fn product_pks_with_gtin(conn: &Connection, gtin: u64) -> rusqlite::Result<Vec<i64>> {
     if gtin >= 10u64.pow(14) {
         return Ok(Vec::new());
     }
@@ -75,10 +76,9 @@ pub fn product_pks_with_gtin(conn: &Connection, gtin: u64) -> Result<Vec<i64>, C
     let mut statement = conn.prepare_cached(
         "SELECT DISTINCT product_pk FROM variants WHERE gtin IN (?1, ?2, ?3, ?4)",
     )?;
-    let pks = statement
+    statement
         .query_map([form(8), form(12), form(13), form(14)], |row| row.get(0))?
-        .collect::<Result<Vec<i64>, _>>()?;
-    Ok(pks)
+        .collect()
 }
 
 const HIT_COLUMNS: &str = "pk, id, slug, sku, title, brand, category, color, gender, age_group,

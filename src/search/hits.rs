@@ -386,44 +386,39 @@ fn slot_of(pks: &[i64], pk: i64) -> Option<usize> {
 /// cold restart's first searches). Alternated cold restarts (`benches/cold_restart.sh 1000000
 /// 3`, two rounds each): the first second answered 815-1,595 searches/s against 748-1,053 when
 /// copied, with the same p99 (median 38.1 against 39.3 ms); the 2 GB were cached after 1.2 s
-/// instead of 2.4 s.
-#[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
-fn read_into_page_cache(
-    file: &File,
-    at: u64,
-    len: u64,
-    _buffer: &mut Vec<u8>,
-) -> std::io::Result<()> {
-    advise_will_need(file, at, len);
-    let mut byte = [0u8; 1];
-    probed_offsets(at, len).try_for_each(|offset| read_exact_at(file, &mut byte, offset))
-}
-
-/// Without a read-ahead hint, the stretch is read (into `buffer`) to bring it into the cache.
-#[cfg(not(any(target_os = "linux", target_os = "android", target_os = "freebsd")))]
+/// instead of 2.4 s. Where the system has no such hint, or refuses it, the stretch is read
+/// into `buffer`.
 fn read_into_page_cache(
     file: &File,
     at: u64,
     len: u64,
     buffer: &mut Vec<u8>,
 ) -> std::io::Result<()> {
+    if advise_will_need(file, at, len) {
+        let mut byte = [0u8; 1];
+        return probed_offsets(at, len)
+            .try_for_each(|offset| read_exact_at(file, &mut byte, offset));
+    }
     buffer.resize(len as usize, 0);
     read_exact_at(file, buffer, at)
 }
 
 /// `posix_fadvise(WILLNEED)`: the kernel starts reading the range into the page cache and
-/// returns at once. The standard library has no such call; rustix has it without `unsafe`.
+/// returns at once; `false` when the system refused. The standard library has no such call;
+/// rustix has it without `unsafe`.
 #[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
-fn advise_will_need(file: &File, start: u64, length: u64) {
+fn advise_will_need(file: &File, start: u64, length: u64) -> bool {
     let Some(length) = std::num::NonZeroU64::new(length) else {
-        return;
+        return true;
     };
-    let _ = rustix::fs::fadvise(file, start, Some(length), rustix::fs::Advice::WillNeed);
+    rustix::fs::fadvise(file, start, Some(length), rustix::fs::Advice::WillNeed).is_ok()
 }
 
-/// No read-ahead hint where the call is missing: records are read as asked.
+/// No read-ahead hint where the call is missing (`false`): records are read as asked.
 #[cfg(not(any(target_os = "linux", target_os = "android", target_os = "freebsd")))]
-fn advise_will_need(_file: &File, _start: u64, _length: u64) {}
+fn advise_will_need(_file: &File, _start: u64, _length: u64) -> bool {
+    false
+}
 
 /// Fills `buffer` from `offset` if the page cache holds all of it, without waiting for the
 /// disk: `preadv2(RWF_NOWAIT)` (Linux 4.14; the standard library has no such read, rustix has it

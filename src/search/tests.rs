@@ -587,8 +587,7 @@ fn gtins_read_later_answer_as_gtins_read_with_the_index() {
     let mut catalogue_asked = 0;
     let mut product_pks = |value: u64| {
         catalogue_asked += 1;
-        crate::catalogue::read::product_pks_with_gtin(conn, value)
-            .map_err(|err| SearchError::Io(std::io::Error::other(err)))
+        Ok(crate::catalogue::read::product_pks_with_gtin(conn, value)?)
     };
     for request in &asking {
         let expected = whole.search(request).unwrap();

@@ -206,12 +206,7 @@ impl CatalogueSource for LocalCatalogue {
                                 &state.search,
                                 &search_request(&args),
                                 &mut |gtin| {
-                                    crate::catalogue::read::product_pks_with_gtin(&conn, gtin)
-                                        .map_err(|err| {
-                                            crate::search::SearchError::Io(std::io::Error::other(
-                                                err,
-                                            ))
-                                        })
+                                    Ok(crate::catalogue::read::product_pks_with_gtin(&conn, gtin)?)
                                 },
                             )
                             .map_err(search_error)
