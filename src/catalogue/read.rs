@@ -58,8 +58,7 @@ pub fn product_pk(conn: &Connection, key: ProductKey<'_>) -> Result<Option<i64>,
 /// stored with 8, 12, 13 or 14 digits, as the search index reads GTINs. One lookup in the
 /// `variants_gtin` index per width the number fits.
 ///
-/// A number over 14 digits is no GTIN: no product. Its error is `SQLite`'s alone, which the
-/// search index's own error takes as it is (`SearchError::Sqlite`).
+/// A number over 14 digits is no GTIN: no product. The only error is `SQLite`'s.
 pub fn product_pks_with_gtin(conn: &Connection, gtin: u64) -> rusqlite::Result<Vec<i64>> {
     if gtin >= 10u64.pow(14) {
         return Ok(Vec::new());
