@@ -246,11 +246,49 @@ fn first_pass_every_block(
 
 /// What [`top_pass`] found.
 pub(super) struct TopPass {
-    /// Candidates (code hits aside), in every block.
+    /// Candidates (code hits aside), in every block: counted in each, or past the best
+    /// bucket's window estimated from a sample of each chunk ([`SAMPLE_SHARE`]) in a catalogue
+    /// of at least `Scratch::sampled_from_blocks` blocks
+    /// ([`super::scratch::SAMPLED_FROM_BLOCKS`]).
     pub(super) total: u64,
     /// Documents of the best bucket in `Scratch::active`: all of them, or (when it holds more)
     /// those of the blocks holding its first `Scratch::rank_window`.
     pub(super) top: u64,
+}
+
+/// Past the best bucket's window, a large catalogue's candidates are counted in the first
+/// `1 / SAMPLE_SHARE` of each chunk's blocks, and the rest estimated from them. The count is
+/// only `estimatedTotalHits`, which the interface calls an estimate; counting every block read
+/// every frequent word's whole bitset (125 KB at a million products) for the count alone, and
+/// was most of the pass for a broad query, whose window fills in its first chunks.
+const SAMPLE_SHARE: usize = 4;
+
+/// The best bucket's pass gives up, once it has read at least `1 / ABANDON_AFTER` of the
+/// blocks, when the bucket's documents found so far, projected over every block, are fewer
+/// than half the page needs: the bucket most likely cannot hold the page, and the passes over
+/// every bucket would follow the whole pass anyway. (Giving up wrongly costs time, never the
+/// page: those passes rank exactly as the best bucket does.)
+const ABANDON_AFTER: usize = 16;
+
+/// Candidates counted in part of the blocks, for the estimate of the rest.
+#[derive(Default)]
+struct Sample {
+    counted: u64,
+    read: u64,
+    skipped: u64,
+}
+
+impl Sample {
+    /// The candidates of the blocks read and skipped, estimated from those read.
+    fn estimate(&self) -> u64 {
+        if self.read == 0 {
+            return 0;
+        }
+        let whole = self.read + self.skipped;
+        (u128::from(self.counted) * u128::from(whole) + u128::from(self.read / 2))
+            .checked_div(u128::from(self.read))
+            .map_or(0, |estimate| estimate as u64)
+    }
 }
 
 /// The best bucket there can be: every word matched, word `i` with `levels[i]` typos, the
@@ -262,14 +300,17 @@ pub(super) struct TopPass {
 /// (`Scratch::planes`) that say every word and the sum of `levels` typos for those documents
 /// and for no other. Once they hold `Scratch::rank_window` documents, the most of one bucket
 /// ranked at a time (`bucket::rank_bucket`), the bucket's later blocks cannot change the page,
-/// and the rest of the pass only counts the candidates.
+/// and the rest of the pass only counts the candidates (from a sample, in a large catalogue).
+///
+/// `None` when the bucket holds fewer than `wanted` documents, or is projected to
+/// ([`ABANDON_AFTER`]).
 pub(super) fn top_pass(
     index: &SearchIndex,
     scratch: &mut Scratch,
-    word_sets: &[WordSet],
-    levels: &[usize],
+    (word_sets, levels): (&[WordSet], &[usize]),
     removed: &[(u32, u64)],
-) -> TopPass {
+    wanted: u64,
+) -> Option<TopPass> {
     let mut active = std::mem::take(&mut scratch.active);
     let mut all_planes = std::mem::take(&mut scratch.planes);
     let mut buffers = std::mem::take(&mut scratch.chunks);
@@ -278,6 +319,8 @@ pub(super) fn top_pass(
     let view = SetView::new(index, scratch);
     let blocks = scratch.blocks;
     let window = scratch.rank_window as u64;
+    let sampling = blocks >= scratch.sampled_from_blocks;
+    let abandon = scratch.shortcuts.abandon;
     let matched = word_sets.len();
     let typos: usize = levels.iter().sum();
     let mut any_cursors = WordSet::cursors(word_sets);
@@ -285,20 +328,28 @@ pub(super) fn top_pass(
     let mut any = [0u64; CHUNK];
     let mut top = [0u64; CHUNK];
     let mut pass = TopPass { total: 0, top: 0 };
+    let mut sample = Sample::default();
+    let mut abandoned = false;
     let mut next_removed = 0;
     for start in (0..blocks).step_by(CHUNK) {
         let len = CHUNK.min(blocks - start);
-        let any = &mut any[..len];
+        let collecting = pass.top < window;
+        // The blocks whose candidates are counted: all, or past the window a sample.
+        let read = if collecting || !sampling {
+            len
+        } else {
+            len.div_ceil(SAMPLE_SHARE)
+        };
+        let any = &mut any[..read];
         let values = chunk_values(
             &view,
             word_sets,
             |_| LEVELS - 1,
-            (start, len),
+            (start, read),
             &mut any_cursors,
             &mut buffers,
         );
         fold_chunk(&values[..word_sets.len()], false, any);
-        let collecting = pass.top < window;
         let top = &mut top[..len];
         if collecting {
             let values = chunk_values(
@@ -312,13 +363,22 @@ pub(super) fn top_pass(
             fold_chunk(&values[..word_sets.len()], true, top);
         }
         for (at, bit) in code_hits_in(removed, &mut next_removed, start, len) {
-            any[at] &= !bit;
+            if let Some(lanes) = any.get_mut(at) {
+                *lanes &= !bit;
+            }
             top[at] &= !bit;
         }
-        pass.total += any
+        let counted = any
             .iter()
             .map(|lanes| u64::from(lanes.count_ones()))
             .sum::<u64>();
+        if read == len {
+            pass.total += counted;
+        } else {
+            sample.counted += counted;
+            sample.read += read as u64;
+            sample.skipped += (len - read) as u64;
+        }
         if !collecting {
             continue;
         }
@@ -336,11 +396,22 @@ pub(super) fn top_pass(
                 break;
             }
         }
+        let done = (start + len) as u64;
+        if abandon
+            && pass.top < wanted
+            && done * ABANDON_AFTER as u64 >= blocks as u64
+            && pass.top * blocks as u64 * 2 < wanted * done
+        {
+            abandoned = true;
+            break;
+        }
     }
+    pass.total += sample.estimate();
     scratch.active = active;
     scratch.planes = all_planes;
     scratch.chunks = buffers;
-    pass
+    scratch.abandoned = abandoned;
+    (!abandoned && pass.top >= wanted).then_some(pass)
 }
 
 /// The code hits (`removed`) in blocks `start..start + len`, as (block - `start`, bit);

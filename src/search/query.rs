@@ -55,6 +55,7 @@ pub(crate) fn run(
     let code_hits = code_hits(index, request.text, allowed.as_deref(), gtins);
     let need = request.offset.saturating_add(request.limit);
     scratch.sets_used = 0;
+    scratch.abandoned = false;
     scratch.sparse.clear();
     scratch.tiers.clear();
     let mut typed_words = 0usize;
@@ -399,10 +400,13 @@ fn top_bucket_page(
         *level = usize::from(fewest.map(|e| e.typos).min()?);
     }
     let levels = &levels[..word_count];
-    let top = top_pass(index, scratch, query.word_sets, levels, filters.removed);
-    if top.top < wanted as u64 {
-        return None;
-    }
+    let top = top_pass(
+        index,
+        scratch,
+        (query.word_sets, levels),
+        filters.removed,
+        wanted as u64,
+    )?;
     let bucket = Bucket {
         matched: word_count,
         word_count,

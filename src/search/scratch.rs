@@ -19,6 +19,11 @@ pub(super) const LEVELS: usize = 3;
 /// documents into blocks costs more than a bitset.
 pub(super) const SPARSE_SHARE: usize = 4;
 
+/// Catalogues of at least this many blocks (262,144 documents) count the candidates past the
+/// best bucket's window from a sample (`Scratch::sampled_from_blocks`, `candidates::top_pass`);
+/// smaller ones count every block.
+pub(super) const SAMPLED_FROM_BLOCKS: usize = 4_096;
+
 /// One non-empty block of 64 documents of a word: its documents at each typo level.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct SparseBlock {
@@ -46,6 +51,9 @@ pub(super) struct Shortcuts {
     /// The best bucket there can be looked at first, and the ranking stopped there when it
     /// holds the page (`candidates::top_pass`; `false`: the passes over every bucket).
     pub(super) top_first: bool,
+    /// The best bucket's pass given up early when it is projected to hold fewer documents than
+    /// the page needs (`candidates::top_pass`; `false`: read to the end).
+    pub(super) abandon: bool,
     /// A bucket's window first scored in document order, while that can end it
     /// (`bucket::scan_in_order`; `false`: bounds for every document).
     pub(super) in_order: bool,
@@ -64,6 +72,7 @@ impl Default for Shortcuts {
         Self {
             prune: true,
             top_first: true,
+            abandon: true,
             in_order: true,
             bounded: true,
             plain_first: true,
@@ -98,6 +107,11 @@ pub(crate) struct Scratch {
     /// Documents scored in order of a bound (their rules 3-5 computed from the forward index
     /// to prove a page) by this scratch so far.
     pub(super) scored: u64,
+    /// Whether the last query's best-bucket pass was given up early (`candidates::top_pass`).
+    pub(super) abandoned: bool,
+    /// From this many blocks, the best bucket's pass counts the candidates past its window
+    /// from a sample ([`SAMPLED_FROM_BLOCKS`]; tests make it small).
+    pub(super) sampled_from_blocks: usize,
     /// The sparse parts of the query words' sets (module `wordsets`), and the documents of a
     /// word's lists being sorted into blocks.
     pub(super) sparse: Vec<SparseBlock>,
@@ -144,6 +158,8 @@ impl Scratch {
             shortcuts: Shortcuts::default(),
             rank_window: super::RANK_WINDOW,
             scored: 0,
+            abandoned: false,
+            sampled_from_blocks: SAMPLED_FROM_BLOCKS,
             sparse: Vec::new(),
             pending: Vec::new(),
             spread_from_docs: bits::blocks_for(doc_count) / SPARSE_SHARE,

@@ -519,6 +519,63 @@ mod tests {
     }
 
     #[test]
+    fn giving_up_on_the_best_bucket_early_ranks_and_counts_as_reading_it_to_the_end() {
+        let (index, texts, skus) = fixture();
+        let requests = requests(&texts, &skus);
+        let (_, abandoned) = same_both_ways(
+            &index,
+            &requests,
+            [
+                |scratch| scratch.shortcuts.abandon = true,
+                |scratch| scratch.shortcuts.abandon = false,
+            ],
+            |scratch| scratch.abandoned,
+        );
+        // The comparison means something only if passes were given up.
+        assert!(
+            abandoned > requests.len() / 20,
+            "{abandoned} of {} given up",
+            requests.len()
+        );
+    }
+
+    #[test]
+    fn the_count_past_the_window_is_estimated_from_a_sample_with_the_same_pages() {
+        let (index, texts, skus) = fixture();
+        let requests = requests(&texts, &skus);
+        // Windows of 64 documents, so that the best bucket fills one in the first chunk and
+        // the rest of the pass counts from the sample.
+        let scratch = |sampled_from_blocks| {
+            let mut scratch = Scratch::new(index.dictionary.term_count(), index.len());
+            scratch.rank_window = 64;
+            scratch.sampled_from_blocks = sampled_from_blocks;
+            scratch
+        };
+        let (mut sampled, mut counted) = (scratch(0), scratch(usize::MAX));
+        let (mut estimated, mut large) = (0, 0);
+        for request in &requests {
+            let gtins = GtinLookup::Map(index.codes.gtins.map().unwrap());
+            let estimate = query::run(&index, &mut sampled, request, &gtins);
+            let exact = query::run(&index, &mut counted, request, &gtins);
+            assert_eq!(estimate.product_pks, exact.product_pks, "{request:?}");
+            let (estimate, exact) = (estimate.estimated_total_hits, exact.estimated_total_hits);
+            estimated += usize::from(estimate != exact);
+            if exact >= 1_000 {
+                large += 1;
+                // A fifth of the fixture's blocks are read past the window: within a fifth.
+                assert!(
+                    estimate.abs_diff(exact) * 5 <= exact,
+                    "{request:?}: {estimate} estimated, {exact} counted"
+                );
+            }
+        }
+        // The comparison means something only if many counts were estimated, large ones
+        // among them.
+        assert!(estimated > requests.len() / 20, "{estimated} estimated");
+        assert!(large > 10, "{large} large counts");
+    }
+
+    #[test]
     fn scoring_a_window_in_order_first_ranks_as_bounds_alone_do() {
         let (index, texts, skus) = fixture();
         let requests = requests(&texts, &skus);
