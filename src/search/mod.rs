@@ -54,7 +54,10 @@
 //!
 //! The best bucket there can be is looked at first: every word matched, each with the fewest
 //! typos its terms have. When it holds the page, one pass counts the candidates and finds that
-//! bucket's documents (module `candidates`, `top_pass`), and no other bucket is computed. Else
+//! bucket's documents (module `candidates`, `top_pass`), and no other bucket is computed; in a
+//! catalogue of 262,144 products or more, the count past the bucket's first [`RANK_WINDOW`]
+//! documents is estimated from a quarter of the blocks. The pass gives up early when the
+//! bucket, projected from the blocks read, cannot hold the page. Else
 //! rule 1 is computed over bitsets for all candidates (bit-sliced counters), rule 2 the same way
 //! but only in the blocks of 64 documents that hold the buckets the page is taken from. Rules 3-5
 //! are computed per document only for the buckets that fill the page, visiting documents in
@@ -208,8 +211,11 @@ pub struct SearchRequest<'a> {
 pub struct SearchOutcome {
     /// `products.pk` of the requested page, best first.
     pub product_pks: Vec<i64>,
-    /// Number of products matching at least one query word (or the filters): exact for the
-    /// query as run, an estimate only in that prefix expansion is capped.
+    /// Number of products matching at least one query word (or the filters), code hits
+    /// included: exact for the query as run, except that prefix expansion is capped and, in a
+    /// catalogue of 262,144 products or more, when the best bucket holds the page the count
+    /// past its window is estimated from a sample (module `candidates`, `top_pass`; within
+    /// about 1 % at a million products). The interface calls it an estimate.
     pub estimated_total_hits: u64,
 }
 
