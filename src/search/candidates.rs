@@ -281,10 +281,8 @@ struct Sample {
 impl Sample {
     /// The candidates of the blocks read and skipped, estimated from those read.
     fn estimate(&self) -> u64 {
-        if self.read == 0 {
-            return 0;
-        }
         let whole = self.read + self.skipped;
+        // Nothing read (no chunk past the window): nothing to estimate.
         (u128::from(self.counted) * u128::from(whole) + u128::from(self.read / 2))
             .checked_div(u128::from(self.read))
             .map_or(0, |estimate| estimate as u64)
@@ -307,7 +305,8 @@ impl Sample {
 pub(super) fn top_pass(
     index: &SearchIndex,
     scratch: &mut Scratch,
-    (word_sets, levels): (&[WordSet], &[usize]),
+    word_sets: &[WordSet],
+    levels: &[usize],
     removed: &[(u32, u64)],
     wanted: u64,
 ) -> Option<TopPass> {

@@ -403,7 +403,8 @@ fn top_bucket_page(
     let top = top_pass(
         index,
         scratch,
-        (query.word_sets, levels),
+        query.word_sets,
+        levels,
         filters.removed,
         wanted as u64,
     )?;
