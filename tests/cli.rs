@@ -270,3 +270,43 @@ fn serve_off_loopback_refuses_the_demo_keys_unless_told_to_accept_them() {
     stop(child);
     assert_eq!(demo, 200, "loopback keeps them");
 }
+
+#[test]
+fn serve_keeps_answering_when_nobody_reads_its_log_and_writes_it_without_colours() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("log.sqlite");
+    generate(&path, 20);
+    // `serve` logs a line per request; its stderr is a pipe this test does not read until the
+    // end, so the pipe (64 KB on Linux) fills after a few hundred lines. A request that wrote
+    // its own line would then wait on the pipe forever.
+    let (child, base) = serve(&path, &["--addr", "127.0.0.1:0"]);
+    let requests = 3_000;
+    let answered = tokio::runtime::Runtime::new().unwrap().block_on(async {
+        let client = reqwest::Client::builder()
+            .timeout(std::time::Duration::from_secs(10))
+            .build()
+            .unwrap();
+        let mut answered = 0;
+        for _ in 0..requests {
+            let sent = client
+                .get(format!("{base}/api/v2/subscriptions"))
+                .header("Authorization", "demo-pro")
+                .send()
+                .await;
+            match sent {
+                Ok(response) if response.status() == 200 => answered += 1,
+                _ => break,
+            }
+        }
+        answered
+    });
+    let stderr = stop(child);
+    assert_eq!(answered, requests, "answers before the first failure");
+    assert!(
+        stderr.len() >= 60 * 1024,
+        "the log reached what the pipe holds unread: {} bytes",
+        stderr.len()
+    );
+    assert!(stderr.contains("status=200"), "{}", &stderr[..200]);
+    assert!(!stderr.contains('\u{1b}'), "no terminal colours in a pipe");
+}
