@@ -438,12 +438,10 @@ fn run_keys(command: KeysCommand) -> anyhow::Result<()> {
 
 /// Logs to stderr; `SOLESCOPE_LOG` overrides `default_filter`. The lines are written by a
 /// thread of their own (`tracing_appender::non_blocking`), so that no request waits on stderr:
-/// written by each request's own thread, a line per request took a third of the CPU time of a
-/// request that does little else (`serve` under `wrk` on `/api/v2/subscriptions`), and a
-/// stderr nobody reads (a full pipe) stopped every request at its log line. Should the log fall
-/// 128,000 lines behind, later lines are dropped rather than wait. Colours only on a terminal:
-/// a log file gets plain text. The returned guard writes what is pending when dropped, at the
-/// end of `main`.
+/// written by each request's own thread, a stderr nobody reads (a full pipe) stopped every
+/// request at its log line. Should the log fall 128,000 lines behind, later lines are dropped
+/// rather than wait. Colours only on a terminal: a log file gets plain text. The returned guard
+/// writes what is pending when dropped, at the end of `main`.
 fn init_logging(default_filter: &str) -> tracing_appender::non_blocking::WorkerGuard {
     let filter = tracing_subscriber::EnvFilter::try_from_env("SOLESCOPE_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default_filter));
