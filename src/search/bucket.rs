@@ -27,6 +27,14 @@ pub(super) struct Bucket<'q> {
     pub(super) exact_sets: &'q [ExactSet],
     /// Per query word: the documents it matches.
     pub(super) word_sets: &'q [WordSet],
+    /// The best bucket there can be (every word, each with the fewest typos its terms have;
+    /// `candidates::top_pass`): each of its documents holds every word that has an exact term
+    /// with no typo, so exactly, and its window is collected without reading the words' sets.
+    /// (Were that wrong for a document, it would only lower the document's bound, which may be
+    /// low: more documents scored, never another page.)
+    pub(super) best: bool,
+    /// The words that are [`ExactSet::Word`]s, one bit each.
+    pub(super) exact_words: u32,
 }
 
 /// `Scratch::window_words` of a window document: the query words it holds (one bit each), the
@@ -52,6 +60,7 @@ impl Bucket<'_> {
         let mut cursors = WordSet::cursors(self.word_sets);
         let mut exact_cursors = [0usize; MAX_QUERY_WORDS];
         let mut levels = [[0u64; LEVELS]; MAX_QUERY_WORDS];
+        let mut exact_levels = [0u64; MAX_QUERY_WORDS];
         let mut exact = [0u64; MAX_QUERY_WORDS];
         let every_word = self.matched == self.word_count;
         let mut seen = 0usize;
@@ -63,13 +72,28 @@ impl Bucket<'_> {
                 seen += count;
                 continue;
             }
-            for ((set, cursor), levels) in self.word_sets.iter().zip(&mut cursors).zip(&mut levels)
-            {
-                *levels = set.levels_at(&view, b, cursor);
+            // Which words each document holds, and which exactly: for a bucket of every word,
+            // only the typo-free level is read; for the best bucket, not even that (its
+            // documents hold each word with an exact term at level 0, see `Bucket::best`).
+            let word_sets = self.word_sets.iter().zip(&mut cursors).enumerate();
+            for (word, (set, cursor)) in word_sets {
+                if !every_word {
+                    levels[word] = set.levels_at(&view, b, cursor);
+                    exact_levels[word] = levels[word][0];
+                } else if self.best {
+                    exact_levels[word] = u64::MAX;
+                    debug_assert!(
+                        self.exact_words & 1 << word == 0
+                            || lanes & !set.level_at(&view, 0, b, &mut set.cursor()) == 0,
+                        "a document of the best bucket lacks word {word} without typo"
+                    );
+                } else if self.exact_words & 1 << word != 0 {
+                    exact_levels[word] = set.level_at(&view, 0, b, cursor);
+                }
             }
             let exact_sets = self.exact_sets.iter().zip(&mut exact_cursors);
             for ((set, cursor), bits) in exact_sets.zip(&mut exact) {
-                *bits = set.block_at(index, &view, &levels, b, cursor);
+                *bits = set.block_at(index, &view, &exact_levels, b, cursor);
             }
             while lanes != 0 {
                 let lane = lanes.trailing_zeros();
@@ -394,8 +418,10 @@ fn score_in_bound_order(
     patience: Option<usize>,
     mut score: impl FnMut(&mut BinaryHeap<u64>, usize),
 ) -> bool {
-    bounds.sort_unstable();
-    for (tried, &entry) in bounds.iter().enumerate() {
+    let mut order = SortedPrefix::new(2 * capacity + 64);
+    for tried in 0..bounds.len() {
+        order.sort_through(bounds, tried);
+        let entry = bounds[tried];
         if tried % WARM_BATCH == 0 {
             let next = bounds[tried..].iter();
             warm(index, next.map(|&entry| window[entry as u32 as usize]));
@@ -411,6 +437,42 @@ fn score_in_bound_order(
         score(heap, at);
     }
     true
+}
+
+/// Sorts a slice a stretch at a time, as far as it is read: a window's bounds are thousands,
+/// and the scoring in bound order usually stops after a few pages' worth of them (119
+/// documents scored per window on average at a million products), so sorting them all was
+/// mostly wasted. Each stretch is the next smallest entries in order (a selection, then a sort
+/// of the stretch), twice as long as the one before; the entries are distinct, so the order
+/// read is the one a whole sort gives.
+struct SortedPrefix {
+    sorted: usize,
+    stretch: usize,
+}
+
+impl SortedPrefix {
+    fn new(first_stretch: usize) -> Self {
+        Self {
+            sorted: 0,
+            // Whole batches, so that each batch warmed ([`warm`]) is sorted already.
+            stretch: first_stretch.next_multiple_of(WARM_BATCH).max(WARM_BATCH),
+        }
+    }
+
+    /// Sorts `entries` through position `at`, reading positions in increasing order.
+    fn sort_through(&mut self, entries: &mut [u64], at: usize) {
+        if at < self.sorted {
+            return;
+        }
+        let rest = &mut entries[self.sorted..];
+        let take = self.stretch.min(rest.len());
+        if take < rest.len() {
+            rest.select_nth_unstable(take);
+        }
+        rest[..take].sort_unstable();
+        self.sorted += take;
+        self.stretch *= 2;
+    }
 }
 
 /// Keeps the `capacity` smallest keys in `heap` (a max-heap).

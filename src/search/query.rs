@@ -415,6 +415,8 @@ fn top_bucket_page(
         typos: levels.iter().sum::<usize>() as u32,
         exact_sets: query.exact_sets,
         word_sets: query.word_sets,
+        best: true,
+        exact_words: ExactSet::words_of(query.exact_sets),
     };
     let mut out = Vec::with_capacity(need);
     out.extend_from_slice(code_hits);
@@ -502,6 +504,8 @@ fn fill_page(
                 typos: typos as u32,
                 exact_sets,
                 word_sets,
+                best: false,
+                exact_words: ExactSet::words_of(exact_sets),
             };
             let wanted = need - out.len();
             rank_bucket(index, scratch, &bucket, wanted, out);

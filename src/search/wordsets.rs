@@ -218,18 +218,29 @@ impl WordSet {
 
     /// The word's documents in block `block` at any typo level ([`WordSet::levels_at`]'s last).
     pub(super) fn any_at(&self, view: &SetView<'_>, block: u32, cursor: &mut u32) -> u64 {
-        let mut any =
-            self.dense[LEVELS - 1].map_or(0, |dense| view.dense_block(dense, block as usize));
+        self.level_at(view, LEVELS - 1, block, cursor)
+    }
+
+    /// The word's documents with at most `level` typos in block `block` (one of
+    /// [`WordSet::levels_at`]'s, the others not read). `cursor` as there.
+    pub(super) fn level_at(
+        &self,
+        view: &SetView<'_>,
+        level: usize,
+        block: u32,
+        cursor: &mut u32,
+    ) -> u64 {
+        let mut bits = self.dense[level].map_or(0, |dense| view.dense_block(dense, block as usize));
         while *cursor < self.end && view.sparse[*cursor as usize].block < block {
             *cursor += 1;
         }
         if *cursor < self.end {
             let sparse = &view.sparse[*cursor as usize];
             if sparse.block == block {
-                any |= sparse.levels[LEVELS - 1];
+                bits |= sparse.levels[level];
             }
         }
-        any
+        bits
     }
 
     /// The word's documents with at most `level` typos in blocks `start..start + len`: the
@@ -277,19 +288,27 @@ pub(super) enum ExactSet {
 }
 
 impl ExactSet {
-    /// The set's documents in block `block`, given the query words' documents there at every
-    /// typo level (`levels`, per word). `cursor` starts at 0 and moves forward with the blocks,
+    /// The query words among `sets` that are [`ExactSet::Word`]s, one bit each.
+    pub(super) fn words_of(sets: &[ExactSet]) -> u32 {
+        sets.iter().fold(0, |words, set| match set {
+            ExactSet::Word(word) => words | 1 << word,
+            ExactSet::Term(_) => words,
+        })
+    }
+
+    /// The set's documents in block `block`, given the query words' typo-free documents there
+    /// (`exact_levels`, per word). `cursor` starts at 0 and moves forward with the blocks,
     /// which must not decrease between calls.
     pub(super) fn block_at(
         self,
         index: &SearchIndex,
         view: &SetView<'_>,
-        levels: &[[u64; LEVELS]],
+        exact_levels: &[u64],
         block: u32,
         cursor: &mut usize,
     ) -> u64 {
         match self {
-            ExactSet::Word(word) => levels[word][0],
+            ExactSet::Word(word) => exact_levels[word],
             ExactSet::Term(term) => match index.postings.of_term[term as usize] {
                 Posting::List { start, len } => {
                     let docs = &index.postings.docs[start as usize..(start + len) as usize];
