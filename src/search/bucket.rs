@@ -33,8 +33,6 @@ pub(super) struct Bucket<'q> {
     /// (Were that wrong for a document, it would only lower the document's bound, which may be
     /// low: more documents scored, never another page.)
     pub(super) best: bool,
-    /// The words that are [`ExactSet::Word`]s, one bit each.
-    pub(super) exact_words: u32,
 }
 
 /// `Scratch::window_words` of a window document: the query words it holds (one bit each), the
@@ -63,6 +61,7 @@ impl Bucket<'_> {
         let mut exact_levels = [0u64; MAX_QUERY_WORDS];
         let mut exact = [0u64; MAX_QUERY_WORDS];
         let every_word = self.matched == self.word_count;
+        let exact_words = ExactSet::words_of(self.exact_sets);
         let mut seen = 0usize;
         for (&b, planes) in scratch.active.iter().zip(&scratch.planes) {
             let mut lanes = bits::lanes_equal(&planes[..COUNT_PLANES], self.matched as u32)
@@ -83,11 +82,11 @@ impl Bucket<'_> {
                 } else if self.best {
                     exact_levels[word] = u64::MAX;
                     debug_assert!(
-                        self.exact_words & 1 << word == 0
+                        exact_words & 1 << word == 0
                             || lanes & !set.level_at(&view, 0, b, &mut set.cursor()) == 0,
                         "a document of the best bucket lacks word {word} without typo"
                     );
-                } else if self.exact_words & 1 << word != 0 {
+                } else if exact_words & 1 << word != 0 {
                     exact_levels[word] = set.level_at(&view, 0, b, cursor);
                 }
             }

@@ -416,7 +416,6 @@ fn top_bucket_page(
         exact_sets: query.exact_sets,
         word_sets: query.word_sets,
         best: true,
-        exact_words: ExactSet::words_of(query.exact_sets),
     };
     let mut out = Vec::with_capacity(need);
     out.extend_from_slice(code_hits);
@@ -505,7 +504,6 @@ fn fill_page(
                 exact_sets,
                 word_sets,
                 best: false,
-                exact_words: ExactSet::words_of(exact_sets),
             };
             let wanted = need - out.len();
             rank_bucket(index, scratch, &bucket, wanted, out);
