@@ -626,3 +626,57 @@ fn gtins_read_later_answer_as_gtins_read_with_the_index() {
         "the index files differ"
     );
 }
+
+/// A title holding the last word whole beats titles that only complete it, even far down the
+/// best bucket's window behind more popular completions (its bound knows the words held
+/// whole: a wrong count there ends the window before it), and the next bucket, the first word
+/// through a typo neighbour (`gordan`), follows. The second page reaches that bucket, whose
+/// documents do not hold the first word without a typo.
+#[test]
+fn a_word_held_whole_beats_completions_deep_in_the_window() {
+    let leak = |text: String| -> &'static str { Box::leak(text.into_boxed_str()) };
+    let row = |title: String, brand: &'static str, popularity: i64| -> Row {
+        (
+            leak(title),
+            brand,
+            "Retro",
+            "White",
+            "AB1234-100",
+            popularity,
+            &[],
+        )
+    };
+    let mut rows = Vec::new();
+    // pk 1-30: the typo neighbour, most popular; pk 31-180: completions; pk 181: whole.
+    for i in 0..30 {
+        rows.push(row(
+            format!("Gordan Retro High OG 'Tone {i}'"),
+            "Gordan",
+            5_000 - i,
+        ));
+    }
+    for i in 0..150 {
+        rows.push(row(
+            format!("Jordan Retro High OG 'Tone {i}'"),
+            "Jordan",
+            1_000 - i,
+        ));
+    }
+    rows.push(row("Jordan Retro Hi OG 'Ember'".to_owned(), "Jordan", 1));
+    let index = SearchIndex::build(&catalogue_of(&rows)).unwrap();
+    let order: Vec<i64> = std::iter::once(181).chain(31..=180).chain(1..=30).collect();
+    let page = |offset: usize, limit: usize| {
+        let request = SearchRequest {
+            text: "jordan retro hi",
+            offset,
+            limit,
+            ..SearchRequest::default()
+        };
+        index.search(&request).unwrap()
+    };
+    let first = page(0, 20);
+    assert_eq!(first.product_pks, order[..20]);
+    assert_eq!(first.estimated_total_hits, 181);
+    assert_eq!(page(140, 20).product_pks, order[140..160]);
+    assert_eq!(page(0, 200).product_pks, order);
+}
