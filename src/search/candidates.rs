@@ -169,14 +169,14 @@ fn fold_tiers<const N: usize>(
     }
 }
 
-/// Blocks `at..at + N` of the words' `values` into `out`: their union (`all` false) or
+/// Blocks `at..at + N` of the words' `values` into `out`: their union (`ALL` false) or
 /// intersection.
 #[inline]
-fn fold_lanes<const N: usize>(values: &[&[u64]], at: usize, all: bool, out: &mut [u64]) {
-    let mut lanes = [if all { u64::MAX } else { 0 }; N];
+fn fold_lanes<const N: usize, const ALL: bool>(values: &[&[u64]], at: usize, out: &mut [u64]) {
+    let mut lanes = [if ALL { u64::MAX } else { 0 }; N];
     for value in values {
         for (lane, &word) in lanes.iter_mut().zip(&value[at..at + N]) {
-            if all {
+            if ALL {
                 *lane &= word;
             } else {
                 *lane |= word;
@@ -186,14 +186,32 @@ fn fold_lanes<const N: usize>(values: &[&[u64]], at: usize, all: bool, out: &mut
     out[at..at + N].copy_from_slice(&lanes);
 }
 
-/// [`fold_lanes`] over the whole of `out`, a group at a time.
+/// Blocks [`fold_chunk`] folds at once. A union or an intersection keeps one running result
+/// per block (the tiers' fold keeps five), so a group four times [`GROUP`] still fits the
+/// vector registers; and each word's slice is found and its bounds checked once per 16 blocks
+/// instead of once per 4, which was most of the fold's instructions (callgrind at a million
+/// products: 6.8 % fewer instructions per search, same pages).
+const LANE_GROUP: usize = 16;
+
+/// [`fold_lanes`] over the whole of `out`, a group at a time: their union (`all` false) or
+/// intersection.
 fn fold_chunk(values: &[&[u64]], all: bool, out: &mut [u64]) {
-    let whole = out.len() - out.len() % GROUP;
-    for at in (0..whole).step_by(GROUP) {
-        fold_lanes::<GROUP>(values, at, all, out);
+    if all {
+        fold_chunk_as::<true>(values, out);
+    } else {
+        fold_chunk_as::<false>(values, out);
+    }
+}
+
+/// [`fold_chunk`] with the fold known at compile time, so the loop over the words carries no
+/// branch.
+fn fold_chunk_as<const ALL: bool>(values: &[&[u64]], out: &mut [u64]) {
+    let whole = out.len() - out.len() % LANE_GROUP;
+    for at in (0..whole).step_by(LANE_GROUP) {
+        fold_lanes::<LANE_GROUP, ALL>(values, at, out);
     }
     for at in whole..out.len() {
-        fold_lanes::<1>(values, at, all, out);
+        fold_lanes::<1, ALL>(values, at, out);
     }
 }
 
@@ -477,4 +495,40 @@ pub(super) fn count_pass(
     scratch.counted = counted;
     scratch.counts = counts;
     scratch.candidate_bits = candidate_bits;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The grouped fold gives every block's union and intersection, for chunks shorter and
+    /// longer than a group and not a multiple of one (the tests' chunks of six blocks never
+    /// reach [`LANE_GROUP`]).
+    #[test]
+    fn folding_a_chunk_a_group_at_a_time_gives_each_blocks_union_and_intersection() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(25);
+        let mut next = || rng.random::<u64>();
+        for len in [0, 1, 15, 16, 17, 40, 256] {
+            for words in 1..=4 {
+                let values: Vec<Vec<u64>> = (0..words)
+                    .map(|_| (0..len).map(|_| next() | next()).collect())
+                    .collect();
+                let slices: Vec<&[u64]> = values.iter().map(Vec::as_slice).collect();
+                for all in [false, true] {
+                    let mut out = vec![0x5555; len];
+                    fold_chunk(&slices, all, &mut out);
+                    for (block, &lanes) in out.iter().enumerate() {
+                        let expected = values.iter().map(|value| value[block]).fold(
+                            if all { u64::MAX } else { 0 },
+                            |lanes, word| {
+                                if all { lanes & word } else { lanes | word }
+                            },
+                        );
+                        assert_eq!(lanes, expected, "len {len}, {words} words, block {block}");
+                    }
+                }
+            }
+        }
+    }
 }
