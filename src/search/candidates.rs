@@ -193,19 +193,9 @@ fn fold_lanes<const N: usize, const ALL: bool>(values: &[&[u64]], at: usize, out
 /// products: 6.8 % fewer instructions per search, same pages).
 const LANE_GROUP: usize = 16;
 
-/// [`fold_lanes`] over the whole of `out`, a group at a time: their union (`all` false) or
-/// intersection.
-fn fold_chunk(values: &[&[u64]], all: bool, out: &mut [u64]) {
-    if all {
-        fold_chunk_as::<true>(values, out);
-    } else {
-        fold_chunk_as::<false>(values, out);
-    }
-}
-
-/// [`fold_chunk`] with the fold known at compile time, so the loop over the words carries no
-/// branch.
-fn fold_chunk_as<const ALL: bool>(values: &[&[u64]], out: &mut [u64]) {
+/// [`fold_lanes`] over the whole of `out`, a group at a time: their union (`ALL` false) or
+/// intersection, chosen at compile time so the loop over the words carries no branch.
+fn fold_chunk<const ALL: bool>(values: &[&[u64]], out: &mut [u64]) {
     let whole = out.len() - out.len() % LANE_GROUP;
     for at in (0..whole).step_by(LANE_GROUP) {
         fold_lanes::<LANE_GROUP, ALL>(values, at, out);
@@ -366,7 +356,7 @@ pub(super) fn top_pass(
             &mut any_cursors,
             &mut buffers,
         );
-        fold_chunk(&values[..word_sets.len()], false, any);
+        fold_chunk::<false>(&values[..word_sets.len()], any);
         let top = &mut top[..len];
         if collecting {
             let values = chunk_values(
@@ -377,7 +367,7 @@ pub(super) fn top_pass(
                 &mut top_cursors,
                 &mut buffers,
             );
-            fold_chunk(&values[..word_sets.len()], true, top);
+            fold_chunk::<true>(&values[..word_sets.len()], top);
         }
         for (at, bit) in code_hits_in(removed, &mut next_removed, start, len) {
             if let Some(lanes) = any.get_mut(at) {
@@ -517,7 +507,11 @@ mod tests {
                 let slices: Vec<&[u64]> = values.iter().map(Vec::as_slice).collect();
                 for all in [false, true] {
                     let mut out = vec![0x5555; len];
-                    fold_chunk(&slices, all, &mut out);
+                    if all {
+                        fold_chunk::<true>(&slices, &mut out);
+                    } else {
+                        fold_chunk::<false>(&slices, &mut out);
+                    }
                     for (block, &lanes) in out.iter().enumerate() {
                         let expected = values.iter().map(|value| value[block]).fold(
                             if all { u64::MAX } else { 0 },

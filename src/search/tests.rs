@@ -171,6 +171,11 @@ fn catalogue_of(rows: &[Row]) -> Connection {
     conn
 }
 
+/// `text` kept for the rest of the test run: a [`Row`] or a [`SearchRequest`] built in a test.
+fn leak(text: &str) -> &'static str {
+    Box::leak(text.into())
+}
+
 fn index() -> SearchIndex {
     SearchIndex::build(&catalogue()).unwrap()
 }
@@ -575,7 +580,6 @@ fn gtins_read_later_answer_as_gtins_read_with_the_index() {
         limit: 20,
         ..Default::default()
     };
-    let leak = |text: &str| -> &'static str { Box::leak(text.into()) };
     let asking = [
         request("", Some(leak(upc))),
         request("", Some(leak(&as_ean))),
@@ -634,10 +638,9 @@ fn gtins_read_later_answer_as_gtins_read_with_the_index() {
 /// documents do not hold the first word without a typo.
 #[test]
 fn a_word_held_whole_beats_completions_deep_in_the_window() {
-    let leak = |text: String| -> &'static str { Box::leak(text.into_boxed_str()) };
     let row = |title: String, brand: &'static str, popularity: i64| -> Row {
         (
-            leak(title),
+            leak(&title),
             brand,
             "Retro",
             "White",
