@@ -7,7 +7,7 @@ use std::collections::BinaryHeap;
 use super::parts::{
     MAX_TITLE_POSITION, META_POSITION_SHIFT, META_RANK_MASK, META_TITLE, TitleSketch,
 };
-use super::scratch::{COUNT_PLANES, LEVELS, Scratch};
+use super::scratch::{COUNT_PLANES, LEVELS, QueryTerms, Scratch};
 use super::wordsets::{ExactSet, SetView, WordSet};
 use super::{MAX_QUERY_WORDS, SearchIndex, bits};
 
@@ -221,7 +221,7 @@ pub(super) fn rank_bucket(
         }
         keys.clear();
         if window.len() <= remaining || !scratch.shortcuts.bounded {
-            let info = &scratch.term_info;
+            let info = &scratch.terms;
             keys_of(index, info, bucket, &window, &mut keys);
             keys.sort_unstable();
             let taken = keys.len().min(remaining);
@@ -273,7 +273,7 @@ fn top_of_window(
     let mut bounds = std::mem::take(&mut scratch.bounds);
     let mut sketches = std::mem::take(&mut scratch.window_sketches);
     heap.clear();
-    let info = &scratch.term_info;
+    let info = &scratch.terms;
     let title_distinct = &index.forward.title_distinct;
     let mut by_bound = 0u64;
     let score = |heap: &mut BinaryHeap<u64>, at: usize, words: &mut [u32]| {
@@ -485,8 +485,8 @@ fn keep(heap: &mut BinaryHeap<u64>, capacity: usize, key: u64) {
 }
 
 /// The sort key of a document: rules 3-5, then the document number (popularity).
-fn key_of(index: &SearchIndex, term_info: &[u32], bucket: &Bucket, doc: u32) -> u64 {
-    u64::from(fine_key(index, term_info, bucket, doc)) << 32 | u64::from(doc)
+fn key_of(index: &SearchIndex, terms: &QueryTerms, bucket: &Bucket, doc: u32) -> u64 {
+    u64::from(fine_key(index, terms, bucket, doc)) << 32 | u64::from(doc)
 }
 
 /// Documents scored together: their forward entries are brought into the cache first
@@ -521,24 +521,20 @@ fn warm(index: &SearchIndex, docs: impl Iterator<Item = u32>) {
 /// The keys of `docs`, appended to `keys`, a batch at a time ([`warm`]).
 fn keys_of(
     index: &SearchIndex,
-    term_info: &[u32],
+    terms: &QueryTerms,
     bucket: &Bucket,
     docs: &[u32],
     keys: &mut Vec<u64>,
 ) {
     for batch in docs.chunks(WARM_BATCH) {
         warm(index, batch.iter().copied());
-        keys.extend(
-            batch
-                .iter()
-                .map(|&doc| key_of(index, term_info, bucket, doc)),
-        );
+        keys.extend(batch.iter().map(|&doc| key_of(index, terms, bucket, doc)));
     }
 }
 
 /// Rules 3-5 for one document as a key, lower is better: proximity, field importance, then
 /// exactness (title equal to the query, then words matched whole).
-fn fine_key(index: &SearchIndex, term_info: &[u32], bucket: &Bucket, doc: u32) -> u32 {
+fn fine_key(index: &SearchIndex, terms: &QueryTerms, bucket: &Bucket, doc: u32) -> u32 {
     let header = index.forward.docs[doc as usize];
     let entries = &index.forward.entries;
     let start = header.start as usize;
@@ -546,9 +542,9 @@ fn fine_key(index: &SearchIndex, term_info: &[u32], bucket: &Bucket, doc: u32) -
     let end = header.end as usize;
 
     let mut hits = DocHits::default();
-    hits.scan(&entries[start..description], term_info);
+    hits.scan(&entries[start..description], terms);
     if (hits.matched.count_ones() as usize) < bucket.matched {
-        hits.scan(&entries[description..end], term_info);
+        hits.scan(&entries[description..end], terms);
     }
     let DocHits {
         best_rank,
@@ -617,9 +613,9 @@ impl Default for DocHits {
 }
 
 impl DocHits {
-    fn scan(&mut self, entries: &[u32], term_info: &[u32]) {
+    fn scan(&mut self, entries: &[u32], terms: &QueryTerms) {
         for &entry in entries {
-            let info = term_info[(entry >> 8) as usize];
+            let info = terms.get(entry >> 8);
             if info == 0 {
                 continue;
             }

@@ -69,9 +69,8 @@ pub(crate) fn run(
         &code_hits,
         need,
     );
-    for expansion in &scratch.expansions {
-        scratch.term_info[expansion.term as usize] = 0;
-    }
+    let terms = scratch.expansions.iter().map(|expansion| expansion.term);
+    scratch.terms.clear(terms);
     page(index, &ranked, request, total)
 }
 
@@ -263,11 +262,8 @@ fn rank(
     for (i, set) in word_sets[..word_count].iter_mut().enumerate() {
         *set = WordSet::build(index, scratch, expansions.iter().filter(|e| e.word == i));
         for e in expansions.iter().filter(|e| e.word == i) {
-            let info = &mut scratch.term_info[e.term as usize];
-            *info |= 1 << (2 * i);
-            if e.exact {
-                *info |= 1 << (2 * i + 1);
-            }
+            let exact = if e.exact { 1 << (2 * i + 1) } else { 0 };
+            scratch.terms.mark(e.term, 1 << (2 * i) | exact);
         }
     }
     let word_sets = &word_sets[..word_count];
