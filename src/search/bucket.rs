@@ -5,7 +5,7 @@
 use std::collections::BinaryHeap;
 
 use super::parts::{
-    MAX_TITLE_POSITION, META_POSITION_SHIFT, META_RANK_MASK, META_TITLE, TitleSketch,
+    Forward, MAX_TITLE_POSITION, META_POSITION_SHIFT, META_RANK_MASK, META_TITLE, TitleSketch,
 };
 use super::scratch::{COUNT_PLANES, LEVELS, QueryTerms, Scratch};
 use super::wordsets::{ExactSet, SetView, WordSet};
@@ -126,6 +126,12 @@ impl Bucket<'_> {
     /// stop below cannot bound: such documents are scored up front.
     fn may_equal_title(&self, title_distinct: u8) -> bool {
         self.matched == self.word_count && usize::from(title_distinct) <= self.typed_words
+    }
+
+    /// [`Bucket::may_equal_title`] for document `doc` of a window, whose count is read only
+    /// when the bucket matches every word and the document's block holds a title that short.
+    fn may_equal_title_of(&self, forward: &Forward, doc: u32) -> bool {
+        self.matched == self.word_count && forward.title_distinct_at_most(doc, self.typed_words)
     }
 
     /// The best key a document whose title cannot equal the query can have: every matched
@@ -274,7 +280,6 @@ fn top_of_window(
     let mut sketches = std::mem::take(&mut scratch.window_sketches);
     heap.clear();
     let info = &scratch.terms;
-    let title_distinct = &index.forward.title_distinct;
     let mut by_bound = 0u64;
     let score = |heap: &mut BinaryHeap<u64>, at: usize, words: &mut [u32]| {
         keep(heap, capacity, key_of(index, info, bucket, window[at]));
@@ -287,7 +292,6 @@ fn top_of_window(
             index,
             bucket,
             window,
-            title_distinct,
             capacity,
             &mut heap,
             &mut |heap, at| {
@@ -299,7 +303,7 @@ fn top_of_window(
     };
     bounds.clear();
     for at in 0..window.len() {
-        if bucket.may_equal_title(title_distinct[window[at] as usize]) {
+        if bucket.may_equal_title_of(&index.forward, window[at]) {
             score(&mut heap, at, words);
         } else if scanned.is_some_and(|scanned| at >= scanned) {
             bounds.push(u64::from(bucket.plain_bound(words[at])) << 32 | at as u64);
@@ -373,7 +377,6 @@ fn scan_in_order(
     index: &SearchIndex,
     bucket: &Bucket,
     window: &[u32],
-    title_distinct: &[u8],
     capacity: usize,
     heap: &mut BinaryHeap<u64>,
     score: &mut dyn FnMut(&mut BinaryHeap<u64>, usize),
@@ -388,7 +391,7 @@ fn scan_in_order(
         if at % WARM_BATCH == 0 {
             warm(index, window[at..].iter().copied());
         }
-        if bucket.may_equal_title(title_distinct[doc as usize]) {
+        if bucket.may_equal_title_of(&index.forward, doc) {
             continue;
         }
         score(heap, at);

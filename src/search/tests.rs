@@ -683,3 +683,31 @@ fn a_word_held_whole_beats_completions_deep_in_the_window() {
     assert_eq!(page(140, 20).product_pks, order[140..160]);
     assert_eq!(page(0, 200).product_pks, order);
 }
+
+/// A title equal to the query ranks first from deep in the window, in a block of longer
+/// titles: the window skips the blocks whose shortest title is longer than the query
+/// (`parts::Forward::title_distinct_floor`), so that block's must count its shortest one.
+/// 150 popular `Nike Dunk Low 'Tone N'` (five distinct title words each) end the window's
+/// scan in order on their own; the one `Nike Dunk Low`, the least popular, sits in the third
+/// block of 64 documents beside 22 of them.
+#[test]
+fn a_title_equal_to_the_query_is_found_in_a_block_of_longer_titles() {
+    let row = |title: String, popularity: i64| -> Row {
+        (
+            leak(&title),
+            "Nike",
+            "Dunk",
+            "White",
+            "DD1391-100",
+            popularity,
+            &[],
+        )
+    };
+    let mut rows: Vec<Row> = (0..150)
+        .map(|i| row(format!("Nike Dunk Low 'Tone {i}'"), 1_000 - i))
+        .collect();
+    rows.push(row("Nike Dunk Low".to_owned(), 1));
+    let index = SearchIndex::build(&catalogue_of(&rows)).unwrap();
+    let expected: Vec<i64> = std::iter::once(151).chain(1..=19).collect();
+    assert_eq!(search(&index, "nike dunk low"), expected);
+}
