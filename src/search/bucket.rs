@@ -128,10 +128,11 @@ impl Bucket<'_> {
         self.matched == self.word_count && usize::from(title_distinct) <= self.typed_words
     }
 
-    /// [`Bucket::may_equal_title`] for document `doc` of a window, whose count is read only
-    /// when the bucket matches every word and the document's block holds a title that short.
+    /// [`Bucket::may_equal_title`] for document `doc` of a window: its block's floor first
+    /// ([`Forward::title_distinct_floor`]), its own count only where that floor allows it.
     fn may_equal_title_of(&self, forward: &Forward, doc: u32) -> bool {
-        self.matched == self.word_count && forward.title_distinct_at_most(doc, self.typed_words)
+        self.may_equal_title(forward.title_distinct_floor[doc as usize / 64])
+            && self.may_equal_title(forward.title_distinct[doc as usize])
     }
 
     /// The best key a document whose title cannot equal the query can have: every matched

@@ -123,7 +123,7 @@ impl Forward {
         let title_distinct: Vec<u8> = docs.iter().map(|doc| doc.title_distinct).collect();
         let title_distinct_floor = title_distinct
             .chunks(64)
-            .map(|block| block.iter().copied().min().unwrap_or(u8::MAX))
+            .map(|block| block.iter().copied().fold(u8::MAX, u8::min))
             .collect();
         let sketches = docs
             .iter()
@@ -136,15 +136,6 @@ impl Forward {
             title_distinct_floor,
             sketches,
         }
-    }
-
-    /// Whether document `doc`'s title has at most `most` distinct words, its block's floor
-    /// read first ([`Forward::title_distinct_floor`]).
-    #[inline]
-    pub(crate) fn title_distinct_at_most(&self, doc: u32, most: usize) -> bool {
-        let at_most = |count: u8| usize::from(count) <= most;
-        at_most(self.title_distinct_floor[doc as usize / 64])
-            && at_most(self.title_distinct[doc as usize])
     }
 }
 

@@ -69,8 +69,7 @@ pub(crate) fn run(
         &code_hits,
         need,
     );
-    let terms = scratch.expansions.iter().map(|expansion| expansion.term);
-    scratch.terms.clear(terms);
+    scratch.terms.clear();
     page(index, &ranked, request, total)
 }
 

@@ -228,6 +228,8 @@ const TERM_FILTER_BITS: usize = 4_096;
 pub(crate) struct QueryTerms {
     info: Vec<u32>,
     filter: Box<[u64; TERM_FILTER_BITS / 64]>,
+    /// The terms marked since the last clearing, so that clearing resets only their entries.
+    marked: Vec<u32>,
 }
 
 impl QueryTerms {
@@ -235,29 +237,38 @@ impl QueryTerms {
         Self {
             info: vec![0; term_count],
             filter: Box::new([0; TERM_FILTER_BITS / 64]),
+            marked: Vec::new(),
         }
+    }
+
+    /// `term`'s word of the filter and its bit there.
+    #[inline]
+    fn filter_bit(term: u32) -> (usize, u64) {
+        let bit = term as usize % TERM_FILTER_BITS;
+        (bit / 64, 1 << (bit % 64))
     }
 
     /// Adds `bits` to what `term` is to the query.
     pub(super) fn mark(&mut self, term: u32, bits: u32) {
         self.info[term as usize] |= bits;
-        let bit = term as usize % TERM_FILTER_BITS;
-        self.filter[bit / 64] |= 1 << (bit % 64);
+        let (word, bit) = Self::filter_bit(term);
+        self.filter[word] |= bit;
+        self.marked.push(term);
     }
 
     /// What `term` is to the query's words (0: none of them).
     #[inline]
     pub(super) fn get(&self, term: u32) -> u32 {
-        let bit = term as usize % TERM_FILTER_BITS;
-        if self.filter[bit / 64] & 1 << (bit % 64) == 0 {
+        let (word, bit) = Self::filter_bit(term);
+        if self.filter[word] & bit == 0 {
             return 0;
         }
         self.info[term as usize]
     }
 
-    /// Forgets the query's `terms`, every term marked since the last clearing.
-    pub(super) fn clear(&mut self, terms: impl Iterator<Item = u32>) {
-        for term in terms {
+    /// Forgets every term marked since the last clearing.
+    pub(super) fn clear(&mut self) {
+        for term in self.marked.drain(..) {
             self.info[term as usize] = 0;
         }
         self.filter.fill(0);
@@ -301,7 +312,7 @@ mod tests {
         for term in [5 + bits, 7, 2 * bits - 1 + bits, 0] {
             assert_eq!(terms.get(term), 0, "term {term}");
         }
-        terms.clear(marked.iter().map(|&(term, _)| term));
+        terms.clear();
         assert!(terms.filter.iter().all(|&word| word == 0));
         assert!(terms.info.iter().all(|&info| info == 0));
     }
