@@ -7,9 +7,9 @@ use std::collections::BinaryHeap;
 use super::parts::{
     Forward, MAX_TITLE_POSITION, META_POSITION_SHIFT, META_RANK_MASK, META_TITLE, TitleSketch,
 };
-use super::scratch::{COUNT_PLANES, LEVELS, QueryTerms, Scratch};
+use super::scratch::{COUNT_PLANES, QueryTerms, Scratch};
 use super::wordsets::{ExactSet, SetView, WordSet};
-use super::{MAX_QUERY_WORDS, SearchIndex, bits};
+use super::{LEVELS, MAX_QUERY_WORDS, SearchIndex, bits};
 
 /// Proximity cost of a pair of words not both in the title.
 const FAR: u32 = 8;

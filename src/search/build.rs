@@ -446,6 +446,7 @@ impl Builder {
                 codes,
                 scratch: Mutex::new(Vec::new()),
                 derivations: DerivationCache::new(),
+                spreads: super::spreads::SpreadCache::new(),
             })
         })
     }

@@ -2,9 +2,9 @@
 //! filters, code hits aside), how many miss at most a few words, and rule 1's bit-sliced
 //! counters for the blocks the page is taken from (see `query::rank`).
 
-use super::scratch::{CHUNK, COUNT_PLANES, LEVELS, PLANES, Scratch};
+use super::scratch::{CHUNK, COUNT_PLANES, PLANES, Scratch};
 use super::wordsets::{SetView, WordSet};
-use super::{MAX_QUERY_WORDS, SearchIndex, bits};
+use super::{LEVELS, MAX_QUERY_WORDS, SearchIndex, bits};
 
 /// Tiers of rule 1 the first pass tells apart: candidates missing none, one, two or three of
 /// the query's words.

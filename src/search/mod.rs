@@ -79,7 +79,8 @@
 //! 5 characters, 1 from 5, 2 from 9; none for words with digits); the last word, unless the text
 //! ends with a space, also matches as a prefix, expanded to its [`PREFIX_EXPANSIONS`] most
 //! frequent completions. A word's typo derivations are remembered across queries (module
-//! `derive`: words repeat even when queries do not). At most [`MAX_QUERY_WORDS`] words are used; text over
+//! `derive`: words repeat even when queries do not), and so are the full-width sets of a word
+//! with several frequent terms (module `spreads`). At most [`MAX_QUERY_WORDS`] words are used; text over
 //! [`MAX_QUERY_CHARS`] characters is refused with [`SearchError::QueryTooLong`] (a 400).
 
 mod bits;
@@ -98,6 +99,7 @@ mod query;
 mod recent;
 mod scratch;
 mod sorted_map;
+mod spreads;
 mod terms;
 mod text;
 mod typo;
@@ -114,6 +116,8 @@ use std::sync::Mutex;
 pub const MAX_QUERY_CHARS: usize = 1_000;
 /// Query words beyond this many are ignored, as Meilisearch does.
 pub const MAX_QUERY_WORDS: usize = 10;
+/// Typo levels of a query word's documents: exact (0), at most 1, at most 2 typos.
+const LEVELS: usize = 3;
 /// How many completions the last word's prefix expands to (the most frequent ones).
 pub const PREFIX_EXPANSIONS: usize = 64;
 /// Buckets larger than this are ranked by rules 3-5 within windows of this many documents.
@@ -132,6 +136,8 @@ pub struct SearchIndex {
     scratch: Mutex<Vec<scratch::Scratch>>,
     /// Typo derivations of the words searched so far (module `derive`).
     derivations: derive::DerivationCache,
+    /// Full-width sets of the words spread so far (module `spreads`).
+    spreads: spreads::SpreadCache,
 }
 
 impl std::fmt::Debug for SearchIndex {

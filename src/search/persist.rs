@@ -519,6 +519,7 @@ fn read_body(body: &mut BodyReader) -> Result<(Vec<u8>, Vec<u8>, Assemble), Load
         },
         scratch: Mutex::new(Vec::new()),
         derivations: super::derive::DerivationCache::new(),
+        spreads: super::spreads::SpreadCache::new(),
     };
     Ok((words, codes, Box::new(assemble)))
 }

@@ -54,7 +54,7 @@ pub(crate) fn run(
     }
     let code_hits = code_hits(index, request.text, allowed.as_deref(), gtins);
     let need = request.offset.saturating_add(request.limit);
-    scratch.sets_used = 0;
+    scratch.spreads.clear();
     scratch.abandoned = false;
     scratch.sparse.clear();
     scratch.tiers.clear();

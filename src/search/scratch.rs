@@ -2,17 +2,16 @@
 //! working memory (see `SearchIndex::scratch`).
 
 use std::collections::BinaryHeap;
+use std::sync::Arc;
 
-use super::bits;
 use super::parts::TitleSketch;
+use super::spreads::Spread;
+use super::{LEVELS, bits};
 
 /// Blocks a pass over every block takes at a time (module `candidates`; a few in tests, so
 /// that their small catalogues make several chunks, and a chunk ends with blocks that fill
 /// no whole group of `candidates::GROUP`).
 pub(super) const CHUNK: usize = if cfg!(test) { 6 } else { 256 };
-
-/// Typo levels: exact (0), at most 1, at most 2 typos.
-pub(super) const LEVELS: usize = 3;
 
 /// A word whose list postings hold more documents than `blocks / SPARSE_SHARE` is spread into
 /// full-width bitsets (`Scratch::spread_from_docs`, module `wordsets`): past that, sorting its
@@ -85,9 +84,8 @@ impl Default for Shortcuts {
 pub(crate) struct Scratch {
     /// What each term is to the query's words.
     pub(super) terms: QueryTerms,
-    /// Bitsets, `blocks` words each, back to back.
-    pub(super) sets: Vec<u64>,
-    pub(super) sets_used: usize,
+    /// The query's spread words (module `spreads`), held until the next query.
+    pub(super) spreads: Vec<Arc<Spread>>,
     pub(super) blocks: usize,
     /// Blocks with at least one candidate, and their bit-sliced word counters (rule 1).
     pub(super) counted: Vec<u32>,
@@ -146,8 +144,7 @@ impl Scratch {
     pub(crate) fn new(term_count: usize, doc_count: usize) -> Self {
         Self {
             terms: QueryTerms::new(term_count),
-            sets: Vec::new(),
-            sets_used: 0,
+            spreads: Vec::new(),
             blocks: bits::blocks_for(doc_count),
             counted: Vec::new(),
             counts: Vec::new(),
@@ -175,37 +172,6 @@ impl Scratch {
             heap: BinaryHeap::new(),
             chunks: vec![[0; CHUNK]; super::MAX_QUERY_WORDS],
         }
-    }
-
-    /// A zeroed bitset; its number is valid until the end of the query.
-    pub(super) fn fresh_set(&mut self) -> usize {
-        let index = self.unfilled_set();
-        self.set_mut(index).fill(0);
-        index
-    }
-
-    /// A bitset holding whatever the last query left in it, for a caller that overwrites it.
-    pub(super) fn unfilled_set(&mut self) -> usize {
-        let index = self.sets_used;
-        self.sets_used += 1;
-        let end = self.sets_used * self.blocks;
-        if self.sets.len() < end {
-            self.sets.resize(end, 0);
-        }
-        index
-    }
-
-    pub(super) fn set_mut(&mut self, index: usize) -> &mut [u64] {
-        &mut self.sets[index * self.blocks..(index + 1) * self.blocks]
-    }
-
-    pub(super) fn copy_set(&mut self, from: usize) -> usize {
-        // Not zeroed first: the copy overwrites every block.
-        let to = self.unfilled_set();
-        let blocks = self.blocks;
-        self.sets
-            .copy_within(from * blocks..(from + 1) * blocks, to * blocks);
-        to
     }
 }
 
