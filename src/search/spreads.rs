@@ -22,8 +22,11 @@ use super::parts::Postings;
 /// Bytes of keys and bitsets the cache holds at most: about 100 words of two levels at a
 /// million products.
 const CACHE_BYTES: u64 = 24 << 20;
-/// Words the cache expects to hold (sizes its tables).
-const CACHE_WORDS: usize = 1_024;
+/// Words the cache expects to hold (sizes its tables). Also what bounds its shards: `quick_cache`
+/// splits the bytes evenly between shards of at least 32 words, so this many makes at most 4
+/// shards of 6 MB, each holding dozens of words at a million products. (Its default, four shards
+/// a core, would give a many-core server 32 shards of 768 KB: a handful of words each.)
+const CACHE_WORDS: usize = 128;
 
 /// A word as spread: its terms with their typos (`scratch::Expansion`), in the order the
 /// word's expansion gave them.
