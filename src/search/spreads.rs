@@ -12,7 +12,10 @@
 //!
 //! Bounded by bytes, evicted by `quick_cache`'s CLOCK-Pro policy (a word spread once does not
 //! push out the ones spread again and again). Shared by the threads that search: an entry is
-//! read in place, never copied, for as long as a query holds it.
+//! read in place, never copied, for as long as a query holds it. A word not kept is spread into
+//! a new allocation, whose pages the system maps in as it is filled, where the scratch sets it
+//! replaces were reused from query to query: a stream of words never seen before pays that (not
+//! measured; in the load above, 97 % of the spreads were of a word spread before).
 
 use std::sync::Arc;
 
