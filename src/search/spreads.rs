@@ -3,7 +3,7 @@
 //! A query word with several frequent terms (a prefix and its completions, a word and its
 //! typo neighbours) or very long posting lists is spread into one full-width bitset per typo
 //! level (module `wordsets`). At a million products that is 125 KB a level, zeroed, filled from
-//! every term's postings and copied for the next level: 45 µs a word, 5 % of ranking over the
+//! every term's postings and copied for the next level: 45-56 µs a word, 5 % of ranking over the
 //! HTTP bench's distinct queries. Those queries never repeat, but their spread words do: over
 //! 20,000 of them (`q1m.txt`, a million products) 5,730 words were spread, only 155 distinct,
 //! the 64 most frequent 93 % of them (a probe build, not kept). So a word's sets are kept,
