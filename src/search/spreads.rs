@@ -53,13 +53,14 @@ impl Spread {
                 .filter(move |&&(_, t)| usize::from(t) == typos)
                 .map(|&(term, _)| term)
         };
-        let has_level = |typos: usize| of_typos(typos).next().is_some();
-        let distinct = 1 + (1..LEVELS).filter(|&typos| has_level(typos)).count();
+        let has_level: [bool; LEVELS] =
+            std::array::from_fn(|typos| of_typos(typos).next().is_some());
+        let distinct = 1 + has_level[1..].iter().filter(|&&has| has).count();
         let mut sets = vec![0u64; distinct * blocks];
         let mut of_level = [0u8; LEVELS];
         let mut current = 0usize;
         for (typos, level) in of_level.iter_mut().enumerate() {
-            if typos > 0 && has_level(typos) {
+            if typos > 0 && has_level[typos] {
                 // Each level holds the documents of the levels below it too.
                 sets.copy_within(
                     current * blocks..(current + 1) * blocks,
@@ -84,10 +85,10 @@ impl Spread {
         self.of_level[level]
     }
 
-    /// The word's set number `set` (`blocks` words), empty when it has no such set.
-    pub(super) fn set(&self, set: u8, blocks: usize) -> &[u64] {
-        let from = usize::from(set) * blocks;
-        self.sets.get(from..from + blocks).unwrap_or(&[])
+    /// The word's distinct sets in order ([`Spread::set_of_level`] numbers them), `blocks`
+    /// words each.
+    pub(super) fn sets(&self, blocks: usize) -> std::slice::ChunksExact<'_, u64> {
+        self.sets.chunks_exact(blocks)
     }
 }
 
@@ -115,14 +116,16 @@ impl SpreadCache {
     }
 
     /// The word of `terms` spread over `postings`: kept from an earlier query, or built now
-    /// (and kept).
-    pub(super) fn spread(&self, postings: &Postings, terms: Key) -> Arc<Spread> {
-        if let Some(found) = self.cache.get(&terms) {
-            return found;
+    /// (and kept). A thread asking for a word another is building waits for it rather than
+    /// building it again.
+    pub(super) fn spread(&self, postings: &Postings, terms: &Key) -> Arc<Spread> {
+        let built = self.cache.get_or_insert_with(terms, || {
+            Ok::<_, std::convert::Infallible>(Arc::new(Spread::build(postings, terms)))
+        });
+        match built {
+            Ok(spread) => spread,
+            Err(never) => match never {},
         }
-        let spread = Arc::new(Spread::build(postings, &terms));
-        self.cache.insert(terms, Arc::clone(&spread));
-        spread
     }
 }
 
@@ -153,7 +156,10 @@ mod tests {
     /// The documents of each typo level, one bit a document.
     fn levels(spread: &Spread) -> [[u64; 2]; LEVELS] {
         std::array::from_fn(|level| {
-            let set = spread.set(spread.set_of_level(level), 2);
+            let set = spread
+                .sets(2)
+                .nth(spread.set_of_level(level).into())
+                .unwrap();
             [set[0], set[1]]
         })
     }
@@ -164,7 +170,7 @@ mod tests {
     fn a_spread_word_holds_each_levels_documents_and_those_below() {
         let postings = postings();
         let cache = SpreadCache::new();
-        let spread = cache.spread(&postings, word(&[(0, 0), (2, 2)]));
+        let spread = cache.spread(&postings, &word(&[(0, 0), (2, 2)]));
         assert_eq!(
             levels(&spread),
             [[1, 1 << 6], [1, 1 << 6], [1 | 1 << 2, 1 << 6]]
@@ -176,7 +182,7 @@ mod tests {
             "two distinct levels, two blocks each"
         );
 
-        let spread = cache.spread(&postings, word(&[(1, 1), (0, 0)]));
+        let spread = cache.spread(&postings, &word(&[(1, 1), (0, 0)]));
         let level_0 = [1, 1 << 6];
         let level_1 = [1 | 1 << 1, 1 << 6 | 1];
         assert_eq!(levels(&spread), [level_0, level_1, level_1]);
@@ -188,11 +194,11 @@ mod tests {
     fn a_word_is_kept_by_its_terms_and_their_typos() {
         let postings = postings();
         let cache = SpreadCache::new();
-        let first = cache.spread(&postings, word(&[(0, 0), (1, 1)]));
-        let again = cache.spread(&postings, word(&[(0, 0), (1, 1)]));
+        let first = cache.spread(&postings, &word(&[(0, 0), (1, 1)]));
+        let again = cache.spread(&postings, &word(&[(0, 0), (1, 1)]));
         assert!(Arc::ptr_eq(&first, &again));
 
-        let other = cache.spread(&postings, word(&[(0, 0), (1, 2)]));
+        let other = cache.spread(&postings, &word(&[(0, 0), (1, 2)]));
         assert!(!Arc::ptr_eq(&first, &other));
         assert_eq!(levels(&first)[1], [1 | 1 << 1, 1 << 6 | 1]);
         assert_eq!(

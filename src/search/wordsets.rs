@@ -53,9 +53,9 @@ pub(super) struct SetView<'a> {
 impl<'a> SetView<'a> {
     pub(super) fn new(index: &'a SearchIndex, scratch: &'a Scratch) -> Self {
         let mut spread_sets: [&[u64]; SPREAD_SETS] = [&[]; SPREAD_SETS];
-        for (sets, spread) in spread_sets.chunks_mut(LEVELS).zip(&scratch.spreads) {
-            for (set, slice) in sets.iter_mut().enumerate() {
-                *slice = spread.set(set as u8, scratch.blocks);
+        for (slots, spread) in spread_sets.chunks_mut(LEVELS).zip(&scratch.spreads) {
+            for (slot, set) in slots.iter_mut().zip(spread.sets(scratch.blocks)) {
+                *slot = set;
             }
         }
         Self {
@@ -171,7 +171,7 @@ impl WordSet {
         expansions: &(impl Iterator<Item = &'e Expansion> + Clone),
     ) -> WordSet {
         let terms = expansions.clone().map(|e| (e.term, e.typos)).collect();
-        let spread = index.spreads.spread(&index.postings, terms);
+        let spread = index.spreads.spread(&index.postings, &terms);
         // At most one spread a query word, so the numbers fit (`SPREAD_SETS`).
         let first = (scratch.spreads.len() * LEVELS) as u8;
         let mut set = WordSet::default();
