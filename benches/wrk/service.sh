@@ -11,11 +11,26 @@ to_ms() {
         gsub(/[a-z]+$/, "", v); printf "%.2f", v * f}'
 }
 
-# run_wrk SECONDS ARGS...: sets rps, p50, p99 (ms), errors (non-2xx answers and socket errors).
+# cpu_ticks PID: the user and system CPU time a process has used, in clock ticks (fields 14
+# and 15 of /proc/PID/stat, counted after the command name, which may hold spaces).
+cpu_ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{print $12 + $13}'; }
+
+# run_wrk SECONDS ARGS...: sets rps, p50, p99 (ms), errors (non-2xx answers and socket errors),
+# requests (answered), and the CPU time per request, in microseconds, of the service
+# (`server_us`, from /proc/PID/stat) and of wrk (`wrk_us`, from `times` in the subshell that
+# ran it).
 run_wrk() {
-  local duration=$1 out
+  local duration=$1 out before ticks
   shift
-  out=$(wrk -t2 -c8 -d"${duration}s" --latency "$@")
+  before=$(cpu_ticks "$server")
+  # `times` prints the subshell's own CPU time, then its children's: wrk's.
+  out=$(wrk -t2 -c8 -d"${duration}s" --latency "$@" && times)
+  ticks=$(($(cpu_ticks "$server") - before))
+  requests=$(awk '/requests in/{print $1}' <<<"$out")
+  server_us=$(awk "BEGIN{printf \"%.0f\", $requests ? $ticks * 1e6 / $(getconf CLK_TCK) / $requests : 0}")
+  wrk_us=$(tail -1 <<<"$out" | awk -v n="$requests" '
+    function seconds(t,  m) { m = t; sub(/m.*/, "", m); sub(/^[0-9]+m/, "", t); sub(/s$/, "", t); return 60 * m + t }
+    {printf "%.0f", n ? (seconds($1) + seconds($2)) * 1e6 / n : 0}')
   rps=$(awk '/Requests\/sec/{printf "%.0f", $2}' <<<"$out")
   p50=$(awk '$1 == "50%" {print $2}' <<<"$out" | to_ms)
   p99=$(awk '$1 == "99%" {print $2}' <<<"$out" | to_ms)
