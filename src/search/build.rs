@@ -22,9 +22,9 @@ use super::parts::{
 };
 use super::sorted_map::{SortedMap, TextEntries, TextMap};
 use super::terms::TermTable;
-use super::text::{for_each_word, strip_tags};
+use super::text::{for_each_untagged, for_each_word};
 use super::{SearchError, SearchIndex};
-use crate::catalogue::generate::normalize_sku;
+use crate::catalogue::generate::normalize_sku_into;
 
 /// Term ids must fit the 24 bits a forward entry keeps for them.
 const MAX_TERMS: usize = 1 << 24;
@@ -223,6 +223,8 @@ struct Builder {
     title_len: Vec<u8>,
     title_distinct: Vec<u8>,
     codes: CodeEntries,
+    /// A product's code or slug as written to the index, reused from product to product.
+    buffer: String,
 }
 
 /// The exact maps' entries as the products are read.
@@ -279,7 +281,13 @@ impl Builder {
         let sku = text(row, 3)?;
         let sku_norm = text(row, 4)?;
         for_each_word(sku, |word| self.add_term(word, RANK_TITLE, stamp));
-        self.add_term(&sku_norm.to_ascii_lowercase(), RANK_TITLE, stamp);
+        // One buffer for the product's lower-case code, normalized code and slug, instead of
+        // a new string for each.
+        let mut buffer = std::mem::take(&mut self.buffer);
+        buffer.clear();
+        buffer.push_str(sku_norm);
+        buffer.make_ascii_lowercase();
+        self.add_term(&buffer, RANK_TITLE, stamp);
         for column in [6, 7] {
             for_each_word(text(row, column)?, |word| {
                 self.add_term(word, RANK_BRAND, stamp);
@@ -291,21 +299,25 @@ impl Builder {
             });
         }
         self.description_starts.push(self.terms.len() as u32);
-        for_each_word(&strip_tags(text(row, 11)?), |word| {
-            self.add_term(word, RANK_DESCRIPTION, stamp);
+        for_each_untagged(text(row, 11)?, |stretch| {
+            for_each_word(stretch, |word| self.add_term(word, RANK_DESCRIPTION, stamp));
         });
 
-        let normalized = normalize_sku(sku_norm);
-        if !normalized.is_empty() {
-            self.codes.skus.push(&normalized, doc);
+        buffer.clear();
+        normalize_sku_into(sku_norm, &mut buffer);
+        if !buffer.is_empty() {
+            self.codes.skus.push(&buffer, doc);
         }
         if let Ok(id) = uuid::Uuid::try_parse(text(row, 1)?) {
             self.codes.product_ids.push((id.as_u128(), doc));
         }
-        let slug = text(row, 2)?.to_ascii_lowercase();
-        if !slug.is_empty() {
-            self.codes.slugs.push(&slug, doc);
+        buffer.clear();
+        buffer.push_str(text(row, 2)?);
+        buffer.make_ascii_lowercase();
+        if !buffer.is_empty() {
+            self.codes.slugs.push(&buffer, doc);
         }
+        self.buffer = buffer;
         Ok(())
     }
 

@@ -56,32 +56,28 @@ pub fn words(text: &str) -> Vec<String> {
     out
 }
 
-/// `text` with HTML tags (`<br>`, `</p>`) replaced by spaces, as descriptions may hold them.
-pub(crate) fn strip_tags(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.contains('<') {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(open) = rest.find('<') {
-        out.push_str(&rest[..open]);
-        let after = &rest[open + 1..];
+/// The stretches of `text` between its HTML tags (`<br>`, `</p>`), as descriptions may hold
+/// them, in order: a tag separates words as a space would. A `<` that starts no tag (`1 < 2`)
+/// stays in its stretch. Handed out as slices of `text`: copying every description without its
+/// tags into a new string was an allocation and a copy per product in the index build.
+pub(crate) fn for_each_untagged(text: &str, mut each: impl FnMut(&str)) {
+    let mut start = 0;
+    let mut from = 0;
+    while let Some(open) = text[from..].find('<').map(|at| from + at) {
+        let after = &text[open + 1..];
         let starts_tag = after
             .trim_start_matches('/')
             .starts_with(|c: char| c.is_ascii_alphabetic());
         match after.find('>') {
             Some(close) if starts_tag => {
-                out.push(' ');
-                rest = &after[close + 1..];
+                each(&text[start..open]);
+                start = open + 1 + close + 1;
+                from = start;
             }
-            _ => {
-                out.push('<');
-                rest = after;
-            }
+            _ => from = open + 1,
         }
     }
-    out.push_str(rest);
-    std::borrow::Cow::Owned(out)
+    each(&text[start..]);
 }
 
 /// Whether a word holds a digit: such words (codes, sizes, years) get no typo tolerance.
@@ -214,10 +210,22 @@ mod tests {
     }
 
     #[test]
-    fn tags_are_stripped() {
-        assert_eq!(strip_tags("a<br><br>b</p>c"), "a  b c");
-        assert_eq!(strip_tags("1 < 2 > 0"), "1 < 2 > 0");
-        assert_eq!(strip_tags("open <b"), "open <b");
+    fn tags_separate_stretches_and_a_lone_angle_bracket_stays() {
+        let stretches = |text| {
+            let mut out = Vec::new();
+            for_each_untagged(text, |stretch| out.push(stretch.to_owned()));
+            out
+        };
+        assert_eq!(stretches("a<br><br>b</p>c"), ["a", "", "b", "c"]);
+        assert_eq!(stretches("1 < 2 > 0"), ["1 < 2 > 0"]);
+        assert_eq!(stretches("open <b"), ["open <b"]);
+        assert_eq!(stretches("<p>jerry's</p>"), ["", "jerry's", ""]);
+        // A word cut by a tag is two words, as with a space.
+        let mut words = Vec::new();
+        for_each_untagged("Air<br>Max 1 <b>OG</b>'s <3", |stretch| {
+            for_each_word(stretch, |word| words.push(word.to_owned()));
+        });
+        assert_eq!(words, ["air", "max", "1", "og", "s", "3"]);
     }
 
     #[test]

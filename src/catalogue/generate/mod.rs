@@ -394,10 +394,18 @@ fn write_orders(
 
 /// Upper case without dashes, spaces and slashes: how users type codes (`dz5485 612`).
 pub fn normalize_sku(sku: &str) -> String {
-    sku.chars()
-        .filter(char::is_ascii_alphanumeric)
-        .map(|c| c.to_ascii_uppercase())
-        .collect()
+    let mut out = String::with_capacity(sku.len());
+    normalize_sku_into(sku, &mut out);
+    out
+}
+
+/// [`normalize_sku`] appended to `out` (a buffer reused from product to product).
+pub fn normalize_sku_into(sku: &str, out: &mut String) {
+    out.extend(
+        sku.chars()
+            .filter(char::is_ascii_alphanumeric)
+            .map(|c| c.to_ascii_uppercase()),
+    );
 }
 
 /// Generates `products` products (seed `seed`, as of 2026-11-22, without demo keys) into a new
