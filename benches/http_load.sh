@@ -135,8 +135,8 @@ for products in "${@:-100000}"; do
   # but the ranking: HTTP, the page of hits written from the hit store, wrk reading it.
   again=$((requests < kept_queries ? requests : kept_queries))
   target=$(awk "BEGIN{printf \"%.0f\", $min_share_of_bare * $bare}")
-  SOLESCOPE_QUERIES="$queries" SOLESCOPE_QUERIES_SKIP=0 SOLESCOPE_QUERIES_COUNT=$again run_wrk "$seconds" -s benches/wrk/distinct.lua "http://127.0.0.1:$port"
   budget=$(awk "BEGIN{printf \"%.0f\", $cores * 1e6 / $target}")
+  SOLESCOPE_QUERIES="$queries" SOLESCOPE_QUERIES_SKIP=0 SOLESCOPE_QUERIES_COUNT=$again run_wrk "$seconds" -s benches/wrk/distinct.lua "http://127.0.0.1:$port"
   # wrk runs out its time after the last query, so its req/s says nothing here; the CPU does.
   verdict "$errors == 0" "$size distinct queries without their ranking (the first $again asked again, each once, pages kept): p99 $p99 ms, $errors failed; $(cpu_text), $((server_us + wrk_us)) us together. At ${min_share_of_bare}x bare ($target req/s) a request may take at most $budget us of the $cores cores, service and wrk together"
   run_wrk "$seconds" -s benches/wrk/search.lua "http://127.0.0.1:$port"

@@ -204,6 +204,14 @@ fn text<'r>(row: &'r Row<'_>, index: usize) -> Result<&'r str, rusqlite::Error> 
     Ok(crate::catalogue::optional_text_at(row, index)?.unwrap_or(""))
 }
 
+/// `text` in ASCII lower case, written over `buffer`.
+fn lowercase_into<'b>(text: &str, buffer: &'b mut String) -> &'b str {
+    buffer.clear();
+    buffer.push_str(text);
+    buffer.make_ascii_lowercase();
+    buffer
+}
+
 /// The products as read (in key order), each with its document; every per-product vector here
 /// is in that order, not in document order.
 #[derive(Default)]
@@ -284,10 +292,7 @@ impl Builder {
         // One buffer for the product's lower-case code, normalized code and slug, instead of
         // a new string for each.
         let mut buffer = std::mem::take(&mut self.buffer);
-        buffer.clear();
-        buffer.push_str(sku_norm);
-        buffer.make_ascii_lowercase();
-        self.add_term(&buffer, RANK_TITLE, stamp);
+        self.add_term(lowercase_into(sku_norm, &mut buffer), RANK_TITLE, stamp);
         for column in [6, 7] {
             for_each_word(text(row, column)?, |word| {
                 self.add_term(word, RANK_BRAND, stamp);
@@ -311,11 +316,9 @@ impl Builder {
         if let Ok(id) = uuid::Uuid::try_parse(text(row, 1)?) {
             self.codes.product_ids.push((id.as_u128(), doc));
         }
-        buffer.clear();
-        buffer.push_str(text(row, 2)?);
-        buffer.make_ascii_lowercase();
-        if !buffer.is_empty() {
-            self.codes.slugs.push(&buffer, doc);
+        let slug = lowercase_into(text(row, 2)?, &mut buffer);
+        if !slug.is_empty() {
+            self.codes.slugs.push(slug, doc);
         }
         self.buffer = buffer;
         Ok(())

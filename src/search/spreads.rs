@@ -119,13 +119,10 @@ impl SpreadCache {
     /// (and kept). A thread asking for a word another is building waits for it rather than
     /// building it again.
     pub(super) fn spread(&self, postings: &Postings, terms: &Key) -> Arc<Spread> {
-        let built = self.cache.get_or_insert_with(terms, || {
+        let Ok(spread) = self.cache.get_or_insert_with(terms, || {
             Ok::<_, std::convert::Infallible>(Arc::new(Spread::build(postings, terms)))
         });
-        match built {
-            Ok(spread) => spread,
-            Err(never) => match never {},
-        }
+        spread
     }
 }
 

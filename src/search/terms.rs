@@ -54,16 +54,20 @@ impl RecentSlot {
     fn key(word: &str) -> Option<[u64; 2]> {
         let bytes = word.as_bytes();
         let len = bytes.len();
-        let le64 = |at: usize| bytes[at..at + 8].try_into().map(u64::from_le_bytes);
-        let le32 = |at: usize| bytes[at..at + 4].try_into().map(u32::from_le_bytes);
         Some(match len {
             0 => [0; 2],
             1..=3 => {
                 let three = [bytes[0], bytes[len / 2], bytes[len - 1]];
                 [three.iter().fold(0, |key, &b| key << 8 | u64::from(b)), 0]
             }
-            4..=7 => [u64::from(le32(0).ok()?), u64::from(le32(len - 4).ok()?)],
-            8..=RECENT_MAX_LEN => [le64(0).ok()?, le64(len - 8).ok()?],
+            4..=7 => [
+                u64::from(u32::from_le_bytes(*bytes.first_chunk()?)),
+                u64::from(u32::from_le_bytes(*bytes.last_chunk()?)),
+            ],
+            8..=RECENT_MAX_LEN => [
+                u64::from_le_bytes(*bytes.first_chunk()?),
+                u64::from_le_bytes(*bytes.last_chunk()?),
+            ],
             _ => return None,
         })
     }
