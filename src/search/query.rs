@@ -11,7 +11,7 @@ use super::scratch::{COUNT_PLANES, Expansion, PLANES, Scratch};
 use super::text::{for_each_word, typo_budget};
 use super::wordsets::{ExactSet, SetView, WordSet};
 use super::{MAX_QUERY_WORDS, SearchIndex, SearchOutcome, SearchRequest, bits};
-use crate::catalogue::generate::normalize_sku;
+use crate::catalogue::generate::{normalize_sku, normalize_sku_into};
 
 /// Whitespace-separated chunks of the text examined for codes.
 const MAX_CODE_CHUNKS: usize = 32;
@@ -177,7 +177,7 @@ fn code_hits(
     }
     for pair in chunks.windows(2) {
         let mut joined = normalize_sku(pair[0]);
-        joined.push_str(&normalize_sku(pair[1]));
+        normalize_sku_into(pair[1], &mut joined);
         style_code(&joined, &mut hits);
     }
     if chunks.len() > 2 {
