@@ -331,6 +331,17 @@ fn style_codes_and_gtins_in_the_text_rank_their_product_first() {
 }
 
 #[test]
+fn a_style_code_typed_in_two_parts_names_its_product() {
+    // A New Balance code is a model and a colourway ("BB550" "WT1"): typed apart, neither part
+    // is a word of the product, so only the two parts joined find it.
+    let index = index();
+    assert_eq!(search(&index, "BB550 WT1"), [4]);
+    assert_eq!(search(&index, "bb550 wt1"), [4]);
+    // The second part a word of other products' codes: the joined code still comes first.
+    assert_eq!(search(&index, "L41663 100"), [10, 3, 6]);
+}
+
+#[test]
 fn sku_and_gtin_filters_are_exact() {
     let index = index();
     let filtered = |sku: Option<&str>, gtin: Option<&str>, text: &str| {
