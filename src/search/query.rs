@@ -11,7 +11,7 @@ use super::scratch::{COUNT_PLANES, Expansion, PLANES, Scratch};
 use super::text::{for_each_word, typo_budget};
 use super::wordsets::{ExactSet, SetView, WordSet};
 use super::{MAX_QUERY_WORDS, SearchIndex, SearchOutcome, SearchRequest, bits};
-use crate::catalogue::generate::{normalize_sku, normalize_sku_into};
+use crate::catalogue::generate::normalize_sku;
 
 /// Whitespace-separated chunks of the text examined for codes.
 const MAX_CODE_CHUNKS: usize = 32;
@@ -161,8 +161,10 @@ fn code_hits(
             }
         }
     };
-    for chunk in &chunks {
-        style_code(&normalize_sku(chunk), &mut hits);
+    // Each chunk normalized once: alone, then as either half of a pair.
+    let normalized: Vec<String> = chunks.iter().map(|chunk| normalize_sku(chunk)).collect();
+    for (chunk, code) in chunks.iter().zip(&normalized) {
+        style_code(code, &mut hits);
         let trimmed = chunk.trim_matches(|c: char| !c.is_ascii_alphanumeric());
         if trimmed.len() >= 32
             && let Ok(id) = uuid::Uuid::try_parse(trimmed)
@@ -175,9 +177,11 @@ fn code_hits(
             hits.extend(codes.slugs.get(segment.to_ascii_lowercase().as_str()));
         }
     }
-    for pair in chunks.windows(2) {
-        let mut joined = normalize_sku(pair[0]);
-        normalize_sku_into(pair[1], &mut joined);
+    let mut joined = String::new();
+    for pair in normalized.windows(2) {
+        joined.clear();
+        joined.push_str(&pair[0]);
+        joined.push_str(&pair[1]);
         style_code(&joined, &mut hits);
     }
     if chunks.len() > 2 {
