@@ -11,10 +11,10 @@ use super::scratch::{COUNT_PLANES, Expansion, PLANES, Scratch};
 use super::text::{for_each_word, typo_budget};
 use super::wordsets::{ExactSet, SetView, WordSet};
 use super::{MAX_QUERY_WORDS, SearchIndex, SearchOutcome, SearchRequest, bits};
-use crate::catalogue::generate::normalize_sku;
+use crate::catalogue::generate::{normalize_sku, normalize_sku_into};
 
 /// Whitespace-separated chunks of the text examined for codes.
-const MAX_CODE_CHUNKS: usize = 32;
+pub(super) const MAX_CODE_CHUNKS: usize = 32;
 /// Longest normalized text looked up as a style code.
 const MAX_CODE_BYTES: usize = 32;
 
@@ -152,7 +152,8 @@ fn code_hits(
 ) -> Vec<u32> {
     let codes = &index.codes;
     let mut hits = Vec::new();
-    let chunks: Vec<&str> = text.split_whitespace().take(MAX_CODE_CHUNKS).collect();
+    let mut words = text.split_whitespace();
+    let chunks: Vec<&str> = words.by_ref().take(MAX_CODE_CHUNKS).collect();
     let style_code = |normalized: &str, hits: &mut Vec<u32>| {
         if (4..=MAX_CODE_BYTES).contains(&normalized.len()) {
             hits.extend(codes.skus.get(normalized));
@@ -161,10 +162,19 @@ fn code_hits(
             }
         }
     };
-    // Each chunk normalized once: alone, then as either half of a pair.
-    let normalized: Vec<String> = chunks.iter().map(|chunk| normalize_sku(chunk)).collect();
-    for (chunk, code) in chunks.iter().zip(&normalized) {
-        style_code(code, &mut hits);
+    // The chunks normalized once, back to back in one string: chunk `i` is
+    // `normalized[ends[i]..ends[i + 1]]`, a pair of chunks the slice over both, and the whole
+    // text (normalizing drops whitespace) that string with the chunks past the first
+    // `MAX_CODE_CHUNKS` appended.
+    let mut normalized = String::with_capacity(text.len());
+    let mut ends = Vec::with_capacity(chunks.len() + 1);
+    ends.push(0);
+    for chunk in &chunks {
+        normalize_sku_into(chunk, &mut normalized);
+        ends.push(normalized.len());
+    }
+    for (chunk, bounds) in chunks.iter().zip(ends.windows(2)) {
+        style_code(&normalized[bounds[0]..bounds[1]], &mut hits);
         let trimmed = chunk.trim_matches(|c: char| !c.is_ascii_alphanumeric());
         if trimmed.len() >= 32
             && let Ok(id) = uuid::Uuid::try_parse(trimmed)
@@ -177,15 +187,14 @@ fn code_hits(
             hits.extend(codes.slugs.get(segment.to_ascii_lowercase().as_str()));
         }
     }
-    let mut joined = String::new();
-    for pair in normalized.windows(2) {
-        joined.clear();
-        joined.push_str(&pair[0]);
-        joined.push_str(&pair[1]);
-        style_code(&joined, &mut hits);
+    for pair in ends.windows(3) {
+        style_code(&normalized[pair[0]..pair[2]], &mut hits);
     }
     if chunks.len() > 2 {
-        style_code(&normalize_sku(text), &mut hits);
+        for rest in words {
+            normalize_sku_into(rest, &mut normalized);
+        }
+        style_code(&normalized, &mut hits);
     }
     if let Some(allowed) = allowed {
         hits.retain(|doc| allowed.binary_search(doc).is_ok());

@@ -342,6 +342,17 @@ fn a_style_code_typed_in_two_parts_names_its_product() {
 }
 
 #[test]
+fn a_style_code_typed_in_three_parts_or_more_names_its_product() {
+    // Neither a part nor two adjacent parts joined are a code: the whole text joined is.
+    let index = index();
+    assert_eq!(search(&index, "B B550 WT1"), [4]);
+    // Past the chunks looked at one by one and in pairs, the whole text still counts.
+    let long = format!("{}B B550 WT1", "- ".repeat(31));
+    assert!(long.split_whitespace().count() > query::MAX_CODE_CHUNKS);
+    assert_eq!(search(&index, &long), [4]);
+}
+
+#[test]
 fn sku_and_gtin_filters_are_exact() {
     let index = index();
     let filtered = |sku: Option<&str>, gtin: Option<&str>, text: &str| {
