@@ -152,8 +152,6 @@ fn code_hits(
 ) -> Vec<u32> {
     let codes = &index.codes;
     let mut hits = Vec::new();
-    let mut words = text.split_whitespace();
-    let chunks: Vec<&str> = words.by_ref().take(MAX_CODE_CHUNKS).collect();
     let style_code = |normalized: &str, hits: &mut Vec<u32>| {
         if (4..=MAX_CODE_BYTES).contains(&normalized.len()) {
             hits.extend(codes.skus.get(normalized));
@@ -166,15 +164,15 @@ fn code_hits(
     // `normalized[ends[i]..ends[i + 1]]`, a pair of chunks the slice over both, and the whole
     // text (normalizing drops whitespace) that string with the chunks past the first
     // `MAX_CODE_CHUNKS` appended.
+    let mut words = text.split_whitespace();
     let mut normalized = String::with_capacity(text.len());
-    let mut ends = Vec::with_capacity(chunks.len() + 1);
+    let mut ends = Vec::with_capacity(MAX_CODE_CHUNKS + 1);
     ends.push(0);
-    for chunk in &chunks {
+    for chunk in words.by_ref().take(MAX_CODE_CHUNKS) {
+        let start = normalized.len();
         normalize_sku_into(chunk, &mut normalized);
         ends.push(normalized.len());
-    }
-    for (chunk, bounds) in chunks.iter().zip(ends.windows(2)) {
-        style_code(&normalized[bounds[0]..bounds[1]], &mut hits);
+        style_code(&normalized[start..], &mut hits);
         let trimmed = chunk.trim_matches(|c: char| !c.is_ascii_alphanumeric());
         if trimmed.len() >= 32
             && let Ok(id) = uuid::Uuid::try_parse(trimmed)
@@ -190,7 +188,8 @@ fn code_hits(
     for pair in ends.windows(3) {
         style_code(&normalized[pair[0]..pair[2]], &mut hits);
     }
-    if chunks.len() > 2 {
+    // More than two chunks: the whole text is neither one chunk nor a pair.
+    if ends.len() > 3 {
         for rest in words {
             normalize_sku_into(rest, &mut normalized);
         }
