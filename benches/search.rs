@@ -34,7 +34,7 @@ use rand_chacha::ChaCha8Rng;
 use rusqlite::Connection;
 use solescope::catalogue::read::search_hits_by_pk;
 use solescope::model::Country;
-use solescope::search::{HitStore, IndexSource, SearchIndex, SearchRequest, words};
+use solescope::search::{HitStore, IndexSource, SearchIndex, SearchRequest, stages, words};
 use solescope::service::{self, ServiceConfig, ServiceState};
 
 #[allow(dead_code, reason = "each benchmark uses a part of the shared helpers")]
@@ -726,6 +726,55 @@ fn build_only(args: &[String]) {
     println!("PASS: the median build and save took {median:.2} s (limit {limit} s)");
 }
 
+/// The profile of `SOLESCOPE_BENCH_STAGES`: per path the queries took through the ranking,
+/// their number and share, their mean time and share of the total, and each stage's mean
+/// (module `solescope::search::stages`; stages no query of the path ran are left blank); then
+/// the same over all queries.
+fn print_stages(profiles: &[(Duration, stages::Profile)]) {
+    let total: Duration = profiles.iter().map(|&(time, _)| time).sum();
+    print!(
+        "  {:<13}{:>8}{:>7}{:>9}{:>7}",
+        "path", "queries", "share", "mean us", "time"
+    );
+    for stage in stages::Stage::ALL {
+        print!("{:>11}", stage.name());
+    }
+    println!();
+    // Every path, then all queries together (`None`).
+    for path in stages::Path::ALL.map(Some).into_iter().chain([None]) {
+        let of_path: Vec<&(Duration, stages::Profile)> = profiles
+            .iter()
+            .filter(|(_, profile)| path.is_none() || profile.path == path)
+            .collect();
+        if of_path.is_empty() {
+            continue;
+        }
+        let queries = of_path.len() as f64;
+        let time: Duration = of_path.iter().map(|&&(time, _)| time).sum();
+        print!(
+            "  {:<13}{:>8}{:>6.1}%{:>9.0}{:>6.1}%",
+            path.map_or("all", stages::Path::name),
+            of_path.len(),
+            100.0 * queries / profiles.len() as f64,
+            time.as_secs_f64() * 1e6 / queries,
+            100.0 * time.as_secs_f64() / total.as_secs_f64(),
+        );
+        for stage in stages::Stage::ALL {
+            let nanos: u64 = of_path.iter().map(|(_, p)| p.nanos_of(stage)).sum();
+            if nanos == 0 {
+                print!("{:>11}", "");
+            } else {
+                print!("{:>11.1}", nanos as f64 / 1e3 / queries);
+            }
+        }
+        println!();
+    }
+    let unprofiled = profiles.iter().filter(|(_, p)| p.path.is_none()).count();
+    if unprofiled > 0 {
+        println!("  ({unprofiled} queries stopped before the ranking)");
+    }
+}
+
 /// `--rank-only <catalogue> <count> <threads> [searched]`: ranking alone, in process, on `count` distinct
 /// queries (or `count` from the file `SOLESCOPE_BENCH_TEXTS` names, in turn) searched once each
 /// by `threads` threads (the index read back from beside the
@@ -733,12 +782,14 @@ fn build_only(args: &[String]) {
 /// percentiles (and the `SOLESCOPE_BENCH_SLOWEST` slowest queries, to profile the tail) and a
 /// checksum of every page, so a change to ranking cost can be checked to return the same pages
 /// (`perf stat -e instructions:u` over a run with `count` 0 and one with `count` N gives a
-/// load-immune cost, where the machine counts instructions).
+/// load-immune cost, where the machine counts instructions). With `SOLESCOPE_BENCH_STAGES` set,
+/// first the time per path and stage of the ranking ([`print_stages`]).
 fn rank_only(args: &[String]) {
     use std::hash::{Hash, Hasher};
     // One thread's pages (ids in order) and its (latency, query number) pairs.
     type ThreadPages = Vec<Vec<i64>>;
-    type ThreadTimes = Vec<(Duration, usize)>;
+    type ThreadTimes = Vec<(Duration, usize, stages::Profile)>;
+    type StagedTime = (Duration, stages::Profile);
     let catalogue = PathBuf::from(&args[0]);
     let count: usize = args[1].parse().expect("query count");
     let threads: usize = args[2].parse().expect("thread count");
@@ -759,8 +810,11 @@ fn rank_only(args: &[String]) {
     } else {
         distinct_queries(&load_products(&conn), count, 1)
     };
+    // `SOLESCOPE_BENCH_STAGES`: where the time goes, per path through the ranking.
+    let staged = std::env::var_os("SOLESCOPE_BENCH_STAGES").is_some();
+    stages::record(staged);
     let started = Instant::now();
-    let (pages, mut times): (Vec<ThreadPages>, Vec<ThreadTimes>) = std::thread::scope(|scope| {
+    let (pages, times): (Vec<ThreadPages>, Vec<ThreadTimes>) = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
                 let (index, distinct) = (&index, &distinct);
@@ -776,7 +830,7 @@ fn rank_only(args: &[String]) {
                     {
                         let one = Instant::now();
                         pages.push(our_search(index, text));
-                        times.push((one.elapsed(), at));
+                        times.push((one.elapsed(), at, stages::take()));
                     }
                     (pages, times)
                 })
@@ -788,7 +842,14 @@ fn rank_only(args: &[String]) {
             .unzip()
     });
     let elapsed = started.elapsed();
-    let mut times: Vec<(Duration, usize)> = times.drain(..).flatten().collect();
+    let (mut times, profiles): (Vec<(Duration, usize)>, Vec<StagedTime>) = times
+        .into_iter()
+        .flatten()
+        .map(|(time, at, profile)| ((time, at), (time, profile)))
+        .unzip();
+    if staged {
+        print_stages(&profiles);
+    }
     if !times.is_empty() {
         // The tail: per-query latency in process, and the slowest queries (to profile).
         times.sort_unstable();

@@ -8,6 +8,7 @@ use super::parts::{
     Forward, MAX_TITLE_POSITION, META_POSITION_SHIFT, META_RANK_MASK, META_TITLE, TitleSketch,
 };
 use super::scratch::{COUNT_PLANES, QueryTerms, Scratch};
+use super::stages::{self, Stage};
 use super::wordsets::{ExactSet, SetView, WordSet};
 use super::{LEVELS, MAX_QUERY_WORDS, SearchIndex, bits};
 
@@ -221,7 +222,9 @@ pub(super) fn rank_bucket(
         window.clear();
         window_words.clear();
         let range = (skip, rank_window);
+        let timer = stages::start_if(bucket.best, Stage::Window);
         bucket.collect_window(index, scratch, range, &mut window, &mut window_words);
+        timer.stop();
         skip += window.len();
         if window.is_empty() {
             break;
@@ -288,6 +291,7 @@ fn top_of_window(
     };
     // `None`: the scan in order ended the window, and only the titles that may equal the
     // query are left to score.
+    let timer = stages::start_if(bucket.best, Stage::InOrder);
     let scanned = if scratch.shortcuts.in_order {
         scan_in_order(
             index,
@@ -302,6 +306,8 @@ fn top_of_window(
     } else {
         Some(0)
     };
+    timer.stop();
+    let timer = stages::start_if(bucket.best, Stage::Bounds);
     bounds.clear();
     for at in 0..window.len() {
         if bucket.may_equal_title_of(&index.forward, window[at]) {
@@ -315,6 +321,8 @@ fn top_of_window(
     } else {
         0
     };
+    timer.stop();
+    let timer = stages::start_if(bucket.best, Stage::ByBound);
     let ended = scanned.is_none()
         || score_in_bound_order(
             index,
@@ -328,6 +336,8 @@ fn top_of_window(
                 score(heap, at, words);
             },
         );
+    timer.stop();
+    let timer = stages::start_if(bucket.best, Stage::Sketches);
     if !ended {
         // The sketches are read in a loop of their own, whose reads do not wait on each other.
         sketches.clear();
@@ -361,6 +371,7 @@ fn top_of_window(
             },
         );
     }
+    timer.stop();
     scratch.scored += by_bound;
     scratch.bounds = bounds;
     scratch.window_sketches = sketches;

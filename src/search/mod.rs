@@ -100,6 +100,7 @@ mod recent;
 mod scratch;
 mod sorted_map;
 mod spreads;
+pub mod stages;
 mod terms;
 mod text;
 mod typo;

@@ -8,6 +8,7 @@ use super::candidates::{Filters, TIERS, count_pass, first_pass, top_pass};
 use super::gtins::{GtinLookup, parse_gtin};
 use super::parts::title_code;
 use super::scratch::{COUNT_PLANES, Expansion, PLANES, Scratch};
+use super::stages::{self, Path, Stage};
 use super::text::{for_each_word, typo_budget};
 use super::wordsets::{ExactSet, SetView, WordSet};
 use super::{MAX_QUERY_WORDS, SearchIndex, SearchOutcome, SearchRequest, bits};
@@ -32,8 +33,10 @@ pub(crate) fn run(
     request: &SearchRequest<'_>,
     gtins: &GtinLookup<'_>,
 ) -> SearchOutcome {
+    stages::begin();
     let allowed = filtered(index, request, gtins);
     if allowed.as_ref().is_some_and(Vec::is_empty) {
+        stages::took(Path::Unranked);
         return SearchOutcome {
             product_pks: Vec::new(),
             estimated_total_hits: 0,
@@ -41,6 +44,7 @@ pub(crate) fn run(
     }
     let words = parse_words(request.text);
     if words.is_empty() {
+        stages::took(Path::Unranked);
         // No text: by popularity, which is document order.
         if let Some(docs) = allowed {
             return page(index, &docs, request, docs.len() as u64);
@@ -262,6 +266,7 @@ fn rank(
     need: usize,
 ) -> (Vec<u32>, u64) {
     let word_count = words.len();
+    let timer = stages::start(Stage::WordSets);
     scratch.expansions.clear();
     for (i, word) in words.iter().enumerate() {
         expand(index, i, word, &mut scratch.expansions);
@@ -278,6 +283,7 @@ fn rank(
         }
     }
     let word_sets = &word_sets[..word_count];
+    timer.stop();
     scratch.code_words.fill(0);
     for e in &expansions {
         scratch.code_words[usize::from(title_code(e.term))] |= 1 << e.word;
@@ -345,7 +351,17 @@ fn rank(
         word_sets,
         exact_sets: &exact_sets,
     };
-    if let Some(found) = top_bucket_page(index, scratch, &query, &filters, code_hits, need) {
+    let every_block = scratch.visit.len() == scratch.blocks;
+    let top = top_bucket_page(index, scratch, &query, &filters, code_hits, need);
+    stages::took(match top {
+        Ok(_) => Path::BestBucket,
+        Err(_) if filters.filtered => Path::EveryBucket,
+        Err(_) if !every_block => Path::RareWords,
+        Err(Tried::No) => Path::EveryBucket,
+        Err(Tried::GaveUp) => Path::GaveUp,
+        Err(Tried::Short) => Path::BestBucketShort,
+    });
+    if let Ok(found) = top {
         return found;
     }
 
@@ -353,7 +369,9 @@ fn rank(
     // of the words, with each block's best tier. The page is then taken from the blocks of the
     // fewest tiers that hold enough documents: rule 1's counters (the second pass) and rule 2's
     // are computed for those blocks only, not for every block a frequent word touches.
+    let timer = stages::start(Stage::FirstPass);
     let first = first_pass(index, scratch, word_sets, &filters);
+    timer.stop();
     let total = code_hits.len() as u64 + first.total;
     let mut out: Vec<u32> = Vec::with_capacity(need.min(code_hits.len() + 1024));
     out.extend_from_slice(code_hits);
@@ -366,7 +384,9 @@ fn rank(
         .find(|&tier| scratch.shortcuts.prune && first.at_least[tier] >= wanted)
         .unwrap_or(TIERS);
     for tiers in [chosen, TIERS] {
+        let timer = stages::start(Stage::CountPass);
         count_pass(index, scratch, word_sets, &filters, tiers);
+        timer.stop();
         // With the blocks of the best tiers only, the buckets of fewer words matched than those
         // tiers are incomplete; they hold enough documents for the page, so they are never
         // reached (should they be, the page is ranked again over every candidate block).
@@ -382,10 +402,20 @@ fn rank(
     (out, total)
 }
 
+/// Why the best bucket did not give the page.
+enum Tried {
+    /// It was not looked for: the query is filtered, visits only the blocks of rare words
+    /// (then the passes over every bucket are cheap), or the code hits hold the page, or the
+    /// page ends past the window.
+    No,
+    /// Its pass gave up, the bucket projected too small.
+    GaveUp,
+    /// Its pass read every block, and the bucket is too small.
+    Short,
+}
+
 /// The page from the best bucket there can be, when that bucket holds it (every word matched,
-/// each with the fewest typos its terms have: module `candidates`, [`top_pass`]); `None` when
-/// it does not, or when the query is filtered or visits only the blocks of rare words (then
-/// the passes over every bucket are cheap).
+/// each with the fewest typos its terms have: module `candidates`, [`top_pass`]); else why not.
 fn top_bucket_page(
     index: &SearchIndex,
     scratch: &mut Scratch,
@@ -393,20 +423,22 @@ fn top_bucket_page(
     filters: &Filters<'_>,
     code_hits: &[u32],
     need: usize,
-) -> Option<(Vec<u32>, u64)> {
+) -> Result<(Vec<u32>, u64), Tried> {
     let wanted = need
         .checked_sub(code_hits.len())
-        .filter(|wanted| (1..=scratch.rank_window).contains(wanted))?;
+        .filter(|wanted| (1..=scratch.rank_window).contains(wanted))
+        .ok_or(Tried::No)?;
     if !scratch.shortcuts.top_first || filters.filtered || scratch.visit.len() != scratch.blocks {
-        return None;
+        return Err(Tried::No);
     }
     let word_count = query.words.len();
     let mut levels = [0usize; MAX_QUERY_WORDS];
     for (i, level) in levels[..word_count].iter_mut().enumerate() {
         let fewest = scratch.expansions.iter().filter(|e| e.word == i);
-        *level = usize::from(fewest.map(|e| e.typos).min()?);
+        *level = usize::from(fewest.map(|e| e.typos).min().ok_or(Tried::No)?);
     }
     let levels = &levels[..word_count];
+    let timer = stages::start(Stage::TopPass);
     let top = top_pass(
         index,
         scratch,
@@ -414,7 +446,13 @@ fn top_bucket_page(
         levels,
         filters.removed,
         wanted as u64,
-    )?;
+    );
+    timer.stop();
+    let top = top.ok_or(if scratch.abandoned {
+        Tried::GaveUp
+    } else {
+        Tried::Short
+    })?;
     let bucket = Bucket {
         matched: word_count,
         word_count,
@@ -427,7 +465,7 @@ fn top_bucket_page(
     let mut out = Vec::with_capacity(need);
     out.extend_from_slice(code_hits);
     rank_bucket(index, scratch, &bucket, wanted, &mut out);
-    Some((out, code_hits.len() as u64 + top.total))
+    Ok((out, code_hits.len() as u64 + top.total))
 }
 
 /// What ranking a bucket needs to know of the query.
@@ -478,7 +516,9 @@ fn fill_page(
             break;
         }
     }
+    let timer = stages::start(Stage::TypoCounters);
     typo_planes(index, scratch, word_sets, enough_from);
+    timer.stop();
     for matched in (1..=word_count).rev() {
         if matched < floor {
             return false;
@@ -488,7 +528,9 @@ fn fill_page(
         }
         if matched < enough_from && enough_from > 1 {
             enough_from = 1;
+            let timer = stages::start(Stage::TypoCounters);
             typo_planes(index, scratch, word_sets, 1);
+            timer.stop();
         }
         let mut per_typos = [0u64; 2 * MAX_QUERY_WORDS + 1];
         for planes in &scratch.planes {
@@ -513,7 +555,9 @@ fn fill_page(
                 best: false,
             };
             let wanted = need - out.len();
+            let timer = stages::start(Stage::Buckets);
             rank_bucket(index, scratch, &bucket, wanted, out);
+            timer.stop();
             if out.len() >= need {
                 return true;
             }

@@ -344,7 +344,7 @@ impl ExactSet {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::super::gtins::GtinLookup;
     use super::super::{SearchIndex, SearchOutcome, SearchRequest};
     use super::super::{candidates, query};
@@ -377,7 +377,7 @@ mod tests {
 
     /// A generated catalogue's index, and texts of every kind: titles, parts of titles, typos,
     /// prefixes, codes, no match; with three style codes for filters.
-    fn fixture() -> (SearchIndex, Vec<String>, Vec<String>) {
+    pub(in crate::search) fn fixture() -> (SearchIndex, Vec<String>, Vec<String>) {
         let dir = tempfile::tempdir().unwrap();
         let catalogue = super::super::tests::generated_catalogue(dir.path(), 3_001, 9);
         let conn = rusqlite::Connection::open(&catalogue).unwrap();
@@ -429,7 +429,10 @@ mod tests {
     }
 
     /// Each text on two pages (20 from the first, 100 from the 21st) and filtered by a code.
-    fn requests<'t>(texts: &'t [String], skus: &'t [String]) -> Vec<SearchRequest<'t>> {
+    pub(in crate::search) fn requests<'t>(
+        texts: &'t [String],
+        skus: &'t [String],
+    ) -> Vec<SearchRequest<'t>> {
         let mut requests = Vec::new();
         for text in texts {
             for (offset, limit) in [(0, 20), (20, 100)] {
