@@ -786,7 +786,7 @@ fn print_stages(profiles: &[(Duration, stages::Profile)]) {
 /// first the time per path and stage of the ranking ([`print_stages`]).
 fn rank_only(args: &[String]) {
     use std::hash::{Hash, Hasher};
-    // One thread's pages (ids in order) and its (latency, query number) pairs.
+    // One thread's pages (ids in order) and its (latency, query number, stage profile) triples.
     type ThreadPages = Vec<Vec<i64>>;
     type ThreadTimes = Vec<(Duration, usize, stages::Profile)>;
     type StagedTime = (Duration, stages::Profile);
