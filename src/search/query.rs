@@ -351,18 +351,12 @@ fn rank(
         word_sets,
         exact_sets: &exact_sets,
     };
-    let every_block = scratch.visit.len() == scratch.blocks;
-    let top = top_bucket_page(index, scratch, &query, &filters, code_hits, need);
-    stages::took(match top {
-        Ok(_) => Path::BestBucket,
-        Err(_) if filters.filtered => Path::EveryBucket,
-        Err(_) if !every_block => Path::RareWords,
-        Err(Tried::No) => Path::EveryBucket,
-        Err(Tried::GaveUp) => Path::GaveUp,
-        Err(Tried::Short) => Path::BestBucketShort,
-    });
-    if let Ok(found) = top {
-        return found;
+    match top_bucket_page(index, scratch, &query, &filters, code_hits, need) {
+        Ok(found) => {
+            stages::took(Path::BestBucket);
+            return found;
+        }
+        Err(path) => stages::took(path),
     }
 
     // The first pass: the number of hits, and how many candidates miss none, one, two or three
@@ -402,20 +396,11 @@ fn rank(
     (out, total)
 }
 
-/// Why the best bucket did not give the page.
-enum Tried {
-    /// It was not looked for: the query is filtered, visits only the blocks of rare words
-    /// (then the passes over every bucket are cheap), or the code hits hold the page, or the
-    /// page ends past the window.
-    No,
-    /// Its pass gave up, the bucket projected too small.
-    GaveUp,
-    /// Its pass read every block, and the bucket is too small.
-    Short,
-}
-
 /// The page from the best bucket there can be, when that bucket holds it (every word matched,
-/// each with the fewest typos its terms have: module `candidates`, [`top_pass`]); else why not.
+/// each with the fewest typos its terms have: module `candidates`, [`top_pass`]); else the path
+/// the ranking takes instead, which says why. The bucket is not looked for when the query is
+/// filtered or visits only the blocks of rare words: then the passes over every bucket are
+/// cheap.
 fn top_bucket_page(
     index: &SearchIndex,
     scratch: &mut Scratch,
@@ -423,19 +408,25 @@ fn top_bucket_page(
     filters: &Filters<'_>,
     code_hits: &[u32],
     need: usize,
-) -> Result<(Vec<u32>, u64), Tried> {
+) -> Result<(Vec<u32>, u64), Path> {
+    if filters.filtered {
+        return Err(Path::EveryBucket);
+    }
+    if scratch.visit.len() != scratch.blocks {
+        return Err(Path::RareWords);
+    }
     let wanted = need
         .checked_sub(code_hits.len())
         .filter(|wanted| (1..=scratch.rank_window).contains(wanted))
-        .ok_or(Tried::No)?;
-    if !scratch.shortcuts.top_first || filters.filtered || scratch.visit.len() != scratch.blocks {
-        return Err(Tried::No);
+        .ok_or(Path::EveryBucket)?;
+    if !scratch.shortcuts.top_first {
+        return Err(Path::EveryBucket);
     }
     let word_count = query.words.len();
     let mut levels = [0usize; MAX_QUERY_WORDS];
     for (i, level) in levels[..word_count].iter_mut().enumerate() {
         let fewest = scratch.expansions.iter().filter(|e| e.word == i);
-        *level = usize::from(fewest.map(|e| e.typos).min().ok_or(Tried::No)?);
+        *level = usize::from(fewest.map(|e| e.typos).min().ok_or(Path::EveryBucket)?);
     }
     let levels = &levels[..word_count];
     let timer = stages::start(Stage::TopPass);
@@ -449,9 +440,9 @@ fn top_bucket_page(
     );
     timer.stop();
     let top = top.ok_or(if scratch.abandoned {
-        Tried::GaveUp
+        Path::GaveUp
     } else {
-        Tried::Short
+        Path::BestBucketShort
     })?;
     let bucket = Bucket {
         matched: word_count,

@@ -30,7 +30,8 @@ pub enum Path {
     /// every bucket followed.
     BestBucketShort,
     /// The passes over every bucket without trying the best bucket: the query is filtered,
-    /// the code hits hold the page, or the page ends past the best bucket's window.
+    /// the code hits hold the page, the page ends past the best bucket's window, or a word
+    /// matches no term.
     EveryBucket,
 }
 
@@ -199,10 +200,7 @@ pub(super) struct Timer {
 
 /// Starts timing `stage` (nothing when not recording).
 pub(super) fn start(stage: Stage) -> Timer {
-    Timer {
-        stage,
-        started: recording().then(Instant::now),
-    }
+    start_if(true, stage)
 }
 
 /// Starts timing `stage` when `timed` (for a stage timed on one path only).
@@ -248,10 +246,10 @@ mod tests {
             ..Default::default()
         });
         let mut scratch = Scratch::new(index.dictionary.term_count(), index.len());
+        let gtins = GtinLookup::Map(index.codes.gtins.map().unwrap());
         let mut seen = std::collections::BTreeMap::new();
         record(true);
         for request in &requests {
-            let gtins = GtinLookup::Map(index.codes.gtins.map().unwrap());
             query::run(&index, &mut scratch, request, &gtins);
             let profile = take();
             let path = profile.path.expect("a profiled search names its path");
@@ -285,19 +283,13 @@ mod tests {
             }
         }
         // The profile is the last search's alone: a ranked search, then an unranked one.
-        let gtins = GtinLookup::Map(index.codes.gtins.map().unwrap());
         query::run(&index, &mut scratch, &requests[0], &gtins);
         query::run(&index, &mut scratch, requests.last().unwrap(), &gtins);
         let last = take();
         assert_eq!(last.path, Some(Path::Unranked));
         assert_eq!(last.nanos, [0; STAGES], "{last:?}");
         record(false);
-        query::run(
-            &index,
-            &mut scratch,
-            &requests[0],
-            &GtinLookup::Map(index.codes.gtins.map().unwrap()),
-        );
+        query::run(&index, &mut scratch, &requests[0], &gtins);
         assert_eq!(take(), Profile::default(), "nothing is recorded when off");
         // The fixture's requests take every path but the rarest.
         for path in Path::ALL {
