@@ -90,8 +90,8 @@ pub enum Stage {
     Buckets,
 }
 
-/// How many stages there are.
-const STAGES: usize = 11;
+/// How many stages there are: the last one's index, plus one.
+const STAGES: usize = Stage::Buckets as usize + 1;
 
 impl Stage {
     /// Every stage, in the order of the profile's columns.
@@ -173,6 +173,15 @@ fn recording() -> bool {
     RECORDING.load(Ordering::Relaxed)
 }
 
+/// Changes this thread's profile.
+fn update(change: impl FnOnce(&mut Profile)) {
+    LAST.with(|last| {
+        let mut profile = last.get();
+        change(&mut profile);
+        last.set(profile);
+    });
+}
+
 /// A new search begins: this thread's profile starts empty.
 pub(super) fn begin() {
     if recording() {
@@ -183,11 +192,7 @@ pub(super) fn begin() {
 /// The search took `path`.
 pub(super) fn took(path: Path) {
     if recording() {
-        LAST.with(|last| {
-            let mut profile = last.get();
-            profile.path = Some(path);
-            last.set(profile);
-        });
+        update(|profile| profile.path = Some(path));
     }
 }
 
