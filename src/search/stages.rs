@@ -223,11 +223,9 @@ impl Timer {
             return;
         };
         let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
-        LAST.with(|last| {
-            let mut profile = last.get();
+        update(|profile| {
             let slot = &mut profile.nanos[self.stage as usize];
             *slot = slot.saturating_add(nanos);
-            last.set(profile);
         });
     }
 }
