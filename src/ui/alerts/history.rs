@@ -6,36 +6,67 @@ use egui_plot::{HoverPosition, Legend, Line, Plot, PlotPoints, Points};
 
 use crate::model::PricePoint;
 use crate::ui::chart_text::{describe_chart, series_summary};
+use crate::ui::format;
 
-/// One line of the chart: a size on a source, `(Unix seconds, dollars)` oldest first.
+/// One line of the chart: a size on a source, `(Unix seconds, amount)` oldest first.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HistoryLine {
-    /// The legend: `9 · resale-a`.
+    /// The legend: `9 · resale-a`, and its currency when the chart has more than one
+    /// (`9 · retailer-a · EUR`: a store may sell in euros beside a marketplace's dollars).
     pub name: String,
+    /// The currency of its amounts (that of its first point).
+    pub currency: String,
     /// The points.
     pub points: Vec<[f64; 2]>,
 }
 
-/// The lines of `points` (oldest first): one per size and source with an ask, in size order as
-/// given.
+/// The lines of `points` (oldest first): one per size and source with an ask, the sizes in the
+/// order of `sizes` (the product's, smallest first; the database keeps them as text, where `10`
+/// sorts before `7`), then any other size in the order met.
 #[must_use]
-pub fn history_lines(points: &[PricePoint]) -> Vec<HistoryLine> {
-    let mut lines: Vec<HistoryLine> = Vec::new();
+pub fn history_lines(points: &[PricePoint], sizes: &[String]) -> Vec<HistoryLine> {
+    let mut lines: Vec<(usize, HistoryLine)> = Vec::new();
     for point in points {
         let Some(cents) = point.lowest_ask_cents else {
             continue;
         };
         let name = format!("{} · {}", point.size, point.source.as_str());
         let xy = [point.at as f64, cents as f64 / 100.0];
-        match lines.iter_mut().find(|line| line.name == name) {
-            Some(line) => line.points.push(xy),
-            None => lines.push(HistoryLine {
-                name,
-                points: vec![xy],
-            }),
+        if let Some((_, line)) = lines.iter_mut().find(|(_, line)| line.name == name) {
+            line.points.push(xy);
+            continue;
+        }
+        let place = sizes
+            .iter()
+            .position(|size| *size == point.size)
+            .unwrap_or(sizes.len());
+        let line = HistoryLine {
+            name,
+            currency: point.currency.clone(),
+            points: vec![xy],
+        };
+        lines.push((place, line));
+    }
+    // Stable: within a size, sources stay in the order met.
+    lines.sort_by_key(|(place, _)| *place);
+    let mut lines: Vec<HistoryLine> = lines.into_iter().map(|(_, line)| line).collect();
+    if currencies(&lines).len() > 1 {
+        for line in &mut lines {
+            line.name = format!("{} · {}", line.name, line.currency);
         }
     }
     lines
+}
+
+/// The currencies of `lines`, each once, in the order met: the chart's axis names them all.
+fn currencies(lines: &[HistoryLine]) -> Vec<&str> {
+    let mut seen: Vec<&str> = Vec::new();
+    for line in lines {
+        if !seen.contains(&line.currency.as_str()) {
+            seen.push(&line.currency);
+        }
+    }
+    seen
 }
 
 /// The legend of the weekly AOV line.
@@ -59,6 +90,28 @@ pub fn aov_steps(weeks: &[(i64, f64)], from: i64, to: i64) -> Vec<[f64; 2]> {
     steps
 }
 
+/// The colour of the chart's `index`-th series: hues a golden-ratio step apart, as `egui_plot`
+/// picks for items left without one. Given here because a size is drawn twice, as markers (a
+/// slot seen once is a point) and as a line: left to the plot, the two got different colours
+/// and the legend, which merges same-named items, drew the size's swatch in neutral grey.
+fn series_color(index: usize) -> egui::Color32 {
+    let golden_ratio = (5.0_f32.sqrt() - 1.0) / 2.0;
+    let hue = (index as f32 * golden_ratio).fract();
+    egui::ecolor::Hsva::new(hue, 0.85, 0.5, 1.0).into()
+}
+
+/// A size's markers and line, in one colour.
+fn size_items(line: HistoryLine, index: usize) -> (Points<'static>, Line<'static>) {
+    let color = series_color(index);
+    let points = Points::new(line.name.clone(), PlotPoints::from(line.points.clone()))
+        .radius(2.5)
+        .color(color);
+    (
+        points,
+        Line::new(line.name, PlotPoints::from(line.points)).color(color),
+    )
+}
+
 /// `11-23 14:15` for a Unix time.
 fn time_label(secs: f64) -> String {
     chrono::DateTime::from_timestamp(secs.round() as i64, 0)
@@ -67,8 +120,8 @@ fn time_label(secs: f64) -> String {
 }
 
 /// The chart, `height` points high, with the sizes picked in `picked` (size keys; empty for
-/// all), and the product's weekly AOV (`(week start, AOV)` in the chart's currency, oldest
-/// first; empty when not in hand) over the same span. Returns a size to toggle when one of the
+/// all), and the product's weekly AOV (`(week start, AOV)` in USD, oldest first; empty when
+/// not in hand) over the same span. Returns a size to toggle when one of the
 /// size buttons above it is clicked.
 pub fn price_history_ui(
     ui: &mut egui::Ui,
@@ -91,7 +144,7 @@ pub fn price_history_ui(
         ui.spinner();
         return toggle;
     };
-    let lines = history_lines(points);
+    let lines = history_lines(points, sizes);
     if lines.is_empty() {
         ui.weak("No history yet: every real-time lookup of this product adds to it.");
         return toggle;
@@ -104,6 +157,19 @@ pub fn price_history_ui(
     // room on the right so the newest points stand clear of the frame.
     let from = first.min(last - 3600);
     let aov = aov_steps(weekly_aov, from, last);
+    let axis = currencies(&lines).join(" / ");
+    // The currency a hovered line's amounts are in (the weekly AOV's is USD).
+    let line_currencies: Vec<(String, String)> = lines
+        .iter()
+        .map(|line| (line.name.clone(), line.currency.clone()))
+        .collect();
+    let currency_of = move |name: &str| {
+        line_currencies
+            .iter()
+            .find(|(line, _)| line == name)
+            .map_or("USD", |(_, currency)| currency.as_str())
+            .to_owned()
+    };
     let mut summaries: Vec<String> = lines
         .iter()
         .map(|line| {
@@ -111,7 +177,7 @@ pub fn price_history_ui(
                 &line.name,
                 line.points.iter().copied(),
                 &time_label,
-                &|dollars| format!("${dollars:.2}"),
+                &|value| format::money(value, &line.currency),
             )
         })
         .collect();
@@ -120,40 +186,45 @@ pub fn price_history_ui(
             AOV_LINE,
             aov.iter().copied(),
             &time_label,
-            &|dollars| format!("${dollars:.2}"),
+            &|value| format::money(value, "USD"),
         ));
     }
     let shown = Plot::new("price_history")
         .height(height)
-        .legend(Legend::default().position(egui_plot::Corner::LeftTop))
+        // In the lines' order (sizes smallest first), not by name, where `10` comes before `7`.
+        .legend(
+            Legend::default()
+                .position(egui_plot::Corner::LeftTop)
+                .follow_insertion_order(true),
+        )
         .include_x(from as f64)
         .include_x(last as f64 + (last - from) as f64 / 8.0)
         .x_axis_formatter(|mark, _| time_label(mark.value))
-        .y_axis_label("USD")
+        .y_axis_label(axis)
         .label_formatter(|hover| match hover {
             HoverPosition::NearDataPoint {
                 plot_name,
                 position,
                 ..
             } => Some(format!(
-                "{plot_name}\n{}\n${:.2}",
+                "{plot_name}\n{}\n{}",
                 time_label(position.x),
-                position.y
+                format::money(position.y, &currency_of(plot_name))
             )),
             HoverPosition::Elsewhere { .. } => None,
         })
         .show(ui, |plot| {
-            for line in lines {
+            let aov_color = series_color(lines.len());
+            for (index, line) in lines.into_iter().enumerate() {
                 // Markers too: a size seen in one slot only is a point, not a line.
-                plot.points(
-                    Points::new(line.name.clone(), PlotPoints::from(line.points.clone()))
-                        .radius(2.5),
-                );
-                plot.line(Line::new(line.name, PlotPoints::from(line.points)));
+                let (points, line) = size_items(line, index);
+                plot.points(points);
+                plot.line(line);
             }
             if !aov.is_empty() {
                 plot.line(
                     Line::new(AOV_LINE, PlotPoints::from(aov))
+                        .color(aov_color)
                         .style(egui_plot::LineStyle::dashed_loose()),
                 );
             }
@@ -169,6 +240,29 @@ pub fn price_history_ui(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_size_s_markers_and_line_share_one_colour_of_their_own() {
+        // The items' own `color` is a builder; the colour they carry is the trait's.
+        fn color_of(item: &dyn egui_plot::PlotItem) -> egui::Color32 {
+            item.color()
+        }
+        let line = |size: &str| HistoryLine {
+            name: format!("{size} · resale-a"),
+            currency: "USD".to_owned(),
+            points: vec![[0.0, 100.0], [900.0, 110.0]],
+        };
+        let (points_9, line_9) = size_items(line("9"), 0);
+        let (points_10, line_10) = size_items(line("10"), 1);
+        // One colour per size, so the legend's merged entry shows it (not neutral grey).
+        assert_eq!(color_of(&points_9), color_of(&line_9));
+        assert_eq!(color_of(&points_10), color_of(&line_10));
+        assert_ne!(color_of(&line_9), egui::Color32::TRANSPARENT);
+        assert_ne!(color_of(&line_9), color_of(&line_10));
+        // Twelve sizes, twelve colours.
+        let colors: std::collections::HashSet<_> = (0..12).map(series_color).collect();
+        assert_eq!(colors.len(), 12);
+    }
 
     #[test]
     fn the_weekly_aov_is_cut_to_the_span_of_the_history() {

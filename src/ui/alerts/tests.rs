@@ -163,14 +163,42 @@ fn history_has_one_line_per_size_and_source_with_asks_only() {
         last_sale_cents: None,
         currency: "USD".into(),
     };
-    let lines = history_lines(&[
+    // As the database gives them: sizes as text, so `10` before `9`.
+    let points = [
+        point("10", QuoteSource::ResaleA, 0, Some(21_000)),
         point("9", QuoteSource::ResaleA, 0, Some(20_000)),
         point("9", QuoteSource::Retailer, 0, None),
+        point("10", QuoteSource::ResaleA, 900, Some(21_100)),
         point("9", QuoteSource::ResaleA, 900, Some(20_100)),
-        point("10", QuoteSource::ResaleA, 900, Some(21_000)),
-    ]);
-    assert_eq!(lines.len(), 2);
-    assert_eq!(lines[0].name, "9 · resale-a");
+        point("9", QuoteSource::Retailer, 900, Some(19_000)),
+        point("W 8", QuoteSource::ResaleA, 900, Some(9_000)),
+    ];
+    let sizes = ["9".to_owned(), "10".to_owned()];
+    let lines = history_lines(&points, &sizes);
+    let names: Vec<&str> = lines.iter().map(|line| line.name.as_str()).collect();
+    // The product's size order, sources in the order met, a size it does not list last.
+    assert_eq!(
+        names,
+        [
+            "9 · resale-a",
+            "9 · retailer-a",
+            "10 · resale-a",
+            "W 8 · resale-a"
+        ]
+    );
     assert_eq!(lines[0].points, vec![[0.0, 200.0], [900.0, 201.0]]);
-    assert_eq!(lines[1].name, "10 · resale-a");
+    assert_eq!(lines[1].points, vec![[900.0, 190.0]]);
+
+    // A store selling in euros beside the marketplace's dollars: each line says its currency.
+    let mixed = [
+        point("9", QuoteSource::ResaleA, 0, Some(20_000)),
+        PricePoint {
+            currency: "EUR".into(),
+            ..point("9", QuoteSource::Retailer, 0, Some(18_000))
+        },
+    ];
+    let lines = history_lines(&mixed, &sizes);
+    let names: Vec<&str> = lines.iter().map(|line| line.name.as_str()).collect();
+    assert_eq!(names, ["9 · resale-a · USD", "9 · retailer-a · EUR"]);
+    assert_eq!(lines[1].currency, "EUR");
 }
