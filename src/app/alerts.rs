@@ -416,8 +416,9 @@ impl App {
             (Some(_), Some((_, handle))) => {
                 let status = handle.status();
                 let mut line = format!(
-                    "Monitor: {} checks, {} real-time calls (at most half of each minute's budget)",
-                    status.checks, status.budgeted_calls
+                    "Monitor: {}, {} (at most half of each minute's budget)",
+                    ui::format::counted(status.checks, "check", "checks"),
+                    ui::format::counted(status.budgeted_calls, "real-time call", "real-time calls")
                 );
                 if let Some(why) = status.waiting {
                     line.push_str(" · ");

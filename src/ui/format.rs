@@ -32,6 +32,20 @@ pub fn count(count: u64) -> String {
     text
 }
 
+/// A count a server sent as a signed number, grouped like [`count`]; [`NO_PRICE`]'s dash for a
+/// negative one, which no count can be.
+#[must_use]
+pub fn sent_count(n: i64) -> String {
+    u64::try_from(n).map_or_else(|_| NO_PRICE.to_owned(), count)
+}
+
+/// `1 pair`, `0 pairs`, `1,234 pairs`: a count with its noun, grouped like [`count`]. The plural
+/// is given, not derived (`1 match`, `2 matches`), so a label never reads `1 pairs`.
+#[must_use]
+pub fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", count(n), if n == 1 { one } else { many })
+}
+
 /// `minor` units of a currency with `digits` minor digits, signed, thousands grouped.
 fn minor_units(negative: bool, minor: u64, digits: u32) -> String {
     let sign = if negative && minor > 0 { "-" } else { "" };
@@ -150,6 +164,11 @@ mod tests {
         assert_eq!(count(999), "999");
         assert_eq!(count(1_000), "1,000");
         assert_eq!(count(12_345_678), "12,345,678");
+        assert_eq!(sent_count(1_446), "1,446");
+        assert_eq!(sent_count(-3), NO_PRICE);
+        assert_eq!(counted(1, "pair", "pairs"), "1 pair");
+        assert_eq!(counted(0, "pair", "pairs"), "0 pairs");
+        assert_eq!(counted(2_500, "week", "weeks"), "2,500 weeks");
         assert_eq!(money(-1234.5, "EUR"), "-1,234.50 EUR");
         assert_eq!(money(0.004, ""), "0.00");
         assert_eq!(money(-0.001, "USD"), "0.00 USD");

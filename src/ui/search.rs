@@ -144,8 +144,9 @@ pub fn search_ui(
         }
         Fetched::Completed(response) => {
             ui.weak(format!(
-                "about {} results · {} ms",
-                response.estimated_total_hits, response.processing_time_ms
+                "about {} · {} ms",
+                format::counted(response.estimated_total_hits, "result", "results"),
+                response.processing_time_ms
             ));
             hits_ui(ui, response, view, &mut output);
         }

@@ -2,6 +2,7 @@
 //! user's own key, or a Solescope server), the keys (entered masked, kept in the OS keyring),
 //! the key's tier, KicksDB's monthly count, the demo tier switch and the theme.
 
+use super::format;
 use super::state::ThemeChoice;
 use crate::model::Tier;
 
@@ -292,7 +293,10 @@ fn kicksdb_ui(
                 ui.weak("This month");
                 ui.label(connection.upstream_quota.map_or_else(
                     || "KicksDB's count of your requests shows after its first answer".to_owned(),
-                    |used| format!("{used} requests to KicksDB with this key (X-Quota-Current)"),
+                    |used| {
+                        let requests = format::counted(used, "request", "requests");
+                        format!("{requests} to KicksDB with this key (X-Quota-Current)")
+                    },
                 ));
                 ui.end_row();
             }

@@ -2,6 +2,7 @@
 //! answers for `retailer-a` (no key, no account), each with how it has been answering (a store
 //! that keeps failing is shown paused), a field to add one and a button to remove one.
 
+use super::format;
 use crate::model::{StoreHealth, StoreUrl};
 
 /// One listed store as the section shows it.
@@ -36,7 +37,8 @@ pub fn health_text(health: &StoreHealth, now_unix: i64) -> String {
             format!("paused for {} s: {error}", until - now_unix)
         }
         _ if health.failures_in_row > 0 => {
-            format!("failed {} times in a row: {error}", health.failures_in_row)
+            let times = format::counted(u64::from(health.failures_in_row), "time", "times");
+            format!("failed {times} in a row: {error}")
         }
         _ => "answering".to_owned(),
     }
@@ -129,5 +131,11 @@ mod tests {
         };
         assert!(health_text(&paused, 100).starts_with("paused for 30 s"));
         assert!(health_text(&paused, 200).starts_with("failed 2 times"));
+        let once = StoreHealth {
+            failures_in_row: 1,
+            last_error: None,
+            paused_until_unix: None,
+        };
+        assert_eq!(health_text(&once, 0), "failed 1 time in a row: no answer");
     }
 }

@@ -484,7 +484,10 @@ impl App {
                 let text = portfolio_csv(holdings.iter().map(|h| (&h.pair, h.sale.as_ref())))
                     .map_err(|err| format!("Could not export: {err}"))?;
                 crate::durable::write_bytes(&target, text.as_bytes())
-                    .map(|()| format!("Exported {} pairs to {}", holdings.len(), target.display()))
+                    .map(|()| {
+                        let pairs = ui::format::counted(holdings.len() as u64, "pair", "pairs");
+                        format!("Exported {pairs} to {}", target.display())
+                    })
                     .map_err(|err| format!("Could not export: {err}: {}", target.display()))
             }));
         });

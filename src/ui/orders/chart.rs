@@ -60,7 +60,7 @@ pub(super) fn hover_text(
     currency: &str,
 ) -> String {
     let value = match metric {
-        Metric::Orders => format!("{} orders", format::count(value.max(0.0).round() as u64)),
+        Metric::Orders => format::counted(value.max(0.0).round() as u64, "order", "orders"),
         Metric::Aov => format!("AOV {}", format::money(value, currency)),
         Metric::Gmv => format!("GMV {}", format::money(value, currency)),
         Metric::Rank => format!("rank {}", rank_axis_label(value)),
@@ -203,7 +203,7 @@ pub(super) fn chart_ui(
 /// A value of `metric` as the text alternative reads it: `1,234 orders`, `180.00 USD`, `#3`.
 fn value_text(metric: Metric, value: f64, currency: &str) -> String {
     match metric {
-        Metric::Orders => format!("{} orders", format::count(value.max(0.0).round() as u64)),
+        Metric::Orders => format::counted(value.max(0.0).round() as u64, "order", "orders"),
         Metric::Aov | Metric::Gmv => format::money(value, currency),
         Metric::Rank => format!("rank {}", rank_axis_label(value)),
     }

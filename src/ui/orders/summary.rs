@@ -24,8 +24,8 @@ pub(super) fn summary_ui(
     let momentum = figures::momentum(&series.weeks);
 
     ui.weak(format!(
-        "{} weeks of data in the last {}",
-        summary.weeks_with_data,
+        "{} of data in the last {}",
+        format::counted(summary.weeks_with_data as u64, "week", "weeks"),
         range.weeks()
     ));
     ui.horizontal_wrapped(|ui| {
@@ -38,9 +38,9 @@ pub(super) fn summary_ui(
             || "—".to_owned(),
             |best| {
                 format!(
-                    "{} · {} orders",
+                    "{} · {}",
                     best.start.format("%Y-%m-%d"),
-                    format::count(u64::from(best.orders))
+                    format::counted(u64::from(best.orders), "order", "orders")
                 )
             },
         );

@@ -299,7 +299,11 @@ fn totals_ui(ui: &mut egui::Ui, totals: &BTreeMap<String, Totals>, form: &mut Po
                     (total.sold > 0).then_some(total.realized_cents),
                     currency,
                 );
-                ui.label(format!("{} held · {} sold", total.held, total.sold));
+                ui.label(format!(
+                    "{} held · {} sold",
+                    format::count(total.held as u64),
+                    format::count(total.sold as u64)
+                ));
                 ui.end_row();
             }
         });

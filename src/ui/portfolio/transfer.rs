@@ -65,7 +65,10 @@ pub(super) fn transfer_ui(
             ui.colored_label(ui.visuals().error_fg_color, *err);
         }
         ImportView::Imported(count) => {
-            ui.label(format!("Imported {count} pairs."));
+            ui.label(format!(
+                "Imported {}.",
+                format::counted(*count as u64, "pair", "pairs")
+            ));
         }
         ImportView::Preview(preview) => preview_ui(ui, preview, output),
     }
@@ -94,8 +97,8 @@ fn preview_ui(ui: &mut egui::Ui, preview: &ImportPreview, output: &mut Portfolio
         .filter(|(_, sale)| sale.is_some())
         .count();
     ui.label(format!(
-        "{} pairs read ({sold} with a sale). Nothing is written until you import.",
-        preview.rows.len()
+        "{} read ({sold} with a sale). Nothing is written until you import.",
+        format::counted(preview.rows.len() as u64, "pair", "pairs")
     ));
     let ignored: Vec<&str> = preview
         .columns
@@ -137,7 +140,10 @@ fn preview_ui(ui: &mut egui::Ui, preview: &ImportPreview, output: &mut Portfolio
         output.confirm_import = ui
             .add_enabled(
                 !preview.rows.is_empty(),
-                egui::Button::new(format!("Import {} pairs", preview.rows.len())),
+                egui::Button::new(format!(
+                    "Import {}",
+                    format::counted(preview.rows.len() as u64, "pair", "pairs")
+                )),
             )
             .clicked();
         output.cancel_import = ui.button("Cancel").clicked();

@@ -186,13 +186,13 @@ pub(super) fn related_table_ui(
                         ui.label(format::price(sales.last_sale, currency));
                     });
                     cells.col(|ui| {
-                        ui.label(sales.sales_last_72_hours.to_string());
+                        ui.label(format::sent_count(sales.sales_last_72_hours));
                     });
                     cells.col(|ui| {
-                        ui.label(state.number_of_asks.to_string());
+                        ui.label(format::sent_count(state.number_of_asks));
                     });
                     cells.col(|ui| {
-                        ui.label(state.number_of_bids.to_string());
+                        ui.label(format::sent_count(state.number_of_bids));
                     });
                 });
             }
