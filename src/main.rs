@@ -40,7 +40,8 @@ struct ScreenshotArgs {
     /// Render the first settled frame of the demo to this PNG file and exit.
     #[arg(long, value_name = "FILE.png")]
     screenshot: Option<PathBuf>,
-    /// With --screenshot: the view to show (product, orders, realtime, watchlist, alerts, settings).
+    /// With --screenshot: the view to show (product, orders, realtime, watchlist, alerts,
+    /// portfolio, settings).
     #[arg(long, requires = "screenshot", value_parser = parse_view, default_value = "product")]
     view: app::View,
     /// With --screenshot: the search text.
@@ -57,7 +58,11 @@ struct ScreenshotArgs {
 
 fn parse_view(name: &str) -> Result<app::View, String> {
     app::View::parse(name).ok_or_else(|| {
-        format!("unknown view {name:?}; expected product, orders, realtime, watchlist or settings")
+        let names: Vec<&str> = app::View::ALL.iter().map(|view| view.name()).collect();
+        format!(
+            "unknown view {name:?}; expected one of {}",
+            names.join(", ")
+        )
     })
 }
 

@@ -158,6 +158,23 @@ fn serve_answers_the_readme_curl() {
 }
 
 #[test]
+fn an_unknown_screenshot_view_is_refused_with_every_view_named() {
+    let output = solescope()
+        .args(["--screenshot", "unused.png", "--view", "chart"])
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    for view in solescope::ui::state::View::ALL {
+        assert!(
+            stderr.contains(view.name()),
+            "{} missing: {stderr}",
+            view.name()
+        );
+    }
+}
+
+#[test]
 fn a_failed_import_exits_non_zero_and_names_the_line() {
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("bad.jsonl");

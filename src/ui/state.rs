@@ -130,8 +130,21 @@ impl View {
         }
     }
 
-    /// Parses a view name as the command line takes it (`product`, `orders`, `realtime`,
-    /// `watchlist`, `settings`, or the tab label).
+    /// The name the command line gives it (`--view`): `product`, `orders`, `realtime`, ...
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            View::Product => "product",
+            View::Orders => "orders",
+            View::Realtime => "realtime",
+            View::Watchlist => "watchlist",
+            View::Alerts => "alerts",
+            View::Portfolio => "portfolio",
+            View::Settings => "settings",
+        }
+    }
+
+    /// Parses a view name as the command line takes it ([`View::name`], or the tab label).
     #[must_use]
     pub fn parse(name: &str) -> Option<View> {
         let name = name
@@ -140,7 +153,8 @@ impl View {
             .replace(['-', ' ', '_'], "");
         View::ALL.into_iter().find(|view| {
             let label = view.label().to_ascii_lowercase().replace(['-', ' '], "");
-            name == label
+            name == view.name()
+                || name == label
                 || format!("{name}s") == label
                 || label.ends_with(&name) && name.len() >= 5
         })
@@ -230,6 +244,16 @@ pub struct AppState {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_view_parses_from_its_command_line_name_and_its_tab_label() {
+        for view in View::ALL {
+            assert_eq!(View::parse(view.name()), Some(view), "{}", view.name());
+            assert_eq!(View::parse(view.label()), Some(view), "{}", view.label());
+        }
+        assert_eq!(View::parse(" Weekly-Orders "), Some(View::Orders));
+        assert_eq!(View::parse("chart"), None);
+    }
 
     #[test]
     fn state_round_trips_and_old_state_loads_with_defaults() {
