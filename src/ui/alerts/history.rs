@@ -112,6 +112,16 @@ fn size_items(line: HistoryLine, index: usize) -> (Points<'static>, Line<'static
     )
 }
 
+/// The value axis's label: every currency on the chart, the weekly AOV's USD too when it is
+/// drawn (`USD`, `USD / EUR`).
+fn axis_label(lines: &[HistoryLine], with_aov: bool) -> String {
+    let mut shown = currencies(lines);
+    if with_aov && !shown.contains(&"USD") {
+        shown.push("USD");
+    }
+    shown.join(" / ")
+}
+
 /// `11-23 14:15` for a Unix time.
 fn time_label(secs: f64) -> String {
     chrono::DateTime::from_timestamp(secs.round() as i64, 0)
@@ -157,7 +167,7 @@ pub fn price_history_ui(
     // room on the right so the newest points stand clear of the frame.
     let from = first.min(last - 3600);
     let aov = aov_steps(weekly_aov, from, last);
-    let axis = currencies(&lines).join(" / ");
+    let axis = axis_label(&lines, !aov.is_empty());
     // The currency a hovered line's amounts are in (the weekly AOV's is USD).
     let line_currencies: Vec<(String, String)> = lines
         .iter()
@@ -262,6 +272,20 @@ mod tests {
         // Twelve sizes, twelve colours.
         let colors: std::collections::HashSet<_> = (0..12).map(series_color).collect();
         assert_eq!(colors.len(), 12);
+    }
+
+    #[test]
+    fn the_axis_names_every_currency_drawn() {
+        let line = |currency: &str| HistoryLine {
+            name: format!("9 · {currency}"),
+            currency: currency.to_owned(),
+            points: vec![[0.0, 100.0]],
+        };
+        assert_eq!(axis_label(&[line("USD")], true), "USD");
+        assert_eq!(axis_label(&[line("USD"), line("EUR")], false), "USD / EUR");
+        // A store's euros alone, beside the weekly AOV in dollars.
+        assert_eq!(axis_label(&[line("EUR")], true), "EUR / USD");
+        assert_eq!(axis_label(&[line("EUR")], false), "EUR");
     }
 
     #[test]
