@@ -97,8 +97,9 @@ fn preview_ui(ui: &mut egui::Ui, preview: &ImportPreview, output: &mut Portfolio
         .filter(|(_, sale)| sale.is_some())
         .count();
     ui.label(format!(
-        "{} read ({sold} with a sale). Nothing is written until you import.",
-        format::counted(preview.rows.len() as u64, "pair", "pairs")
+        "{} read ({} with a sale). Nothing is written until you import.",
+        format::counted(preview.rows.len() as u64, "pair", "pairs"),
+        format::count(sold as u64)
     ));
     let ignored: Vec<&str> = preview
         .columns
