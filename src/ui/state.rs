@@ -153,10 +153,7 @@ impl View {
             .replace(['-', ' ', '_'], "");
         View::ALL.into_iter().find(|view| {
             let label = view.label().to_ascii_lowercase().replace(['-', ' '], "");
-            name == view.name()
-                || name == label
-                || format!("{name}s") == label
-                || label.ends_with(&name) && name.len() >= 5
+            name == view.name() || name == label || format!("{name}s") == label
         })
     }
 }

@@ -72,6 +72,9 @@ fn currencies(lines: &[HistoryLine]) -> Vec<&str> {
 /// The legend of the weekly AOV line.
 pub const AOV_LINE: &str = "weekly AOV (all sizes)";
 
+/// The weekly AOV's currency: the caller draws it only for a product priced in USD.
+const AOV_CURRENCY: &str = "USD";
+
 /// The weekly AOV as a step line over the span `[from, to]` (Unix seconds) of the history: each
 /// week with orders holds its AOV from its start until the next week starts (the newest one
 /// until `to`: it is the latest figure there is), cut to the span. `weeks` is
@@ -101,23 +104,21 @@ fn series_color(index: usize) -> egui::Color32 {
 }
 
 /// A size's markers and line, in one colour.
-fn size_items(line: HistoryLine, index: usize) -> (Points<'static>, Line<'static>) {
+fn size_items(line: &HistoryLine, index: usize) -> (Points<'static>, Line<'static>) {
     let color = series_color(index);
-    let points = Points::new(line.name.clone(), PlotPoints::from(line.points.clone()))
+    let points = Points::new(line.name.as_str(), PlotPoints::from(line.points.clone()))
         .radius(2.5)
         .color(color);
-    (
-        points,
-        Line::new(line.name, PlotPoints::from(line.points)).color(color),
-    )
+    let drawn = Line::new(line.name.as_str(), PlotPoints::from(line.points.clone()));
+    (points, drawn.color(color))
 }
 
 /// The value axis's label: every currency on the chart, the weekly AOV's USD too when it is
 /// drawn (`USD`, `USD / EUR`).
 fn axis_label(lines: &[HistoryLine], with_aov: bool) -> String {
     let mut shown = currencies(lines);
-    if with_aov && !shown.contains(&"USD") {
-        shown.push("USD");
+    if with_aov && !shown.contains(&AOV_CURRENCY) {
+        shown.push(AOV_CURRENCY);
     }
     shown.join(" / ")
 }
@@ -168,17 +169,12 @@ pub fn price_history_ui(
     let from = first.min(last - 3600);
     let aov = aov_steps(weekly_aov, from, last);
     let axis = axis_label(&lines, !aov.is_empty());
-    // The currency a hovered line's amounts are in (the weekly AOV's is USD).
-    let line_currencies: Vec<(String, String)> = lines
-        .iter()
-        .map(|line| (line.name.clone(), line.currency.clone()))
-        .collect();
-    let currency_of = move |name: &str| {
-        line_currencies
+    // The currency a hovered line's amounts are in (the weekly AOV's otherwise).
+    let currency_of = |name: &str| {
+        lines
             .iter()
-            .find(|(line, _)| line == name)
-            .map_or("USD", |(_, currency)| currency.as_str())
-            .to_owned()
+            .find(|line| line.name == name)
+            .map_or(AOV_CURRENCY, |line| line.currency.as_str())
     };
     let mut summaries: Vec<String> = lines
         .iter()
@@ -196,7 +192,7 @@ pub fn price_history_ui(
             AOV_LINE,
             aov.iter().copied(),
             &time_label,
-            &|value| format::money(value, "USD"),
+            &|value| format::money(value, AOV_CURRENCY),
         ));
     }
     let shown = Plot::new("price_history")
@@ -219,13 +215,13 @@ pub fn price_history_ui(
             } => Some(format!(
                 "{plot_name}\n{}\n{}",
                 time_label(position.x),
-                format::money(position.y, &currency_of(plot_name))
+                format::money(position.y, currency_of(plot_name))
             )),
             HoverPosition::Elsewhere { .. } => None,
         })
         .show(ui, |plot| {
             let aov_color = series_color(lines.len());
-            for (index, line) in lines.into_iter().enumerate() {
+            for (index, line) in lines.iter().enumerate() {
                 // Markers too: a size seen in one slot only is a point, not a line.
                 let (points, line) = size_items(line, index);
                 plot.points(points);
@@ -262,8 +258,8 @@ mod tests {
             currency: "USD".to_owned(),
             points: vec![[0.0, 100.0], [900.0, 110.0]],
         };
-        let (points_9, line_9) = size_items(line("9"), 0);
-        let (points_10, line_10) = size_items(line("10"), 1);
+        let (points_9, line_9) = size_items(&line("9"), 0);
+        let (points_10, line_10) = size_items(&line("10"), 1);
         // One colour per size, so the legend's merged entry shows it (not neutral grey).
         assert_eq!(color_of(&points_9), color_of(&line_9));
         assert_eq!(color_of(&points_10), color_of(&line_10));
