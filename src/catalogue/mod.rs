@@ -13,6 +13,7 @@ pub mod import;
 pub mod keys;
 mod migrate;
 pub mod mirror;
+pub mod prices;
 pub mod read;
 pub mod stats;
 

@@ -28,6 +28,7 @@ pub mod error;
 pub mod images;
 pub mod keystore;
 pub mod links;
+mod prices;
 mod response;
 
 use std::fmt;

@@ -9,8 +9,10 @@
 //! client keeps working when a server adds fields.
 
 pub mod alerts;
+pub mod budget;
 pub mod origin;
 pub mod portfolio;
+pub mod prices;
 pub mod realtime;
 pub mod search;
 pub mod service;

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use super::routes::{catalogue, images, realtime, subscriptions, v2};
+use super::routes::{catalogue, images, prices, realtime, subscriptions, v2};
 
 /// The interface's OpenAPI document.
 #[derive(OpenApi)]
@@ -32,6 +32,8 @@ use super::routes::{catalogue, images, realtime, subscriptions, v2};
         catalogue::stats,
         v2::product,
         v2::orders,
+        prices::prices,
+        prices::budget,
         subscriptions::list,
         subscriptions::one,
         realtime::resale_a_product,
@@ -106,6 +108,18 @@ fn parameter_schema(path: &str, name: &str) -> Option<Value> {
             "minimum": 1,
             "maximum": images::MAX_REQUESTED_WIDTH_PX,
         }),
+        ("/api/v2/prices", "sku") => json!({
+            "type": "array",
+            "minItems": 1,
+            "maxItems": crate::model::prices::MAX_PRICE_CODES,
+            "items": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": super::routes::prices::MAX_CODE_CHARS,
+                "pattern": ID_PATTERN,
+            },
+        }),
+        ("/api/v2/prices", "market") => json!({"type": "string", "pattern": COUNTRY_PATTERN}),
         ("/api/v2/subscriptions/{tier}", "tier") => {
             codes(crate::model::Tier::ALL.iter().map(|t| t.as_str()).collect())
         }

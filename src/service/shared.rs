@@ -29,6 +29,7 @@ use super::error::ApiError;
 use super::limits::Budget;
 use crate::catalogue::keys::{self, KeyRecord};
 use crate::model::Tier;
+use crate::model::budget::{BudgetSettings, MonthSpend};
 
 /// Longest one Redis call may take before it counts as failed.
 pub const STORE_TIMEOUT: Duration = Duration::from_millis(500);
@@ -85,6 +86,43 @@ local wait_us = tonumber(oldest[2]) + window_us - now_us
 return math.max(1, math.ceil(wait_us / 1000))
 ";
 
+/// A key's monthly count of an upstream's calls (`MonthSpend`), in one hash per month
+/// (`counted`, `reported`, `at`: the count when KicksDB last reported), with the newest month
+/// counted kept beside it, so a replica whose clock is set back keeps counting in that month.
+/// `ARGV`: the month by the caller's clock, the allowance, the quota (-1: not set), the mode (`take`,
+/// `report` or `read`), and for `report` KicksDB's count. Returns whether a call was taken, the
+/// month counted in, `counted`, `reported` (-1 when none) and `at`.
+const MONTHLY_SCRIPT: &str = r"
+local month = ARGV[1]
+local newest = redis.call('GET', KEYS[1] .. ':newest')
+if newest and newest > month then month = newest end
+redis.call('SET', KEYS[1] .. ':newest', month, 'EX', 4000000)
+local key = KEYS[1] .. ':' .. month
+local counted = tonumber(redis.call('HGET', key, 'counted') or '0')
+local reported = redis.call('HGET', key, 'reported')
+if reported then reported = tonumber(reported) else reported = -1 end
+local at = tonumber(redis.call('HGET', key, 'at') or '0')
+local taken = 0
+if ARGV[4] == 'take' then
+    local left = tonumber(ARGV[2]) - counted
+    if reported >= 0 and tonumber(ARGV[3]) >= 0 then
+        local quota_left = tonumber(ARGV[3]) - (reported + counted - at)
+        if quota_left < left then left = quota_left end
+    end
+    if left > 0 then
+        counted = counted + 1
+        redis.call('HSET', key, 'counted', counted)
+        taken = 1
+    end
+elseif ARGV[4] == 'report' then
+    reported = tonumber(ARGV[5])
+    at = counted
+    redis.call('HSET', key, 'reported', reported, 'at', at)
+end
+redis.call('EXPIRE', key, 4000000)
+return {taken, month, counted, reported, at}
+";
+
 /// Why the shared store did not answer.
 #[derive(Debug, thiserror::Error)]
 pub enum SharedError {
@@ -131,6 +169,41 @@ pub trait SharedStore: Send + Sync + Debug {
             "this store does not count upstream calls".into(),
         ))
     }
+
+    /// Counts one call of the monthly budget `name` if `settings` leave one, in the newer of
+    /// `now_month` and the newest month counted: `Ok(Ok(after))` or `Ok(Err(as_is))`.
+    async fn take_monthly(
+        &self,
+        name: &str,
+        now_month: &str,
+        settings: BudgetSettings,
+    ) -> Result<Result<MonthSpend, MonthSpend>, SharedError> {
+        let _ = (name, now_month, settings);
+        Err(SharedError::Invalid(
+            "this store does not count monthly budgets".into(),
+        ))
+    }
+
+    /// Notes the upstream's own count of this month's requests for the budget `name`.
+    async fn report_monthly(
+        &self,
+        name: &str,
+        now_month: &str,
+        reported: u64,
+    ) -> Result<MonthSpend, SharedError> {
+        let _ = (name, now_month, reported);
+        Err(SharedError::Invalid(
+            "this store does not count monthly budgets".into(),
+        ))
+    }
+
+    /// The monthly budget `name`'s counts.
+    async fn read_monthly(&self, name: &str, now_month: &str) -> Result<MonthSpend, SharedError> {
+        let _ = (name, now_month);
+        Err(SharedError::Invalid(
+            "this store does not count monthly budgets".into(),
+        ))
+    }
 }
 
 /// One key's fields as `HMGET` answers them: tier, label, created, revoked.
@@ -146,6 +219,7 @@ pub struct RedisStore {
     conn: ConnectionManager,
     count: redis::Script,
     sliding: redis::Script,
+    monthly: redis::Script,
 }
 
 impl Debug for RedisStore {
@@ -189,6 +263,7 @@ impl RedisStore {
             conn,
             count: redis::Script::new(COUNT_SCRIPT),
             sliding: redis::Script::new(SLIDING_SCRIPT),
+            monthly: redis::Script::new(MONTHLY_SCRIPT),
         };
         let mut conn = store.conn.clone();
         bounded(redis::cmd("PING").query_async::<String>(&mut conn)).await?;
@@ -337,6 +412,34 @@ impl SharedStore for RedisStore {
         })
     }
 
+    async fn take_monthly(
+        &self,
+        name: &str,
+        now_month: &str,
+        settings: BudgetSettings,
+    ) -> Result<Result<MonthSpend, MonthSpend>, SharedError> {
+        let (taken, spend) = self.monthly(name, now_month, settings, "take", 0).await?;
+        Ok(if taken { Ok(spend) } else { Err(spend) })
+    }
+
+    async fn report_monthly(
+        &self,
+        name: &str,
+        now_month: &str,
+        reported: u64,
+    ) -> Result<MonthSpend, SharedError> {
+        let settings = BudgetSettings::default();
+        Ok(self
+            .monthly(name, now_month, settings, "report", reported)
+            .await?
+            .1)
+    }
+
+    async fn read_monthly(&self, name: &str, now_month: &str) -> Result<MonthSpend, SharedError> {
+        let settings = BudgetSettings::default();
+        Ok(self.monthly(name, now_month, settings, "read", 0).await?.1)
+    }
+
     async fn tier_of_hash(&self, key_hash: &str) -> Result<Option<Tier>, SharedError> {
         let mut conn = self.conn.clone();
         let (tier, revoked_at): (Option<String>, Option<String>) = bounded(
@@ -350,6 +453,46 @@ impl SharedStore for RedisStore {
             (Some(tier), None) => tier.parse().ok(),
             _ => None,
         })
+    }
+}
+
+impl RedisStore {
+    /// One run of [`MONTHLY_SCRIPT`].
+    async fn monthly(
+        &self,
+        name: &str,
+        now_month: &str,
+        settings: BudgetSettings,
+        mode: &str,
+        reported: u64,
+    ) -> Result<(bool, MonthSpend), SharedError> {
+        let mut conn = self.conn.clone();
+        let (taken, month, counted, reported, at): (i64, String, i64, i64, i64) = bounded(
+            self.monthly
+                .key(format!("{PREFIX}up:{name}"))
+                .arg(now_month)
+                .arg(settings.allowance())
+                // -1: no quota set, KicksDB's count not held to one.
+                .arg(
+                    settings
+                        .monthly_quota
+                        .map_or(-1, |q| i64::try_from(q).unwrap_or(i64::MAX)),
+                )
+                .arg(mode)
+                .arg(reported)
+                .invoke_async(&mut conn),
+        )
+        .await?;
+        let count = |n: i64| u64::try_from(n).unwrap_or(0);
+        Ok((
+            taken == 1,
+            MonthSpend {
+                month,
+                counted: count(counted),
+                reported: u64::try_from(reported).ok(),
+                counted_at_report: count(at),
+            },
+        ))
     }
 }
 

@@ -141,6 +141,42 @@ pub trait CatalogueSource: Send + Sync {
         None
     }
 
+    /// Per size, the lowest ask of up to 50 products by style code (`GET /api/v2/prices`).
+    /// By default from the catalogue file (the demo).
+    async fn prices(
+        &self,
+        state: &Arc<ServiceState>,
+        codes: &[String],
+        country: Country,
+    ) -> Result<Sourced<crate::model::prices::PricesAnswer>, ApiError> {
+        let wanted = codes.to_vec();
+        let (products, missing) = state
+            .blocking(move |state| {
+                let conn = state.pool.get()?;
+                Ok(crate::catalogue::prices::answer(
+                    &conn,
+                    &wanted,
+                    country,
+                    "catalogue",
+                )?)
+            })
+            .await?;
+        Ok(Sourced {
+            value: crate::model::prices::PricesAnswer {
+                market: country.code().to_owned(),
+                products,
+                missing,
+            },
+            origin: AnswerOrigin::fresh("catalogue"),
+        })
+    }
+
+    /// The live source's monthly budget of calls, when it has one (`GET /api/v2/budget`); an
+    /// error when its count cannot be read.
+    async fn budget(&self) -> Option<Result<crate::model::budget::BudgetStatus, String>> {
+        None
+    }
+
     /// Whether searches are ranked by the service's own index over the file, and their hits
     /// written from its hit store: then both are built (or read back) at start. A live source
     /// ranks upstream and reads its mirror as it changes, so neither would be used, and at a

@@ -3,7 +3,8 @@
 //! timeouts, same-origin redirects, `Retry-After` and telling JSON from an HTML error page, so a
 //! source is trusted no more than a remote server is.
 //!
-//! [`Upstream`] is a GET-only fetcher bound to one outside service: every request has a connect
+//! [`Upstream`] is a fetcher bound to one outside service (GET, and POST with a JSON body for
+//! batched calls): every request has a connect
 //! and a total timeout, follows redirects only to the same scheme, host and port (at most
 //! [`UpstreamConfig::max_redirects`]), reads at most [`UpstreamConfig::max_body_bytes`] of a body,
 //! and fails with an [`FetchError`] whose [`FetchKind`] a source maps to its own words and the
@@ -162,7 +163,7 @@ pub struct Fetched {
     pub body: Vec<u8>,
 }
 
-/// A GET-only HTTP fetcher for one upstream. Cheap to clone.
+/// An HTTP fetcher for one upstream (GET, and POST with a JSON body). Cheap to clone.
 #[derive(Debug, Clone)]
 pub struct Upstream {
     name: Arc<str>,
@@ -208,10 +209,29 @@ impl Upstream {
     /// `GET url` with `headers` (mark a secret one sensitive). Any status is an answer; only a
     /// transport failure, a timeout or a body over the cap is an error here.
     pub async fn get(&self, url: Url, headers: HeaderMap) -> Result<Fetched, FetchError> {
-        let response = self
+        self.send(self.http.get(url).headers(headers)).await
+    }
+
+    /// `POST url` with `headers` and `body` as `application/json`, under the same timeouts, body
+    /// cap and same-origin redirect rule as [`get`](Self::get) (a 307 or 308 sends the body
+    /// again, to the same origin only).
+    pub async fn post_json(
+        &self,
+        url: Url,
+        headers: HeaderMap,
+        body: Vec<u8>,
+    ) -> Result<Fetched, FetchError> {
+        let request = self
             .http
-            .get(url)
+            .post(url)
             .headers(headers)
+            .header(reqwest::header::CONTENT_TYPE, "application/json")
+            .body(body);
+        self.send(request).await
+    }
+
+    async fn send(&self, request: reqwest::RequestBuilder) -> Result<Fetched, FetchError> {
+        let response = request
             .send()
             .await
             .map_err(|err| self.transport_error(&err))?;

@@ -705,3 +705,132 @@ pub fn pair_by_goat_key(key: &str) -> Option<&'static Pair> {
         .iter()
         .find(|p| p.goat_slug == key || key.parse::<i64>().is_ok_and(|id| id == p.goat_id))
 }
+
+/// A UPC-A with a valid check digit from 11 digits.
+fn upc(eleven: u64) -> String {
+    let digits: Vec<u32> = format!("{eleven:011}")
+        .chars()
+        .filter_map(|c| c.to_digit(10))
+        .collect();
+    let odd: u32 = digits.iter().step_by(2).sum();
+    let even: u32 = digits.iter().skip(1).step_by(2).sum();
+    let check = (10 - (odd * 3 + even) % 10) % 10;
+    format!("{eleven:011}{check}")
+}
+
+fn leak(text: String) -> &'static str {
+    Box::leak(text.into_boxed_str())
+}
+
+/// `count` invented pairs after the five real ones, for tests that need many style codes (a
+/// portfolio over 120 of them). Their style codes (`MK1000-101`, `MK1001-108`, ...) are made up
+/// and say so; every fourth pair has one size nobody asks for. Their strings are leaked: a test
+/// process starts few mocks, and each pair is a few hundred bytes.
+pub fn generated_pairs(count: usize) -> Vec<&'static Pair> {
+    const RUN: [(&str, &str, &str); 5] = [
+        ("8", "7", "41"),
+        ("9", "8", "42.5"),
+        ("9.5", "8.5", "43"),
+        ("10", "9", "44"),
+        ("11", "10", "45"),
+    ];
+    (0..count)
+        .map(|i| {
+            let n = 1_000 + i;
+            let sku = leak(format!("MK{n}-{:03}", 101 + (i * 7) % 800));
+            let base = 90 + (i as i32 * 37) % 400;
+            let sizes: Vec<Size> = RUN
+                .iter()
+                .enumerate()
+                .map(|(at, (us, uk, eu))| Size {
+                    us,
+                    uk,
+                    eu,
+                    ask_usd: if i % 4 == 0 && at == 2 {
+                        0
+                    } else {
+                        base + at as i32 * 6
+                    },
+                    asks: if i % 4 == 0 && at == 2 {
+                        0
+                    } else {
+                        3 + at as i32
+                    },
+                    gtin: leak(upc(70_000_000_000 + (i * 10 + at) as u64)),
+                })
+                .collect();
+            let pair = Pair {
+                id: leak(format!("7e57da7a-0000-4000-8000-{:012x}", i + 1)),
+                slug: leak(format!("mock-runner-{n}")),
+                goat_id: 9_000_000 + i as i64,
+                goat_slug: leak(format!("mock-runner-{n}-goat")),
+                title: leak(format!("Mock Runner {n}")),
+                primary_title: "Mock Runner",
+                secondary_title: leak(format!("{n}")),
+                brand: "Mockwear",
+                model: "Mock Runner",
+                sku,
+                colorway: "White/Grey",
+                release_date: "2024-03-01",
+                retail_usd: 110,
+                rank: 1_000 + i as i32,
+                weekly_orders: 10 + (i as i32 % 50),
+                made_in: "Vietnam",
+                designer: "",
+                midsole: "Foam",
+                upper: "Mesh",
+                identifier_type: "UPC",
+                history_days: 120,
+                daily_orders: 2,
+                sale_usd: f64::from(base) * 1.05,
+                sizes: Box::leak(sizes.into_boxed_slice()),
+            };
+            &*Box::leak(Box::new(pair))
+        })
+        .collect()
+}
+
+/// `StockXPriceOutput` (note §3) of `pair` in `market`: the sizes with an ask, each as a
+/// `standard` price and an `express_standard` one a little dearer (as `display[prices]`
+/// writes them); `ask_usd` gives a size's lowest ask in US dollars (a test may have changed
+/// it). Priceless sizes are left out, as the note says the endpoint does.
+pub fn price_output(
+    pair: &Pair,
+    market: &str,
+    show_sizes: bool,
+    ask_usd: impl Fn(&Size) -> i32,
+) -> Value {
+    let mut product = json!({"product_id": pair.id, "sku": pair.sku});
+    if show_sizes {
+        let variants: Vec<Value> = pair
+            .sizes
+            .iter()
+            .enumerate()
+            .filter_map(|(position, size)| {
+                let ask = price_in_market(ask_usd(size), market);
+                (ask > 0).then(|| {
+                    let one = |price: i32, asks: i32, kind: &str| {
+                        json!({
+                            "id": variant_id(pair, position),
+                            "size": size.us,
+                            "size_type": "us m",
+                            "price": price,
+                            "asks": asks,
+                            "beat_us_price": price - 1,
+                            "sell_faster": price - 4,
+                            "earn_more": price + 9,
+                            "type": kind,
+                        })
+                    };
+                    [
+                        one(ask, size.asks.max(1), "standard"),
+                        one(ask + 12, (size.asks / 3).max(1), "express_standard"),
+                    ]
+                })
+            })
+            .flatten()
+            .collect();
+        product["variants"] = Value::Array(variants);
+    }
+    product
+}

@@ -7,12 +7,12 @@ use std::sync::Arc;
 use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::{Json, Router, middleware};
 use serde_json::{Value, json};
 
 use super::Shared;
-use super::data::{self, BRANDS, Display, PAIRS, Pair, pair_by_goat_key, pair_by_stockx_key};
+use super::data::{self, BRANDS, Display, Pair, pair_by_goat_key};
 
 /// The mock's router, every request passing `super::gate` first.
 pub(super) fn router(shared: Arc<Shared>) -> Router {
@@ -27,6 +27,7 @@ pub(super) fn router(shared: Arc<Shared>) -> Router {
             get(related_products),
         )
         .route("/v3/utils/brands", get(brands))
+        .route("/v3/stockx/prices", post(prices))
         .fallback(|| async { Refusal::new(StatusCode::NOT_FOUND, "No such path") })
         .layer(middleware::from_fn_with_state(
             Arc::clone(&shared),
@@ -228,8 +229,10 @@ async fn search(
         _ => Vec::new(),
     };
     let query = params.get("query").map_or("", String::as_str);
-    let mut pairs: Vec<&Pair> = PAIRS
+    let mut pairs: Vec<&Pair> = shared
+        .pairs
         .iter()
+        .copied()
         .filter(|p| matches_query(p, query) && filters.iter().all(|f| passes(p, f)))
         .collect();
     match params.get("sort").map(String::as_str) {
@@ -256,7 +259,9 @@ async fn product(
 ) -> Result<Response, Refusal> {
     let market = market(&params)?;
     let display = display(&params)?;
-    let pair = pair_by_stockx_key(&id).ok_or_else(|| Refusal::not_found(&id))?;
+    let pair = shared
+        .pair_by_stockx_key(&id)
+        .ok_or_else(|| Refusal::not_found(&id))?;
     let product = data::stockx_product(pair, &market, display, shared.config.today);
     Ok(Json(json!({"data": product, "meta": {}})).into_response())
 }
@@ -273,20 +278,27 @@ async fn daily_sales(
         let message = "daily sales exist for US and DE only";
         return Err(Refusal::bad_param("market", market, message));
     }
-    let pair = pair_by_stockx_key(&id).ok_or_else(|| Refusal::not_found(&id))?;
+    let pair = shared
+        .pair_by_stockx_key(&id)
+        .ok_or_else(|| Refusal::not_found(&id))?;
     let days = data::daily_sales(pair, market, shared.config.today);
     Ok(page_answer(days, page, limit))
 }
 
 /// `GET /v3/goat/products?sku=&query=&page=&limit=` (free): GOAT's cached catalogue, the fields
 /// of `GoatProduct` the live source reads (`id` a number, `slug`, `sku`, `name`).
-async fn goat_search(Query(params): Params) -> Result<Response, Refusal> {
+async fn goat_search(
+    State(shared): State<Arc<Shared>>,
+    Query(params): Params,
+) -> Result<Response, Refusal> {
     let page = positive(&params, "page", 1)?;
     let limit = positive(&params, "limit", 20)?;
     let sku = params.get("sku").map(|s| s.trim().to_ascii_uppercase());
     let query = params.get("query").map(|q| q.to_lowercase());
-    let found = PAIRS
+    let found = shared
+        .pairs
         .iter()
+        .copied()
         .filter(|pair| {
             sku.as_deref()
                 .is_none_or(|s| pair.sku.eq_ignore_ascii_case(s))
@@ -311,6 +323,7 @@ async fn goat_product(Path(id): Path<String>) -> Result<Response, Refusal> {
 }
 
 async fn related_products(
+    State(shared): State<Arc<Shared>>,
     Path(id): Path<String>,
     Query(params): Params,
 ) -> Result<Response, Refusal> {
@@ -320,7 +333,9 @@ async fn related_products(
     if params.contains_key("market") {
         market(&params)?;
     }
-    let pair = pair_by_stockx_key(&id).ok_or_else(|| Refusal::not_found(&id))?;
+    let pair = shared
+        .pair_by_stockx_key(&id)
+        .ok_or_else(|| Refusal::not_found(&id))?;
     let body = json!({"data": data::related_nodes(pair, rate), "meta": {"execution_time": 2_310}});
     Ok(Json(body).into_response())
 }
@@ -332,4 +347,67 @@ async fn brands(Query(params): Params) -> Result<Response, Refusal> {
         .iter()
         .map(|(brand, count)| json!({"brand": brand, "count": count}));
     Ok(page_answer(brands, page, limit))
+}
+
+/// A 422 naming a bad field of a JSON body, in the ErrorModel's `errors` list.
+fn bad_body(location: &str, message: &str) -> Refusal {
+    Refusal {
+        errors: vec![json!({"location": format!("body.{location}"), "message": message})],
+        ..Refusal::new(StatusCode::UNPROCESSABLE_ENTITY, "validation failed")
+    }
+}
+
+/// `POST /v3/stockx/prices` (paid): body `market` (required; the note's list M), `show_sizes`
+/// (required), `skus[]` and/or `product_ids[]` (at least one code, at most 50 in each); answers
+/// `StockXPriceOutput[]` for the codes it knows, in the order asked, and leaves the others out
+/// (the note does not say what an unknown code gives: the mock chooses to omit it).
+async fn prices(
+    State(shared): State<Arc<Shared>>,
+    body: axum::body::Bytes,
+) -> Result<Response, Refusal> {
+    let body: Value = serde_json::from_slice(&body)
+        .map_err(|err| bad_body("", &format!("the body is not JSON: {err}")))?;
+    let market = body
+        .get("market")
+        .and_then(Value::as_str)
+        .ok_or_else(|| bad_body("market", "required"))?;
+    if data::currency_of_market(market).is_none() {
+        return Err(bad_body("market", "unknown market"));
+    }
+    let show_sizes = body
+        .get("show_sizes")
+        .and_then(Value::as_bool)
+        .ok_or_else(|| bad_body("show_sizes", "required, a boolean"))?;
+    let list = |name: &str| -> Result<Vec<String>, Refusal> {
+        match body.get(name) {
+            None | Some(Value::Null) => Ok(Vec::new()),
+            Some(Value::Array(items)) if items.len() <= 50 => items
+                .iter()
+                .map(|item| {
+                    item.as_str()
+                        .map(str::to_owned)
+                        .ok_or_else(|| bad_body(name, "expected strings"))
+                })
+                .collect(),
+            Some(Value::Array(_)) => Err(bad_body(name, "at most 50 items")),
+            Some(_) => Err(bad_body(name, "expected an array")),
+        }
+    };
+    let skus = list("skus")?;
+    let ids = list("product_ids")?;
+    if skus.is_empty() && ids.is_empty() {
+        return Err(bad_body("skus", "at least one sku or product id"));
+    }
+    let found: Vec<Value> = skus
+        .iter()
+        .filter_map(|sku| shared.pair_by_sku(sku))
+        .chain(ids.iter().filter_map(|id| shared.pair_by_stockx_key(id)))
+        .map(|pair| data::price_output(pair, market, show_sizes, |size| shared.ask_usd(pair, size)))
+        .collect();
+    let data = if found.is_empty() {
+        Value::Null
+    } else {
+        Value::Array(found)
+    };
+    Ok(Json(json!({"data": data, "meta": {}})).into_response())
 }

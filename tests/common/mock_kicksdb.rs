@@ -60,11 +60,13 @@ pub enum Endpoint {
     Brands,
     /// `GET /v3/goat/products` (GOAT's cached catalogue, by style code).
     GoatSearch,
+    /// `POST /v3/stockx/prices` (batched prices, up to 50 style codes).
+    Prices,
 }
 
 impl Endpoint {
     /// Every endpoint.
-    pub const ALL: [Self; 7] = [
+    pub const ALL: [Self; 8] = [
         Self::Search,
         Self::Product,
         Self::DailySales,
@@ -72,6 +74,7 @@ impl Endpoint {
         Self::RealtimeRelated,
         Self::Brands,
         Self::GoatSearch,
+        Self::Prices,
     ];
     /// The real-time endpoints (60 calls a minute per key upstream).
     pub const REALTIME: [Self; 2] = [Self::RealtimeGoat, Self::RealtimeRelated];
@@ -94,6 +97,7 @@ impl Endpoint {
             ["v3", "realtime", "stockx", "products", _, "related"] => Some(Self::RealtimeRelated),
             ["v3", "utils", "brands"] => Some(Self::Brands),
             ["v3", "goat", "products"] => Some(Self::GoatSearch),
+            ["v3", "stockx", "prices"] => Some(Self::Prices),
             _ => None,
         }
     }
@@ -130,8 +134,22 @@ pub enum Mode {
         status: u16,
     },
     /// The real answer with numbers turned into strings (`lowest_ask`, `min_price`, `orders`,
-    /// `lowestPriceCents`, `numberOfAsks`, `count`).
+    /// `lowestPriceCents`, `numberOfAsks`, `count`, `price`).
     WrongType,
+    /// The real answer with a list's `data` cut to its first half (rounded up): a batch that
+    /// answers for only some of the codes asked.
+    PartialBatch,
+}
+
+/// What the mock sends as `X-Quota-Current`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QuotaHeader {
+    /// `quota_start` plus the requests so far.
+    Counting,
+    /// No header at all.
+    Missing,
+    /// This number, whatever was asked (a count that goes down, or jumps).
+    Fixed(u64),
 }
 
 /// Requests whose path matches `pattern` are refused with 403: the key's plan lacks them.
@@ -190,6 +208,9 @@ pub struct MockConfig {
     pub plan_gates: Vec<PlanGate>,
     /// When set, real-time calls past this many in 60 s answer 429, as KicksDB does at 60.
     pub realtime_limit_per_minute: Option<usize>,
+    /// Invented pairs added after the five real ones (`data::generated_pairs`), for tests
+    /// that need many style codes.
+    pub extra_products: usize,
 }
 
 impl Default for MockConfig {
@@ -203,6 +224,7 @@ impl Default for MockConfig {
             quota_start: 1_200,
             plan_gates: Vec::new(),
             realtime_limit_per_minute: None,
+            extra_products: 0,
         }
     }
 }
@@ -262,6 +284,37 @@ struct Shared {
     modes: Mutex<Modes>,
     log: Mutex<Log>,
     plan_gates: Mutex<Vec<PlanGate>>,
+    /// The five real pairs, then the invented ones.
+    pairs: Vec<&'static data::Pair>,
+    /// Lowest asks a test set, by (style code, US size), in US dollars.
+    asks: Mutex<HashMap<(String, String), i32>>,
+    quota_header: Mutex<QuotaHeader>,
+}
+
+impl Shared {
+    /// The pair whose StockX UUID or slug is `key`.
+    fn pair_by_stockx_key(&self, key: &str) -> Option<&'static data::Pair> {
+        self.pairs
+            .iter()
+            .copied()
+            .find(|p| p.id == key || p.slug == key)
+    }
+
+    /// The pair whose style code is `sku` (any case).
+    fn pair_by_sku(&self, sku: &str) -> Option<&'static data::Pair> {
+        self.pairs
+            .iter()
+            .copied()
+            .find(|p| p.sku.eq_ignore_ascii_case(sku.trim()))
+    }
+
+    /// A size's lowest ask in US dollars, as a test set it or as the data has it.
+    fn ask_usd(&self, pair: &data::Pair, size: &data::Size) -> i32 {
+        lock(&self.asks)
+            .get(&(pair.sku.to_owned(), size.us.to_owned()))
+            .copied()
+            .unwrap_or(size.ask_usd)
+    }
 }
 
 /// A lock that survives a test thread that panicked while holding it.
@@ -293,9 +346,14 @@ impl MockKicksdb {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()?;
+        let mut pairs: Vec<&'static data::Pair> = data::PAIRS.iter().collect();
+        pairs.extend(data::generated_pairs(config.extra_products));
         let shared = Arc::new(Shared {
             bearer: format!("Bearer {}", config.key),
             plan_gates: Mutex::new(config.plan_gates.clone()),
+            pairs,
+            asks: Mutex::new(HashMap::new()),
+            quota_header: Mutex::new(QuotaHeader::Counting),
             config,
             modes: Mutex::new(Modes {
                 all: Mode::Normal,
@@ -361,6 +419,22 @@ impl MockKicksdb {
     pub fn set_mode_next(&self, count: usize, mode: Mode) {
         let mut modes = lock(&self.shared.modes);
         modes.next.extend(std::iter::repeat_n(mode, count));
+    }
+
+    /// Sets the lowest ask of `size` (US label) of the pair with style code `sku`, in US
+    /// dollars (0: nobody asks), as the batched prices answer it from now on.
+    pub fn set_ask_usd(&self, sku: &str, size: &str, usd: i32) {
+        lock(&self.shared.asks).insert((sku.to_owned(), size.to_owned()), usd);
+    }
+
+    /// What `X-Quota-Current` says from now on.
+    pub fn set_quota_header(&self, header: QuotaHeader) {
+        *lock(&self.shared.quota_header) = header;
+    }
+
+    /// The style codes of every pair served (the five real ones, then the invented ones).
+    pub fn style_codes(&self) -> Vec<&'static str> {
+        self.shared.pairs.iter().map(|p| p.sku).collect()
     }
 
     /// Replaces the plan gates (403 answers).
@@ -496,8 +570,16 @@ async fn gate(State(shared): State<Arc<Shared>>, request: Request, next: Next) -
     };
 
     let headers = response.headers_mut();
-    let quota = shared.config.quota_start + requests;
-    headers.insert("x-quota-current", HeaderValue::from(quota));
+    match *lock(&shared.quota_header) {
+        QuotaHeader::Counting => {
+            let quota = shared.config.quota_start + requests;
+            headers.insert("x-quota-current", HeaderValue::from(quota));
+        }
+        QuotaHeader::Fixed(quota) => {
+            headers.insert("x-quota-current", HeaderValue::from(quota));
+        }
+        QuotaHeader::Missing => {}
+    }
     if let Ok(key_type) = HeaderValue::from_str(&shared.config.key_type) {
         headers.insert("x-key-type", key_type);
     }
@@ -539,6 +621,18 @@ fn rate_limited(retry_after_secs: u64, detail: &str) -> Response {
 async fn answer_in_mode(mode: Mode, request: Request, next: Next) -> Response {
     match mode {
         Mode::Normal | Mode::Unauthorized => next.run(request).await,
+        Mode::PartialBatch => {
+            rewrite_body(next.run(request).await, |body| {
+                let Ok(mut value) = serde_json::from_slice::<Value>(body) else {
+                    return body.to_vec();
+                };
+                if let Some(items) = value.get_mut("data").and_then(Value::as_array_mut) {
+                    items.truncate(items.len().div_ceil(2));
+                }
+                value.to_string().into_bytes()
+            })
+            .await
+        }
         Mode::RateLimited { retry_after_secs } => {
             rate_limited(retry_after_secs, "Rate limit exceeded")
         }
@@ -606,13 +700,14 @@ async fn rewrite_body(response: Response, rewrite: impl FnOnce(&[u8]) -> Vec<u8>
 
 /// Numbers under the keys a client reads as numbers become strings, anywhere in `value`.
 fn stringify_numbers(value: &mut Value) {
-    const KEYS: [&str; 6] = [
+    const KEYS: [&str; 7] = [
         "lowest_ask",
         "min_price",
         "orders",
         "lowestPriceCents",
         "numberOfAsks",
         "count",
+        "price",
     ];
     match value {
         Value::Object(map) => {

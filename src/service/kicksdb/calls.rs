@@ -18,6 +18,8 @@ fn plan_needed(path: &str) -> &'static str {
         "real-time lookups need a Pro or Enterprise KicksDB plan"
     } else if path.contains("/sales") || path.starts_with("v3/unified/") {
         "sales history needs a paid KicksDB plan (Starter or above)"
+    } else if path == "v3/stockx/prices" {
+        "batched prices need a paid KicksDB plan (Starter or above)"
     } else if path.starts_with("v3/goat/products/") {
         "GOAT product lookups need a paid KicksDB plan (Starter or above)"
     } else {
@@ -35,19 +37,43 @@ impl Kicksdb {
         class: CallClass,
         ttl: Duration,
     ) -> Result<T, FetchError> {
-        let (fetched, cache_key) = self.call(path, query, class, ttl).await?;
+        let (fetched, cache_key) = self.call(path, query, None, class, ttl).await?;
         fetched.json(self.http.name()).inspect_err(|_| {
             self.answers.remove(&cache_key);
         })
     }
 
-    /// `GET <base><path>?<query>`, reused when an identical answer is younger than `ttl`;
-    /// counted against the limits of `class` before it is sent. Any non-2xx status is an error.
-    /// Also answers the reuse key (never holding the key: it travels in a header).
+    /// `POST <base><path>` with the JSON `body`, decoded as `T`; reused like
+    /// [`call_json`](Self::call_json) when the same body was posted less than `ttl` ago.
+    pub(super) async fn post_json<T: serde::de::DeserializeOwned>(
+        &self,
+        path: &str,
+        body: &serde_json::Value,
+        class: CallClass,
+        ttl: Duration,
+    ) -> Result<T, FetchError> {
+        let body = serde_json::to_vec(body).map_err(|err| {
+            FetchError::new(
+                self.http.name(),
+                FetchKind::Rejected,
+                format!("no body for {path}: {err}"),
+            )
+        })?;
+        let (fetched, cache_key) = self.call(path, &[], Some(body), class, ttl).await?;
+        fetched.json(self.http.name()).inspect_err(|_| {
+            self.answers.remove(&cache_key);
+        })
+    }
+
+    /// `GET <base><path>?<query>` (or a `POST` of `body`), reused when an identical answer is
+    /// younger than `ttl`; counted against the limits of `class` and the monthly budget before
+    /// it is sent. Any non-2xx status is an error. Also answers the reuse key (never holding the
+    /// key: it travels in a header).
     async fn call(
         &self,
         path: &str,
         query: &[(&str, String)],
+        body: Option<Vec<u8>>,
         class: CallClass,
         ttl: Duration,
     ) -> Result<(Arc<Fetched>, String), FetchError> {
@@ -62,7 +88,10 @@ impl Kicksdb {
             url.query_pairs_mut()
                 .extend_pairs(query.iter().map(|(k, v)| (*k, v.as_str())));
         }
-        let cache_key = format!("{}?{}", url.path(), url.query().unwrap_or(""));
+        let mut cache_key = format!("{}?{}", url.path(), url.query().unwrap_or(""));
+        if let Some(body) = &body {
+            cache_key = format!("POST {cache_key} {}", String::from_utf8_lossy(body));
+        }
         loop {
             match self.answers.get_value_or_guard_async(&cache_key).await {
                 Ok((at, fetched)) if at.elapsed() < ttl => return Ok((fetched, cache_key)),
@@ -71,7 +100,8 @@ impl Kicksdb {
                     self.answers.remove(&cache_key);
                 }
                 Err(guard) => {
-                    let fetched = Arc::new(self.send(url.clone(), path, class).await?);
+                    let fetched =
+                        Arc::new(self.send(url.clone(), body.clone(), path, class).await?);
                     let _ = guard.insert((Instant::now(), Arc::clone(&fetched)));
                     return Ok((fetched, cache_key));
                 }
@@ -79,25 +109,36 @@ impl Kicksdb {
         }
     }
 
-    /// Sends one request (limits counted first), waiting out a short 429 once.
+    /// Sends one request (limits and the monthly budget counted first), waiting out a short 429
+    /// once.
     async fn send(
         &self,
         url: reqwest::Url,
+        body: Option<Vec<u8>>,
         path: &str,
         class: CallClass,
     ) -> Result<Fetched, FetchError> {
         let mut waited = false;
         loop {
             self.take_slot(class).await?;
+            // After the minute's limits (a refusal there spends nothing of the month), before
+            // sending: a call the budget cannot carry is never sent.
+            self.budget.take().await?;
             let mut headers = HeaderMap::new();
             headers.insert(AUTHORIZATION, self.auth.clone());
-            let fetched = self.http.get(url.clone(), headers).await?;
-            if let Some(quota) = fetched
-                .header("x-quota-current")
-                .and_then(|q| q.parse::<i64>().ok())
-            {
+            let fetched = match &body {
+                Some(body) => {
+                    self.http
+                        .post_json(url.clone(), headers, body.clone())
+                        .await?
+                }
+                None => self.http.get(url.clone(), headers).await?,
+            };
+            let quota = fetched.header("x-quota-current");
+            if let Some(quota) = quota.and_then(|q| q.parse::<i64>().ok()) {
                 self.quota_current.store(quota, Ordering::Relaxed);
             }
+            self.budget.report(quota).await;
             match self.status_error(&fetched, path) {
                 None => return Ok(fetched),
                 Some(err)

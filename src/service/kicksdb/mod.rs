@@ -10,9 +10,11 @@
 //! this process, or in Redis for replicas), never hoped for; identical requests in flight are
 //! sent once and answers reused for a short while ([`Ttl`]).
 
+pub mod budget;
 mod calls;
 mod catalogue;
 mod map;
+pub mod prices;
 mod realtime;
 mod source;
 mod wire;
@@ -85,6 +87,8 @@ pub struct KicksdbConfig {
     pub max_wait: Duration,
     /// Timeouts and the body cap.
     pub http: UpstreamConfig,
+    /// The monthly budget: its settings, where the month's count is kept, the clock.
+    pub budget: budget::BudgetConfig,
 }
 
 impl KicksdbConfig {
@@ -100,6 +104,7 @@ impl KicksdbConfig {
             ttl: Ttl::default(),
             max_wait: Duration::from_secs(5),
             http: UpstreamConfig::new("KicksDB"),
+            budget: budget::BudgetConfig::default(),
         }
     }
 }
@@ -129,6 +134,9 @@ pub enum KicksdbError {
     /// The mirror could not be opened or created.
     #[error("the KicksDB mirror: {0}")]
     Mirror(#[from] crate::catalogue::CatalogueError),
+    /// The month's count of calls could not be opened.
+    #[error("the KicksDB budget: {0}")]
+    Budget(#[from] budget::LedgerError),
 }
 
 /// Which of KicksDB's limits a call counts against.
@@ -174,6 +182,10 @@ pub struct Kicksdb {
     /// The mirror's one writer (the service's pool reads it).
     mirror: std::sync::Mutex<crate::catalogue::Catalogue>,
     mirror_path: PathBuf,
+    /// The key's monthly budget, taken from before every call.
+    budget: budget::MonthlyBudget,
+    /// Each style code's latest batched prices.
+    prices: prices::PriceCache,
 }
 
 impl std::fmt::Debug for Kicksdb {
@@ -210,6 +222,12 @@ impl Kicksdb {
         let mut auth =
             HeaderValue::from_str(&format!("Bearer {key}")).map_err(|_| KicksdbError::Key)?;
         auth.set_sensitive(true);
+        let budget = budget::MonthlyBudget::open(
+            &config.budget,
+            &config.mirror,
+            shared.clone(),
+            &crate::catalogue::keys::hash(key),
+        )?;
         let limits = match shared {
             Some(store) => {
                 // The key's digest names the shared counters: replicas with the same key share
@@ -242,6 +260,8 @@ impl Kicksdb {
             quota_current: AtomicI64::new(-1),
             mirror: std::sync::Mutex::new(mirror),
             mirror_path: config.mirror.clone(),
+            budget,
+            prices: prices::PriceCache::default(),
         })
     }
 

@@ -232,6 +232,19 @@ impl CatalogueSource for Arc<Kicksdb> {
         self.quota_current()
     }
 
+    async fn prices(
+        &self,
+        state: &Arc<ServiceState>,
+        codes: &[String],
+        country: Country,
+    ) -> Result<Sourced<crate::model::prices::PricesAnswer>, ApiError> {
+        super::prices::answer(self, state, codes, country).await
+    }
+
+    async fn budget(&self) -> Option<Result<crate::model::budget::BudgetStatus, String>> {
+        Some(self.budget_status().await.map_err(|err| err.to_string()))
+    }
+
     /// KicksDB ranks; when it cannot answer, the mirror is searched as it is now
     /// (`mirror::search`).
     fn uses_local_index(&self) -> bool {

@@ -2,6 +2,7 @@
 
 pub(crate) mod catalogue;
 pub(crate) mod images;
+pub(crate) mod prices;
 pub(crate) mod realtime;
 pub(crate) mod subscriptions;
 pub(crate) mod v2;
@@ -47,6 +48,8 @@ pub(super) fn router(state: Arc<ServiceState>) -> Router {
         .route("/stats", get(catalogue::stats))
         .route("/api/v2/products/{id}", get(v2::product))
         .route("/api/v2/products/{id}/orders", get(v2::orders))
+        .route("/api/v2/prices", get(prices::prices))
+        .route("/api/v2/budget", get(prices::budget))
         .route("/api/v2/subscriptions", get(subscriptions::list))
         .route("/api/v2/subscriptions/{tier}", get(subscriptions::one))
         .route(
