@@ -356,3 +356,57 @@ async fn the_quota_header_holds_the_key_to_its_quota_and_its_faults_are_said() {
     assert_eq!(status.spend.counted, 3);
     assert_eq!(status.spend.key_spent(), Some(5));
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn weekly_charts_are_topped_up_with_the_missing_days_not_read_again() {
+    let today = chrono::Utc::now().date_naive();
+    let mock = MockKicksdb::start(MockConfig {
+        today,
+        ..MockConfig::default()
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let clock = ManualClock::new(chrono::Utc::now());
+    let server = start_over(&mock, dir.path(), big_budget(), &clock).await;
+    let client = client(&server);
+    let chicago = "4a37fa2d-f2d7-440f-8785-9faeecc3f80c";
+    let whole = client.orders(chicago).await.unwrap().data;
+    assert_eq!(whole.len(), 52);
+    // 430 days: four pages of 100 days.
+    assert_eq!(mock.count(Endpoint::DailySales), 4);
+
+    // Two days later (the fetch time set back), with this week's figures spoilt in the mirror.
+    let mirror = rusqlite::Connection::open(dir.path().join("mirror.sqlite")).unwrap();
+    let two_days_ago = (chrono::Utc::now() - chrono::Duration::days(2))
+        .to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    mirror
+        .execute(
+            "UPDATE product_sources SET weeks_fetched_at = ?1",
+            [&two_days_ago],
+        )
+        .unwrap();
+    mirror
+        .execute(
+            "UPDATE weekly_orders SET orders = 0, gmv_cents = 0
+             WHERE week_start = (SELECT max(week_start) FROM weekly_orders)",
+            [],
+        )
+        .unwrap();
+    let topped_up = client.orders(chicago).await.unwrap().data;
+    // One page, of the days since the Monday of the week last fetched.
+    assert_eq!(mock.count(Endpoint::DailySales), 5);
+    let last = mock.seen().pop().unwrap();
+    let monday = {
+        let date = (chrono::Utc::now() - chrono::Duration::days(2)).date_naive();
+        date - chrono::Duration::days(i64::from(
+            chrono::Datelike::weekday(&date).num_days_from_monday(),
+        ))
+    };
+    let days = (today - monday).num_days() + 1;
+    assert!(
+        last.query.contains(&format!("limit={days}")) && last.query.contains("page=1"),
+        "{}",
+        last.query
+    );
+    // The spoilt weeks are whole again, the older ones kept: the same 52 weeks.
+    assert_eq!(topped_up, whole);
+}

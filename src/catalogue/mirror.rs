@@ -375,6 +375,58 @@ pub fn replace_weeks(
     Ok(())
 }
 
+/// Weeks kept per product: the 52 a chart shows, and a few more for a top-up to land beside.
+const WEEKS_KEPT: i64 = 60;
+
+/// Tops up the weekly figures of product `pk`: the weeks from `from_week_start` (a Monday,
+/// Unix seconds) on are replaced by `weeks` (those before it are ignored), older ones stay as
+/// they were, at most [`WEEKS_KEPT`] are kept; and notes when they were fetched.
+pub fn top_up_weeks(
+    conn: &mut Connection,
+    pk: i64,
+    from_week_start: i64,
+    weeks: &[MirrorWeek],
+    fetched_at: &str,
+) -> Result<(), CatalogueError> {
+    let tx = conn.transaction()?;
+    tx.execute(
+        "DELETE FROM weekly_orders WHERE product_pk = ?1 AND week_start >= ?2",
+        params![pk, from_week_start],
+    )?;
+    {
+        let mut insert = tx.prepare(
+            "INSERT INTO weekly_orders (product_pk, week_start, position, orders, aov_cents,
+                gmv_cents) VALUES (?1, ?2, 0, ?3, ?4, ?5)",
+        )?;
+        for week in weeks.iter().filter(|w| w.week_start >= from_week_start) {
+            let aov_cents = if week.orders > 0 {
+                (week.gmv_cents as f64 / week.orders as f64).round() as i64
+            } else {
+                0
+            };
+            insert.execute(params![
+                pk,
+                week.week_start,
+                week.orders,
+                aov_cents,
+                week.gmv_cents
+            ])?;
+        }
+    }
+    tx.execute(
+        "DELETE FROM weekly_orders WHERE product_pk = ?1 AND week_start NOT IN
+            (SELECT week_start FROM weekly_orders WHERE product_pk = ?1
+             ORDER BY week_start DESC LIMIT ?2)",
+        params![pk, WEEKS_KEPT],
+    )?;
+    tx.execute(
+        "UPDATE product_sources SET weeks_fetched_at = ?2 WHERE product_pk = ?1",
+        params![pk, fetched_at],
+    )?;
+    tx.commit()?;
+    Ok(())
+}
+
 /// Where product `pk` came from and when (`None`: not from a live source).
 pub fn origin(conn: &Connection, pk: i64) -> Result<Option<Origin>, CatalogueError> {
     Ok(conn

@@ -16,6 +16,9 @@ use crate::upstream::{FetchError, FetchKind};
 const SALES_PAGES: u32 = 4;
 /// Days per page of daily sales.
 const SALES_PAGE_DAYS: u32 = 100;
+/// Weeks fetched within this many days are topped up with the days since (one page of at
+/// most this many days); older ones are read again whole.
+const TOP_UP_DAYS: i64 = SALES_PAGE_DAYS as i64 - 7;
 /// Pages of the brands list summed for `/stats` (100 brands each).
 const BRAND_PAGES: u32 = 30;
 
@@ -173,24 +176,68 @@ impl Kicksdb {
     }
 
     /// The product's daily sales (US market) grouped into weeks, written to the mirror
-    /// beside product `pk` (UUID `id`).
+    /// beside product `pk` (UUID `id`). Weeks fetched before are topped up, not read again:
+    /// one page of the days since the Monday of the week they were fetched in (that week may
+    /// have been partial), replacing the weeks from that Monday on. Weeks never fetched, or
+    /// fetched more than [`TOP_UP_DAYS`] ago, are read whole (up to four pages).
     pub async fn weeks(self: &Arc<Self>, pk: i64, id: &str) -> Result<(), FetchError> {
         let path = format!("v3/stockx/products/{}/sales/daily", path_segment(id)?);
+        let source = Arc::clone(self);
+        let fetched_before = tokio::task::spawn_blocking(move || {
+            let catalogue = source
+                .mirror
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            mirror::weeks_fetched_at(catalogue.connection(), pk)
+        })
+        .await
+        .map_err(|err| mirror_failed(&err.to_string()))?
+        .map_err(|err| mirror_failed(&err.to_string()))?;
+        let today = chrono::Utc::now().date_naive();
+        let top_up_from = fetched_before
+            .as_deref()
+            .and_then(|at| chrono::DateTime::parse_from_rfc3339(at).ok())
+            .map(|at| monday_of(at.with_timezone(&chrono::Utc).date_naive()))
+            .filter(|monday| {
+                let days = (today - *monday).num_days();
+                (0..TOP_UP_DAYS).contains(&days)
+            });
         let mut days: Vec<ProductSale> = Vec::new();
-        for page in 1..=SALES_PAGES {
+        if let Some(monday) = top_up_from {
+            // The days from that Monday to today, newest first: one page.
+            let wanted = (today - monday).num_days() + 1;
             let query = [
                 ("market", "US".to_owned()),
-                ("limit", SALES_PAGE_DAYS.to_string()),
-                ("page", page.to_string()),
+                ("limit", wanted.to_string()),
+                ("page", "1".to_owned()),
             ];
             let answer: Envelope<Vec<ProductSale>> = self
                 .call_json(&path, &query, CallClass::Catalogue, self.ttl.slow)
                 .await?;
-            let got = answer.data.unwrap_or_default();
-            let last = got.len() < SALES_PAGE_DAYS as usize;
-            days.extend(got);
-            if last {
-                break;
+            let from = monday.format("%Y-%m-%d").to_string();
+            days.extend(
+                answer
+                    .data
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter(|day| day.date.get(..10).is_some_and(|d| d >= from.as_str())),
+            );
+        } else {
+            for page in 1..=SALES_PAGES {
+                let query = [
+                    ("market", "US".to_owned()),
+                    ("limit", SALES_PAGE_DAYS.to_string()),
+                    ("page", page.to_string()),
+                ];
+                let answer: Envelope<Vec<ProductSale>> = self
+                    .call_json(&path, &query, CallClass::Catalogue, self.ttl.slow)
+                    .await?;
+                let got = answer.data.unwrap_or_default();
+                let last = got.len() < SALES_PAGE_DAYS as usize;
+                days.extend(got);
+                if last {
+                    break;
+                }
             }
         }
         let weeks = weeks_from_daily(&days);
@@ -200,7 +247,18 @@ impl Kicksdb {
                 .mirror
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
-            mirror::replace_weeks(catalogue.connection_mut(), pk, &weeks, &now_text())
+            match top_up_from {
+                Some(monday) => mirror::top_up_weeks(
+                    catalogue.connection_mut(),
+                    pk,
+                    monday
+                        .and_hms_opt(0, 0, 0)
+                        .map_or(0, |t| t.and_utc().timestamp()),
+                    &weeks,
+                    &now_text(),
+                ),
+                None => mirror::replace_weeks(catalogue.connection_mut(), pk, &weeks, &now_text()),
+            }
         })
         .await
         .map_err(|err| mirror_failed(&err.to_string()))?
@@ -250,6 +308,13 @@ pub(super) fn path_segment(id: &str) -> Result<String, FetchError> {
         }
     }
     Ok(out)
+}
+
+/// The Monday of `date`'s week.
+fn monday_of(date: chrono::NaiveDate) -> chrono::NaiveDate {
+    date - chrono::Days::new(u64::from(
+        chrono::Datelike::weekday(&date).num_days_from_monday(),
+    ))
 }
 
 fn now_text() -> String {
