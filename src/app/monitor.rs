@@ -10,6 +10,12 @@
 //! - on 429 it waits for `Retry-After` (or the budget's reset), on network and server errors it
 //!   backs off exponentially, and while the app is offline it pauses.
 //!
+//! On a source with a monthly budget of calls (a KicksDB key) the monitor plans instead
+//! ([`plan`]): ask alerts are priced in batches of 50 style codes at intervals that keep the
+//! month inside the budget, and the status says how often each alert is checked. One monitor
+//! checks at a time ([`lock`]): the window's, or the headless `solescope monitor`'s; the other
+//! shows what the running one found.
+//!
 //! Retailer lookups are free (not budgeted) but still wait out back-off and offline. When the
 //! local service reads real storefronts ([`MonitorHandle::set_retailer_stores`]), each store is
 //! looked up (the service reuses a store's answer for up to a minute and asks a store at most
@@ -25,10 +31,17 @@ use crate::figures::{
     AlertStep, alert_step, product_key, quotes_from_resale_a, quotes_from_retailer,
     quotes_from_store,
 };
+use crate::model::budget::{Clock, SystemClock};
 use crate::model::{Alert, AlertFiring, AlertKind, ProductRef, RetailerStores, SizeQuote};
 use crate::userdb::{UserDb, UserDbError, UserDbHandle};
 
 use super::notify::Notifier;
+
+pub mod lock;
+pub mod plan;
+
+pub use self::lock::{LockError, MonitorKind, MonitorLock};
+pub use self::plan::{PlanConfig, PlanStatus, RoundReport};
 
 /// The window the monitor's own calls are counted in.
 pub const SPEND_WINDOW: Duration = Duration::from_secs(60);
@@ -176,6 +189,7 @@ const CALL_TIMES_KEPT: usize = 1_000;
 
 #[derive(Default)]
 struct Shared {
+    plan: PlanStatus,
     offline: bool,
     user_lookups: usize,
     stopped: bool,
@@ -234,6 +248,11 @@ impl MonitorHandle {
         self.lock().status.clone()
     }
 
+    /// The plan on a source with a monthly budget (empty on one without).
+    pub fn plan_status(&self) -> PlanStatus {
+        self.lock().plan.clone()
+    }
+
     /// When the monitor's budgeted calls went out (the latest [`CALL_TIMES_KEPT`]).
     pub fn call_times(&self) -> Vec<Instant> {
         self.lock().call_times.iter().copied().collect()
@@ -282,7 +301,9 @@ pub async fn record_history(
     .await
 }
 
-/// Starts the monitor on `runtime`.
+/// Starts the window's monitor on `runtime`: it checks the alerts unless another monitor
+/// (`solescope monitor`) holds the lock, in which case it shows what that one finds and takes
+/// over when it ends.
 pub fn spawn(
     runtime: &tokio::runtime::Handle,
     client: Client,
@@ -290,20 +311,107 @@ pub fn spawn(
     notifier: Arc<dyn Notifier>,
     config: MonitorConfig,
 ) -> MonitorHandle {
-    let handle = MonitorHandle {
-        shared: Arc::new(Mutex::new(Shared::default())),
-    };
-    let task = Task {
+    let task = Task::new(
         client,
         db,
         notifier,
         config,
-        handle: handle.clone(),
-        gate: SpendGate::default(),
-        next_check: HashMap::new(),
-    };
-    runtime.spawn(task.run());
+        PlanConfig::default(),
+        Arc::new(SystemClock),
+    );
+    let handle = task.handle.clone();
+    runtime.spawn(task.run(MonitorKind::Window, None));
     handle
+}
+
+/// Why the headless monitor did not run.
+#[derive(Debug, thiserror::Error)]
+pub enum HeadlessError {
+    /// Another `solescope monitor` runs (or the lock cannot be taken).
+    #[error(transparent)]
+    Lock(#[from] LockError),
+    /// The user database could not be read.
+    #[error(transparent)]
+    Db(#[from] UserDbError),
+}
+
+/// The headless monitor (`solescope monitor`): takes the lock first, refused at once when
+/// another `solescope monitor` holds it; while the window's monitor holds it, this one waits
+/// for the window to close. Returns the handle and the future that runs the monitor until
+/// [`MonitorHandle::stop`].
+///
+/// # Errors
+/// [`HeadlessError::Lock`] when another headless monitor runs or the lock file cannot be used;
+/// [`HeadlessError::Db`] when the user database cannot be read.
+pub async fn headless(
+    client: Client,
+    db: UserDbHandle,
+    notifier: Arc<dyn Notifier>,
+    config: MonitorConfig,
+    plan: PlanConfig,
+) -> Result<(MonitorHandle, impl Future<Output = ()> + Send), HeadlessError> {
+    let dir = data_dir_of(&db).await?;
+    let lock = match MonitorLock::try_acquire(&dir, MonitorKind::Headless) {
+        Ok(lock) => Some(lock),
+        Err(LockError::Held {
+            holder: Some(holder),
+            ..
+        }) if holder.kind == MonitorKind::Window => {
+            tracing::info!("{holder} checks the alerts; waiting until it closes");
+            None
+        }
+        Err(err) => return Err(err.into()),
+    };
+    let task = Task::new(client, db, notifier, config, plan, Arc::new(SystemClock));
+    let handle = task.handle.clone();
+    Ok((handle, task.run(MonitorKind::Headless, lock)))
+}
+
+/// The monitor driven round by round on a clock of the caller's (a simulated month): no lock,
+/// no sleeping; each [`round`](Self::round) runs what the plan says is due at the clock's now.
+pub struct MonitorDriver {
+    task: Task,
+}
+
+impl MonitorDriver {
+    /// A driver over `client` and `db`, its time from `clock`.
+    pub fn new(
+        client: Client,
+        db: UserDbHandle,
+        notifier: Arc<dyn Notifier>,
+        plan: PlanConfig,
+        clock: Arc<dyn Clock>,
+    ) -> Self {
+        Self {
+            task: Task::new(client, db, notifier, MonitorConfig::default(), plan, clock),
+        }
+    }
+
+    /// One round; `Ok(None)` when the source has no monthly budget.
+    ///
+    /// # Errors
+    /// The budget could not be read from the service.
+    pub async fn round(&mut self) -> Result<Option<RoundReport>, ClientError> {
+        self.task.planned_round().await
+    }
+
+    /// The monitor's status and firings.
+    #[must_use]
+    pub fn handle(&self) -> MonitorHandle {
+        self.task.handle.clone()
+    }
+}
+
+/// The folder the user database lives in (the lock's).
+async fn data_dir_of(db: &UserDbHandle) -> Result<std::path::PathBuf, UserDbError> {
+    db_job(db, |db| {
+        Ok(db
+            .path()
+            .parent()
+            .map(std::path::Path::to_path_buf)
+            .unwrap_or_default())
+    })
+    .await
 }
 
 struct Task {
@@ -314,6 +422,10 @@ struct Task {
     handle: MonitorHandle,
     gate: SpendGate,
     next_check: HashMap<String, Instant>,
+    clock: Arc<dyn Clock>,
+    plan_config: PlanConfig,
+    planner: plan::Planner,
+    stock_checked_at: Option<chrono::DateTime<chrono::Utc>>,
 }
 
 /// Longest single sleep, so that stop, online and new alerts are noticed.
@@ -327,11 +439,83 @@ enum Stall {
     Failed(ClientError),
 }
 
+/// How often a source is asked again whether it has a monthly budget, and the longest wait
+/// between planned rounds (new alerts are planned within it).
+const REPLAN_EVERY: Duration = Duration::from_secs(30);
+
 impl Task {
-    async fn run(mut self) {
+    fn new(
+        client: Client,
+        db: UserDbHandle,
+        notifier: Arc<dyn Notifier>,
+        config: MonitorConfig,
+        plan_config: PlanConfig,
+        clock: Arc<dyn Clock>,
+    ) -> Self {
+        Self {
+            client,
+            db,
+            notifier,
+            config,
+            handle: MonitorHandle {
+                shared: Arc::new(Mutex::new(Shared::default())),
+            },
+            gate: SpendGate::default(),
+            next_check: HashMap::new(),
+            clock,
+            plan_config,
+            planner: plan::Planner::default(),
+            stock_checked_at: None,
+        }
+    }
+
+    /// Takes the lock (or waits for it, showing what the monitor holding it finds), then
+    /// checks until stopped.
+    async fn run(mut self, kind: MonitorKind, lock: Option<MonitorLock>) {
+        let lock = match lock {
+            Some(lock) => lock,
+            None => match self.follow_until_locked(kind).await {
+                Some(lock) => lock,
+                None => return,
+            },
+        };
+        tracing::info!("the alert monitor checks ({})", lock.path().display());
+        self.check_until_stopped().await;
+        drop(lock);
+    }
+
+    /// Checks until stopped: planned rounds on a source with a monthly budget, else each
+    /// product every `check_every` as the gate allows.
+    async fn check_until_stopped(&mut self) {
+        let mut plan_again_at = Instant::now();
+        let mut metered = true;
         loop {
             if self.handle.lock().stopped {
                 return;
+            }
+            let now = Instant::now();
+            if now >= plan_again_at {
+                match self.planned_round().await {
+                    Ok(Some(report)) => {
+                        metered = true;
+                        let wait = report.next_due.map_or(REPLAN_EVERY, |due| {
+                            (due - self.clock.now()).to_std().unwrap_or_default()
+                        });
+                        plan_again_at = Instant::now() + wait.min(REPLAN_EVERY);
+                    }
+                    Ok(None) => {
+                        metered = false;
+                        plan_again_at = now + REPLAN_EVERY;
+                    }
+                    Err(err) => {
+                        self.handle.lock().status.last_error = Some(format!("{err:#}"));
+                        plan_again_at = now + FIRST_BACKOFF;
+                    }
+                }
+            }
+            if metered {
+                tokio::time::sleep(TICK).await;
+                continue;
             }
             let alerts = match db_job(&self.db, |db| db.alerts()).await {
                 Ok(alerts) => alerts,

@@ -32,7 +32,21 @@ impl UserDb {
         quotes: &[SizeQuote],
         now: i64,
     ) -> Result<usize, UserDbError> {
-        if product_key.trim().is_empty() {
+        self.record_quotes_of(&[(product_key.to_owned(), quotes.to_vec())], now)
+    }
+
+    /// [`record_quotes`](Self::record_quotes) for several products at once, in one
+    /// transaction (a batched pricing of many style codes is one write, not one per code).
+    ///
+    /// # Errors
+    /// [`UserDbError::Invalid`] for an empty product key (nothing is written then);
+    /// [`UserDbError::Sqlite`] when the write fails (nothing is written then).
+    pub fn record_quotes_of(
+        &mut self,
+        products: &[(String, Vec<SizeQuote>)],
+        now: i64,
+    ) -> Result<usize, UserDbError> {
+        if products.iter().any(|(key, _)| key.trim().is_empty()) {
             return Err(UserDbError::Invalid(
                 "price history needs a product key".into(),
             ));
@@ -58,27 +72,29 @@ impl UserDb {
                          currency = excluded.currency",
                 )
                 .map_err(sqlite)?;
-            for quote in quotes {
-                if quote.lowest_ask_cents.is_none()
-                    && quote.highest_bid_cents.is_none()
-                    && quote.last_sale_cents.is_none()
-                {
-                    continue;
+            for (product_key, quotes) in products {
+                for quote in quotes {
+                    if quote.lowest_ask_cents.is_none()
+                        && quote.highest_bid_cents.is_none()
+                        && quote.last_sale_cents.is_none()
+                    {
+                        continue;
+                    }
+                    insert
+                        .execute(params![
+                            product_key,
+                            quote.size,
+                            quote.source.as_str(),
+                            now.div_euclid(SLOT_SECS),
+                            now,
+                            quote.lowest_ask_cents,
+                            quote.highest_bid_cents,
+                            quote.last_sale_cents,
+                            quote.currency
+                        ])
+                        .map_err(sqlite)?;
+                    written += 1;
                 }
-                insert
-                    .execute(params![
-                        product_key,
-                        quote.size,
-                        quote.source.as_str(),
-                        now.div_euclid(SLOT_SECS),
-                        now,
-                        quote.lowest_ask_cents,
-                        quote.highest_bid_cents,
-                        quote.last_sale_cents,
-                        quote.currency
-                    ])
-                    .map_err(sqlite)?;
-                written += 1;
             }
             tx.execute(
                 "DELETE FROM price_history WHERE slot < ?1",
