@@ -396,11 +396,12 @@ pub fn plan(demands: &[Demand], calls_left: u64, allowance: u64, secs_left: u64)
             .iter()
             .zip(paused)
             .map(|(d, &paused)| {
+                // An interval past the month's end is kept as it is (one run counted): made
+                // shorter, it would fall due before the end and spend what others need.
                 (!paused).then(|| {
                     let secs = (wished(d) as f64 * stretch).ceil();
-                    // Past the month's end one run (now) is all there is.
-                    if secs >= secs_left as f64 {
-                        secs_left.max(MIN_INTERVAL_SECS)
+                    if secs >= u64::MAX as f64 {
+                        u64::MAX
                     } else {
                         secs as u64
                     }
