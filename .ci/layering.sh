@@ -8,6 +8,8 @@
 #   model <- figures <- ui                         (pure arithmetic the views draw)
 #   durable <- catalogue, search, service, app     (replacing a whole file, crash-safe)
 #   model, durable <- userdb <- app                (the user's own data, its own SQLite file)
+#   cli: the binary's subcommands (`monitor`, `portfolio`), which wire the service and the
+#        window's parts together as `main.rs` does (they use `solescope::`, not `crate::`)
 #
 # A module may use itself and the modules listed for it below, nothing else. Test modules
 # (from a `#[cfg(test)]` line to the end of the file) are left out: a test may assemble any
@@ -28,6 +30,7 @@ declare -A allowed=(
     [ui]="model client figures"
     [userdb]="model durable"
     [app]="model client figures ui durable userdb"
+    [cli]="model catalogue search service upstream client figures ui app userdb durable"
 )
 
 status=0

@@ -20,6 +20,8 @@ use solescope::service::source::CatalogueSource;
 use solescope::service::{self, ServiceConfig, ServiceState};
 use solescope::userdb::UserDb;
 
+mod cli;
+
 /// Solescope: a desktop market dashboard for sneakers.
 #[derive(Debug, Parser)]
 #[command(version, about)]
@@ -76,6 +78,11 @@ enum Command {
     /// Manage the API keys of a catalogue (for a real deployment).
     #[command(subcommand)]
     Keys(KeysCommand),
+    /// Check the alerts without a window (desktop notifications; one monitor at a time).
+    Monitor(cli::MonitorArgs),
+    /// The portfolio on the command line: import a CSV, export, value.
+    #[command(subcommand)]
+    Portfolio(cli::PortfolioCommand),
 }
 
 #[derive(Debug, Args)]
@@ -113,6 +120,8 @@ struct ServeArgs {
     /// one the simulator answers.
     #[arg(long = "retailer-store", value_name = "URL", value_parser = parse_store)]
     retailer_stores: Vec<StoreUrl>,
+    #[command(flatten)]
+    budget: cli::BudgetArgs,
 }
 
 fn parse_store(text: &str) -> Result<StoreUrl, String> {
@@ -225,6 +234,8 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Catalogue(command)) => run_catalogue(command),
         Some(Command::Serve(args)) => run_serve(&args),
         Some(Command::Keys(command)) => run_keys(command),
+        Some(Command::Monitor(args)) => cli::run_monitor(&args),
+        Some(Command::Portfolio(command)) => cli::run_portfolio(command),
     }
 }
 
@@ -302,6 +313,7 @@ fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
         Some(key) => {
             let mut live = KicksdbConfig::new(key, &catalogue);
             live.base_url.clone_from(&args.kicksdb_url);
+            live.budget.settings = args.budget.cell();
             // The service cannot promise its clients more real-time calls than KicksDB allows.
             config.realtime_per_minute = config.realtime_per_minute.min(live.realtime_per_minute);
             let source = Arc::new(

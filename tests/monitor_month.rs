@@ -197,6 +197,7 @@ fn month_plan() -> PlanConfig {
         alerts_every: Duration::from_secs(60),
         portfolio_every: Some(Duration::from_secs(3_600)),
         watchlist_every: Some(Duration::from_secs(15 * 60)),
+        budget_settings: None,
     }
 }
 

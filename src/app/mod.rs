@@ -16,6 +16,7 @@ mod alerts;
 mod connection;
 mod export;
 mod fetches;
+pub mod headless;
 pub mod images;
 mod keyboard;
 mod layout;

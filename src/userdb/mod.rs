@@ -27,6 +27,7 @@ use rusqlite::Connection;
 use crate::durable;
 
 pub mod alerts;
+pub mod budget;
 pub mod history;
 pub mod portfolio;
 pub mod stores;

@@ -23,14 +23,14 @@ use chrono::{DateTime, Utc};
 use super::{Stall, Task, db_job, history_key};
 use crate::client::ClientError;
 use crate::figures::{AlertStep, alert_step, size_key};
-use crate::model::budget::{BudgetStatus, Demand, DemandKind, Plan, plan};
+use crate::model::budget::{BudgetSettingsCell, BudgetStatus, Demand, DemandKind, Plan, plan};
 use crate::model::portfolio::sku_key;
 use crate::model::prices::CodePrices;
 use crate::model::{Alert, AlertKind, Country, QuoteSource, SizeQuote};
 use crate::userdb::UserDbError;
 
 /// What the monitor runs on a schedule besides the alerts, and how often it is wished.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct PlanConfig {
     /// How often the alerts are wished checked (planned no faster than once a minute).
     pub alerts_every: Duration,
@@ -38,6 +38,9 @@ pub struct PlanConfig {
     pub portfolio_every: Option<Duration>,
     /// Price the watchlist's style codes this often, into the price history.
     pub watchlist_every: Option<Duration>,
+    /// The budget settings the in-process service reads: set from the user database's each
+    /// round, so a change made in the window's Settings reaches a running headless monitor.
+    pub budget_settings: Option<BudgetSettingsCell>,
 }
 
 impl Default for PlanConfig {
@@ -46,6 +49,7 @@ impl Default for PlanConfig {
             alerts_every: Duration::from_secs(60),
             portfolio_every: None,
             watchlist_every: None,
+            budget_settings: None,
         }
     }
 }
@@ -162,6 +166,12 @@ impl Task {
     /// One planned round at the clock's now; `Ok(None)` when the source has no monthly budget
     /// (the caller checks as before).
     pub(super) async fn planned_round(&mut self) -> Result<Option<RoundReport>, ClientError> {
+        if let Some(cell) = self.plan_config.budget_settings.clone() {
+            match db_job(&self.db, |db| db.budget_settings()).await {
+                Ok(settings) => cell.set(settings),
+                Err(err) => self.note_error(&err),
+            }
+        }
         let Some(budget) = self.client.budget().await? else {
             return Ok(None);
         };
