@@ -143,12 +143,27 @@ async fn the_headless_monitor_notifies_a_price_the_mock_dropped_and_a_second_one
     assert_eq!(mock.count(Endpoint::RealtimeGoat), 0);
 
     // A second monitor refuses at once, naming the first.
-    let second = solescope(data.path(), Some(&mock))
+    let mut second = solescope(data.path(), Some(&mock))
         .args(["monitor", "--source", "kicksdb"])
-        .output()
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
         .unwrap();
-    assert!(!second.status.success());
-    let said = String::from_utf8_lossy(&second.stderr);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = second.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = second.kill();
+            let _ = second.wait();
+            panic!("a second monitor started beside the first instead of refusing");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(!status.success());
+    let mut said = String::new();
+    std::io::Read::read_to_string(&mut second.stderr.take().unwrap(), &mut said).unwrap();
     assert!(
         said.contains("another monitor checks the alerts")
             && said.contains(&format!("`solescope monitor` (process {}", first.0.id())),
