@@ -234,7 +234,10 @@ async fn no_call_past_the_budget_and_the_month_rolls_over() {
     let client = client(&server);
     let all = codes(&mock, 15);
     for code in &all[..5] {
-        client.prices(&[code.clone()], Country::Us).await.unwrap();
+        client
+            .prices(std::slice::from_ref(code), Country::Us)
+            .await
+            .unwrap();
     }
     assert_eq!(mock.count(Endpoint::Prices), 5);
     let refused = client
@@ -277,7 +280,10 @@ async fn no_call_past_the_budget_and_the_month_rolls_over() {
     // December: a new month, five more calls.
     clock.set(at("2026-12-01T00:00:05Z"));
     for code in &all[6..11] {
-        client.prices(&[code.clone()], Country::Us).await.unwrap();
+        client
+            .prices(std::slice::from_ref(code), Country::Us)
+            .await
+            .unwrap();
     }
     assert!(
         client
@@ -306,7 +312,10 @@ async fn the_quota_header_holds_the_key_to_its_quota_and_its_faults_are_said() {
     let client = client(&server);
     let all = codes(&mock, 25);
     for code in &all[..4] {
-        client.prices(&[code.clone()], Country::Us).await.unwrap();
+        client
+            .prices(std::slice::from_ref(code), Country::Us)
+            .await
+            .unwrap();
     }
     let refused = client
         .prices(&[all[4].clone()], Country::Us)

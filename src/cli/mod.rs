@@ -17,7 +17,7 @@ use solescope::app::monitor::{
 };
 use solescope::app::notify::DesktopNotifier;
 use solescope::catalogue::demo;
-use solescope::client::{Client, ClientConfig};
+use solescope::client::{Client, ClientConfig, KeyStore as _, KeyringStore};
 use solescope::model::budget::{BudgetSettings, BudgetSettingsCell};
 use solescope::service::kicksdb::{self, Kicksdb, KicksdbConfig};
 use solescope::service::marketplace::Marketplaces;
@@ -176,6 +176,27 @@ fn budget_settings(
     Ok(settings)
 }
 
+/// The KicksDB key: `SOLESCOPE_KICKSDB_KEY`, else the one the window's Settings keep in the
+/// desktop keyring (a systemd user service reaches it in the user's session).
+fn kicksdb_key() -> anyhow::Result<String> {
+    if let Some(key) = std::env::var(KICKSDB_KEY_ENV)
+        .ok()
+        .filter(|k| !k.trim().is_empty())
+    {
+        return Ok(key);
+    }
+    let keyring = KeyringStore::new().get(solescope::app::KICKSDB_ACCOUNT);
+    match keyring {
+        Ok(Some(key)) if !key.trim().is_empty() => Ok(key),
+        Ok(_) => anyhow::bail!(
+            "--source kicksdb needs your KicksDB key: set {KICKSDB_KEY_ENV}, or paste it once in the window's Settings (it goes to the desktop keyring)"
+        ),
+        Err(err) => anyhow::bail!(
+            "--source kicksdb needs your KicksDB key: {KICKSDB_KEY_ENV} is not set and the desktop keyring could not be read ({err})"
+        ),
+    }
+}
+
 /// The service this command talks to, on `runtime`, and a client of it.
 fn start_service(
     runtime: &tokio::runtime::Runtime,
@@ -189,12 +210,7 @@ fn start_service(
                 .with_context(|| format!("opening {}", catalogue.display()))?
         }
         SourceArg::Kicksdb => {
-            let key = std::env::var(KICKSDB_KEY_ENV)
-                .ok()
-                .filter(|k| !k.trim().is_empty())
-                .with_context(|| {
-                    format!("--source kicksdb reads your KicksDB key from the environment variable {KICKSDB_KEY_ENV}, which is not set")
-                })?;
+            let key = kicksdb_key()?;
             let mirror = demo::data_dir()
                 .context("no home directory, so no place for the KicksDB mirror")?
                 .join(KICKSDB_MIRROR_FILE);
