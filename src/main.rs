@@ -560,7 +560,12 @@ fn run_window(screenshot: &ScreenshotArgs, extra_stores: &[StoreUrl]) -> anyhow:
     // One list shared by the local service (which reads it on every retailer lookup) and the
     // window (whose Settings edit it): a store added there is used at once.
     let retailer_stores = RetailerStores::new(extra_stores.iter().cloned());
-    let status = StartupStatus::new().with_retailer_stores(retailer_stores.clone());
+    // The KicksDB budget's settings, shared the same way: Settings edits them (from the user
+    // database), the in-process KicksDB service reads them before every call.
+    let budget_settings = solescope::model::budget::BudgetSettingsCell::default();
+    let status = StartupStatus::new()
+        .with_retailer_stores(retailer_stores.clone())
+        .with_budget_settings(budget_settings.clone());
     // The KicksDB service reads the same stores for retail prices and stock.
     let live_stores = retailer_stores.clone();
     let worker_status = status.clone();
@@ -660,7 +665,7 @@ fn run_window(screenshot: &ScreenshotArgs, extra_stores: &[StoreUrl]) -> anyhow:
         Some(dir) => Some(dir.path().join(UserDb::FILE_NAME)),
         None => demo::data_dir().map(|dir| dir.join(UserDb::FILE_NAME)),
     };
-    let live = kicksdb_launcher(&runtime_handle, live_stores);
+    let live = kicksdb_launcher(&runtime_handle, live_stores, budget_settings);
     let outcome = app::run(
         status,
         Box::new(prepare),
@@ -691,6 +696,7 @@ fn run_window(screenshot: &ScreenshotArgs, extra_stores: &[StoreUrl]) -> anyhow:
 fn kicksdb_launcher(
     runtime: &tokio::runtime::Handle,
     retailer_stores: RetailerStores,
+    budget_settings: solescope::model::budget::BudgetSettingsCell,
 ) -> app::LiveLauncher {
     let running: Arc<tokio::sync::Mutex<Option<service::ServerHandle>>> = Arc::default();
     let runtime = runtime.clone();
@@ -698,6 +704,7 @@ fn kicksdb_launcher(
         let running = Arc::clone(&running);
         let runtime = runtime.clone();
         let retailer_stores = retailer_stores.clone();
+        let budget_settings = budget_settings.clone();
         Box::pin(async move {
             if let Some(old) = running.lock().await.take() {
                 old.shutdown().await;
@@ -712,6 +719,7 @@ fn kicksdb_launcher(
             let state = tokio::task::spawn_blocking(move || {
                 let mut live = KicksdbConfig::new(key, &mirror);
                 live.base_url = base_url;
+                live.budget.settings = budget_settings;
                 let mut config = ServiceConfig::new(&mirror);
                 config.realtime_per_minute = live.realtime_per_minute;
                 config.retailer_stores = retailer_stores;

@@ -148,6 +148,13 @@ impl AlertsState {
         self.compare_retailers.iter().any(|(_, r)| r.is_pending())
     }
 
+    /// The running monitor's plan (on a source with a monthly budget), for Settings.
+    pub(super) fn monitor_plan(&self) -> Option<super::monitor::PlanStatus> {
+        self.monitor
+            .as_ref()
+            .map(|(_, handle)| handle.plan_status())
+    }
+
     /// A guard that holds the monitor back while a user lookup is in flight.
     pub(super) fn user_lookup(&self) -> Option<UserLookupGuard> {
         self.monitor

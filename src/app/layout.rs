@@ -157,6 +157,7 @@ impl App {
                 );
                 self.settings_action(action, ctx);
                 self.stores_settings_ui(ui);
+                self.budget_settings_ui(ui, ctx);
             }
         });
     }

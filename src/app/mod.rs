@@ -13,6 +13,7 @@
 //! do), `export` (CSV and PNG), `screenshot`, `startup` and `window` (the eframe wiring).
 
 mod alerts;
+mod budget;
 mod connection;
 mod export;
 mod fetches;
@@ -113,6 +114,7 @@ pub struct App {
     live: live::LiveSource,
     /// The retail storefronts of Settings.
     stores: stores::StoresState,
+    budget: budget::BudgetState,
 }
 
 impl App {
@@ -163,6 +165,7 @@ impl App {
             portfolio: portfolio::Portfolio::new(None),
             live: live::LiveSource::default(),
             stores: stores::StoresState::default(),
+            budget: budget::BudgetState::default(),
         };
         if let Some(path) = init.user_db {
             app.open_user_db(path);
@@ -358,6 +361,7 @@ impl App {
         self.keyboard(&ctx);
         self.alerts_tick(&ctx);
         self.stores_tick();
+        self.budget_tick();
         self.panels_ui(ui, &ctx);
         ui::widgets::focus_ring_ui(&ctx);
         if self.screenshot.is_some() {

@@ -10,6 +10,9 @@ pub struct StartupStatus {
     /// The retail storefronts the local service reads, shared with it (`main` hands the same
     /// value to both); Settings edits them.
     retailer_stores: crate::model::RetailerStores,
+    /// The KicksDB budget's settings the in-process KicksDB service reads, shared with it
+    /// (`main` hands the same value to both); Settings edits them.
+    budget_settings: crate::model::budget::BudgetSettingsCell,
 }
 
 /// What start-up produced: the running local service.
@@ -63,6 +66,21 @@ impl StartupStatus {
     #[must_use]
     pub fn retailer_stores(&self) -> &crate::model::RetailerStores {
         &self.retailer_stores
+    }
+
+    /// The same status sharing the KicksDB budget's `settings` with the in-process service.
+    #[must_use]
+    pub fn with_budget_settings(self, settings: crate::model::budget::BudgetSettingsCell) -> Self {
+        Self {
+            budget_settings: settings,
+            ..self
+        }
+    }
+
+    /// The KicksDB budget's settings shared with the in-process service.
+    #[must_use]
+    pub fn budget_settings(&self) -> &crate::model::budget::BudgetSettingsCell {
+        &self.budget_settings
     }
 
     fn update(&self, f: impl FnOnce(&mut StartupState)) {

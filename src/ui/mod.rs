@@ -2,6 +2,7 @@
 //! what they are given and return what the user asked for; the app does the fetching.
 
 pub mod alerts;
+pub mod budget;
 pub mod chart_text;
 pub mod detail;
 pub mod fetched;
