@@ -385,3 +385,79 @@ fn replicas_on_kicksdb_share_its_60_real_time_calls_a_minute_through_redis() {
         "{statuses:?}"
     );
 }
+
+#[test]
+fn replicas_on_kicksdb_spend_one_monthly_budget_through_redis() {
+    if !redis_available() {
+        assert!(
+            std::env::var("SOLESCOPE_REQUIRE_REDIS").as_deref() != Ok("1"),
+            "SOLESCOPE_REQUIRE_REDIS=1 but redis-server is not on PATH"
+        );
+        eprintln!(
+            "NOTICE: redis-server is not on PATH; the monthly budget replicas test is skipped"
+        );
+        return;
+    }
+    let mock = common::mock_kicksdb::MockKicksdb::start(common::mock_kicksdb::MockConfig {
+        extra_products: 40,
+        ..common::mock_kicksdb::MockConfig::default()
+    });
+    let codes = mock.style_codes();
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let redis_dir = dir.path().join("redis");
+    std::fs::create_dir(&redis_dir).unwrap();
+    let _redis = start_redis(port, &redis_dir);
+    let url = format!("redis://127.0.0.1:{port}/0");
+    // A quota of 20 of which Solescope may use half: ten calls this month, between both.
+    let options = [
+        "--source",
+        "kicksdb",
+        "--kicksdb-url",
+        &mock.base_url(),
+        "--kicksdb-quota",
+        "20",
+        "--kicksdb-share",
+        "50",
+    ];
+    let env = [("SOLESCOPE_KICKSDB_KEY", mock.key())];
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let (_a, base_a) = start_replica(&options, &env, &dir.path().join("a.sqlite"), &url);
+    let (_b, base_b) = start_replica(&options, &env, &dir.path().join("b.sqlite"), &url);
+
+    // Forty batched pricings at once, each of another style code, spread over both replicas.
+    let http = Http {
+        runtime: tokio::runtime::Runtime::new().unwrap(),
+        client: reqwest::Client::new(),
+    };
+    let statuses: Vec<u16> = http.runtime.block_on(async {
+        let mut tasks = Vec::new();
+        for (at, code) in codes.iter().take(40).enumerate() {
+            let base = if at % 2 == 0 { &base_a } else { &base_b };
+            let request = http
+                .client
+                .get(format!("{base}/api/v2/prices?sku={code}"))
+                .header("Authorization", "demo-pro");
+            tasks.push(tokio::spawn(async move {
+                request.send().await.unwrap().status().as_u16()
+            }));
+        }
+        let mut statuses = Vec::new();
+        for task in tasks {
+            statuses.push(task.await.unwrap());
+        }
+        statuses
+    });
+    assert_eq!(
+        mock.count(common::mock_kicksdb::Endpoint::Prices),
+        10,
+        "one budget of ten between two replicas: {statuses:?}"
+    );
+    assert_eq!(statuses.iter().filter(|s| **s == 200).count(), 10);
+    assert_eq!(statuses.iter().filter(|s| **s == 429).count(), 30);
+    let budget = http.get(&format!("{base_b}/api/v2/budget"), "demo-pro");
+    assert_eq!(budget.status, 200);
+    let budget: serde_json::Value = serde_json::from_str(&budget.body).unwrap();
+    assert_eq!(budget["data"]["spend"]["counted"], 10, "{budget}");
+    assert_eq!(budget["data"]["shared"], true, "{budget}");
+}
