@@ -400,6 +400,8 @@ fn replicas_on_kicksdb_spend_one_monthly_budget_through_redis() {
     }
     let mock = common::mock_kicksdb::MockKicksdb::start(common::mock_kicksdb::MockConfig {
         extra_products: 40,
+        // The key's own count starts at nothing: the share is what holds.
+        quota_start: 0,
         ..common::mock_kicksdb::MockConfig::default()
     });
     let codes = mock.style_codes();
