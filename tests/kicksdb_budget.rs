@@ -419,3 +419,64 @@ async fn weekly_charts_are_topped_up_with_the_missing_days_not_read_again() {
     // The spoilt weeks are whole again, the older ones kept: the same 52 weeks.
     assert_eq!(topped_up, whole);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_demo_prices_from_its_catalogue_and_has_no_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalogue = common::catalogue(dir.path(), "catalogue.sqlite", 40, 3);
+    let server = common::start(common::config(&catalogue)).await;
+    let client = client(&server);
+    let hits = client
+        .search(&solescope::client::SearchQuery::default())
+        .await
+        .unwrap();
+    let hit = hits.hits.first().unwrap().clone();
+    // Asked with the code in another spelling, and one no product has.
+    let asked = vec![
+        hit.sku.to_lowercase().replace('-', " "),
+        "NO-SUCH-CODE".to_owned(),
+    ];
+    let answer = client.prices(&asked, Country::Us).await.unwrap();
+    assert_eq!(answer.missing, vec!["NO-SUCH-CODE".to_owned()]);
+    let prices = &answer.products[0];
+    assert_eq!(
+        (prices.source.as_str(), prices.product_id.as_str()),
+        ("catalogue", hit.id.as_str())
+    );
+    assert_eq!(prices.sku, asked[0]);
+    // Size by size, the catalogue's own prices; none at 0.
+    let priced: Vec<(&str, f64)> = hit
+        .variants
+        .iter()
+        .filter(|v| v.price > 0.0)
+        .map(|v| (v.size.as_str(), v.price))
+        .collect();
+    let answered: Vec<(&str, f64)> = prices
+        .sizes
+        .iter()
+        .map(|s| (s.size.as_str(), s.lowest_ask))
+        .collect();
+    assert_eq!(answered, priced);
+    assert_eq!(client.budget().await.unwrap(), None);
+
+    // Bad requests: no code, 51 codes, a control character, a market the key may not read.
+    let refuse = |query: String| {
+        let url = format!("{}/api/v2/prices?{query}", server.base_url());
+        async move {
+            reqwest::Client::new()
+                .get(url)
+                .header("Authorization", "demo-free")
+                .send()
+                .await
+                .unwrap()
+                .status()
+                .as_u16()
+        }
+    };
+    assert_eq!(refuse(String::new()).await, 400);
+    let many: Vec<String> = (0..51).map(|i| format!("sku=C{i}")).collect();
+    assert_eq!(refuse(many.join("&")).await, 400);
+    assert_eq!(refuse("sku=A%07B".into()).await, 400);
+    assert_eq!(refuse("sku=A&market=FR".into()).await, 403);
+    assert_eq!(refuse("sku=A&market=XX".into()).await, 400);
+}
