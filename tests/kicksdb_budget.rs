@@ -445,7 +445,7 @@ async fn the_demo_prices_from_its_catalogue_and_has_no_budget() {
     );
     assert_eq!(prices.sku, asked[0]);
     // Size by size, the catalogue's own prices; none at 0.
-    let priced: Vec<(&str, f64)> = hit
+    let expected: Vec<(&str, f64)> = hit
         .variants
         .iter()
         .filter(|v| v.price > 0.0)
@@ -456,7 +456,7 @@ async fn the_demo_prices_from_its_catalogue_and_has_no_budget() {
         .iter()
         .map(|s| (s.size.as_str(), s.lowest_ask))
         .collect();
-    assert_eq!(answered, priced);
+    assert_eq!(answered, expected);
     assert_eq!(client.budget().await.unwrap(), None);
 
     // Bad requests: no code, 51 codes, a control character, a market the key may not read.
