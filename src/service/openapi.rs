@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use super::routes::{catalogue, images, realtime, subscriptions, v2};
+use super::routes::{catalogue, images, realtime, sources, subscriptions, v2};
 
 /// The interface's OpenAPI document.
 #[derive(OpenApi)]
@@ -32,6 +32,7 @@ use super::routes::{catalogue, images, realtime, subscriptions, v2};
         catalogue::stats,
         v2::product,
         v2::orders,
+        sources::sources,
         subscriptions::list,
         subscriptions::one,
         realtime::resale_a_product,
