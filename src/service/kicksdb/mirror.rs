@@ -60,13 +60,7 @@ impl Mirror {
         F: FnOnce(&Connection) -> Result<T, ApiError> + Send + 'static,
         T: Send + 'static,
     {
-        let readers = Arc::clone(&self.readers);
-        tokio::task::spawn_blocking(move || work(&*readers.get()?))
-            .await
-            .map_err(|err| {
-                tracing::error!("a mirror read failed: {err:#}");
-                ApiError::Internal
-            })?
+        self.readers.read(work).await
     }
 
     /// [`read`](Self::read), blocking (the key table, read by the auth layer off the workers).

@@ -80,20 +80,13 @@ impl LocalCatalogue {
         self.hits.get().is_some()
     }
 
-    /// Runs `work` on a pooled connection on tokio's blocking pool, so the async workers keep
-    /// answering while it reads.
+    /// Runs `work` on a pooled connection on tokio's blocking pool.
     async fn read<T, F>(&self, work: F) -> Result<T, ApiError>
     where
         F: FnOnce(&rusqlite::Connection) -> Result<T, ApiError> + Send + 'static,
         T: Send + 'static,
     {
-        let pool = Arc::clone(&self.pool);
-        tokio::task::spawn_blocking(move || work(&*pool.get()?))
-            .await
-            .map_err(|err| {
-                tracing::error!("a blocking read failed: {err:#}");
-                ApiError::Internal
-            })?
+        self.pool.read(work).await
     }
 
     /// Appends the JSON array of the search hits of `pks`, in order, to `out`, all from the hit
