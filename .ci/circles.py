@@ -6,7 +6,12 @@ A file's imports are the `super::`, `self::` and `crate::` paths in its code bef
 `#[cfg(test)]` (tests may assemble anything, as in .ci/layering.sh), resolved to the file that
 defines the module. A file and the modules above it (its `mod.rs` chain) are one module tree,
 not a circle: a parent declares and calls its children, which use the parent's types.
-Prints each circle as `a -> b -> a` and exits 1 when there is one."""
+Then the same one level up, in every folder of those trees: a folder's files and sub-folders
+(each sub-folder taken whole, with everything under it) may not import each other in a circle
+either, so `service/source.rs` importing from `service/routes/` while a route imports
+`service::source` is a circle between `source` and `routes` (issue 61), although no two files
+import each other. The folder's own `mod.rs` is their parent, not one of them.
+Prints each circle and exits 1 when there is one."""
 import os
 import re
 import sys
@@ -80,39 +85,60 @@ def related(a, b):
 
 graph = {a: {b for b in targets if not related(a, b)} for a, targets in edges.items()}
 
-# Strongly connected components (Tarjan), each of more than one file is a circle.
-index, low, stack, on_stack, components = {}, {}, [], set(), []
+def circles_of(graph):
+    """Strongly connected components of more than one node (Tarjan), each sorted."""
+    index, low, stack, on_stack, components = {}, {}, [], set(), []
 
+    def visit(node):
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph[node]):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                components.append(sorted(component))
 
-def visit(node):
-    index[node] = low[node] = len(index)
-    stack.append(node)
-    on_stack.add(node)
-    for nxt in sorted(graph[node]):
-        if nxt not in index:
-            visit(nxt)
-            low[node] = min(low[node], low[nxt])
-        elif nxt in on_stack:
-            low[node] = min(low[node], index[nxt])
-    if low[node] == index[node]:
-        component = []
-        while True:
-            top = stack.pop()
-            on_stack.discard(top)
-            component.append(top)
-            if top == node:
-                break
-        if len(component) > 1:
-            components.append(sorted(component))
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return components
 
 
 sys.setrecursionlimit(10000)
-for node in sorted(graph):
-    if node not in index:
-        visit(node)
 status = 0
-for component in components:
+for component in circles_of(graph):
     names = ["/".join(m) for m in component]
     print("circles: import circle between " + ", ".join(names))
     status = 1
+
+# One level up: in each folder, its files and sub-folders (each whole) as the nodes.
+folders = {module[:end] for module in files for end in range(1, len(module))}
+for folder in sorted(folders):
+    depth = len(folder)
+    children = {m[depth] for m in files if len(m) > depth and m[:depth] == folder}
+    folder_graph = {child: set() for child in children}
+    for source, targets in edges.items():
+        if len(source) <= depth or source[:depth] != folder:
+            continue
+        for target in targets:
+            if len(target) > depth and target[:depth] == folder and target[depth] != source[depth]:
+                folder_graph[source[depth]].add(target[depth])
+    for component in circles_of(folder_graph):
+        print(
+            "circles: in src/" + "/".join(folder) + ", an import circle between "
+            + ", ".join(component)
+        )
+        status = 1
 sys.exit(status)

@@ -40,24 +40,40 @@ done
 rm -rf "$live_home"
 
 # Where to buy: the product view reading two Shopify storefronts (the mock storefront of the
-# tests, one process per store, any free port) beside resale-a, on the demo's Dunk Low 'Panda'.
+# tests, one process per store, any free port) beside resale-a, on the Dunk Low 'Panda': the
+# demo's, then the mock KicksDB's (the window's KicksDB service reads the same stores).
 cargo build --locked --quiet --example mock_storefront
 store_outs=()
 store_pids=()
-for store in "11000 7,7.5,8,8.5,9,9.5,10,10.5,11,11.5,12" "11500 8,9,10,11,12,13"; do
-    read -r cents sizes <<<"$store"
-    out_file="$(mktemp)"
-    target/debug/examples/mock_storefront --handle nike-dunk-low-retro-panda-dd1391-100 \
-        --price-cents "$cents" --sizes "$sizes" >"$out_file" &
-    store_pids+=("$!")
-    store_outs+=("$out_file")
-done
 trap 'kill "$mock_pid" "${store_pids[@]}" 2>/dev/null || true; rm -f "$mock_out" "${store_outs[@]}"' EXIT
-store_args=()
-for out_file in "${store_outs[@]}"; do
-    for _ in $(seq 1 100); do [[ -s "$out_file" ]] && break; sleep 0.1; done
-    store_args+=(--retailer-store "$(awk '{print $NF; exit}' "$out_file")")
-done
+# Starts two stores selling HANDLE and sets store_args to their --retailer-store arguments.
+start_stores() {
+    local handle="$1" files=()
+    for store in "11000 7,7.5,8,8.5,9,9.5,10,10.5,11,11.5,12" "11500 8,9,10,11,12,13"; do
+        read -r cents sizes <<<"$store"
+        out_file="$(mktemp)"
+        target/debug/examples/mock_storefront --handle "$handle" \
+            --price-cents "$cents" --sizes "$sizes" >"$out_file" &
+        store_pids+=("$!")
+        store_outs+=("$out_file")
+        files+=("$out_file")
+    done
+    store_args=()
+    for out_file in "${files[@]}"; do
+        for _ in $(seq 1 100); do [[ -s "$out_file" ]] && break; sleep 0.1; done
+        store_args+=(--retailer-store "$(awk '{print $NF; exit}' "$out_file")")
+    done
+}
+start_stores nike-dunk-low-retro-panda-dd1391-100
 run target/debug/solescope --screenshot "$out/where-to-buy.png" --view product \
     --query "dunk low panda" "${store_args[@]}" >/dev/null
 echo "$out/where-to-buy.png"
+start_stores nike-dunk-low-retro-white-black-2021
+live_home="$(mktemp -d)"
+HOME="$live_home" XDG_DATA_HOME="$live_home/data" \
+    SOLESCOPE_KICKSDB_URL="$(head -n 1 "$mock_out")" \
+    SOLESCOPE_KICKSDB_KEY=KICKS-MOCK-TEST-0000-000000000000 \
+    run target/debug/solescope --screenshot "$out/where-to-buy-live.png" --view product \
+    --source kicksdb --query "dunk low" "${store_args[@]}" >/dev/null
+rm -rf "$live_home"
+echo "$out/where-to-buy-live.png"

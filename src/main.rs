@@ -628,8 +628,8 @@ fn run_window(screenshot: &ScreenshotArgs, extra_stores: &[StoreUrl]) -> anyhow:
             store
                 .set(app::LOCAL_DEMO_ACCOUNT, &app::demo_key(screenshot.tier))
                 .context("setting the demo key")?;
-            let source = match screenshot.screenshot_source {
-                SourceArg::Demo => app::DataSource::LocalDemo,
+            let feed = match screenshot.screenshot_source {
+                SourceArg::Demo => app::Feed::Demo,
                 SourceArg::Kicksdb => {
                     let key = std::env::var(KICKSDB_KEY_ENV).ok().filter(|k| !k.trim().is_empty()).with_context(|| {
                         format!("--source kicksdb reads the KicksDB key from {KICKSDB_KEY_ENV}, which is not set")
@@ -637,14 +637,14 @@ fn run_window(screenshot: &ScreenshotArgs, extra_stores: &[StoreUrl]) -> anyhow:
                     store
                         .set(app::KICKSDB_ACCOUNT, &key)
                         .context("setting the KicksDB key")?;
-                    app::DataSource::Kicksdb
+                    app::Feed::Kicksdb
                 }
             };
             let plan = app::ScreenshotPlan {
                 state: app::AppState {
                     view: screenshot.view,
                     last_query: screenshot.query.clone(),
-                    source,
+                    feed,
                     ..app::AppState::default()
                 },
                 request: app::ScreenshotRequest::new(path.clone()),
@@ -716,28 +716,20 @@ fn kicksdb_launcher(
             let mirror = demo::data_dir()
                 .ok_or("no home directory, so no place for the KicksDB mirror")?
                 .join(KICKSDB_MIRROR_FILE);
-            let state = tokio::task::spawn_blocking(move || {
-                let mut live = KicksdbConfig::new(key, &mirror);
-                live.base_url = base_url;
-                live.budget.settings = budget_settings;
-                let mut config = ServiceConfig::new(&mirror);
-                config.realtime_per_minute = live.realtime_per_minute;
-                config.retailer_stores = retailer_stores;
-                let source = Arc::new(Kicksdb::new(&live, None).map_err(|err| format!("{err:#}"))?);
-                ServiceState::with_sources(
-                    &config,
-                    Arc::new(Arc::clone(&source)) as Arc<dyn Marketplaces>,
-                    Arc::new(source) as Arc<dyn CatalogueSource>,
-                )
-                .map_err(|err| format!("opening the mirror {}: {err:#}", mirror.display()))
-            })
-            .await
-            .map_err(|err| format!("starting the KicksDB service: {err}"))??;
             let handle = runtime
-                .spawn(service::spawn("127.0.0.1:0", state))
+                .spawn(async move {
+                    service::start::kicksdb_in_window(
+                        key,
+                        base_url,
+                        &mirror,
+                        retailer_stores,
+                        solescope::service::storefront::StorefrontConfig::default(),
+                        budget_settings,
+                    )
+                    .await
+                })
                 .await
-                .map_err(|err| format!("starting the KicksDB service: {err}"))?
-                .map_err(|err| format!("starting the KicksDB service: {err:#}"))?;
+                .map_err(|err| format!("starting the KicksDB service: {err}"))??;
             let url = handle.base_url();
             *running.lock().await = Some(handle);
             Ok(url)

@@ -140,35 +140,57 @@ async fn the_same_minute_gives_identical_figures_and_later_minutes_move() {
     let simulator = fixture.quick();
     let top = &fixture.products("popularity DESC, pk")[0];
 
-    let a = simulator.resale_a_product(&top.id).await.unwrap();
+    let a = simulator.resale_a_product(&top.id).await.unwrap().value;
     let b = simulator
         .resale_b_related(&top.id, &query(None))
         .await
-        .unwrap();
-    let r = simulator.retailer_product(&top.slug).await.unwrap();
+        .unwrap()
+        .value;
+    let r = simulator
+        .retailer_product(&top.slug, None)
+        .await
+        .unwrap()
+        .value;
     // Later in the same minute: everything identical.
     fixture.now.store(START + 45, Ordering::SeqCst);
-    assert_eq!(simulator.resale_a_product(&top.id).await.unwrap(), a);
+    assert_eq!(simulator.resale_a_product(&top.id).await.unwrap().value, a);
     assert_eq!(
         simulator
             .resale_b_related(&top.id, &query(None))
             .await
-            .unwrap(),
+            .unwrap()
+            .value,
         b
     );
-    assert_eq!(simulator.retailer_product(&top.slug).await.unwrap(), r);
+    assert_eq!(
+        simulator
+            .retailer_product(&top.slug, None)
+            .await
+            .unwrap()
+            .value,
+        r
+    );
     // A fresh simulator with the same seed agrees too: nothing depends on call history.
-    assert_eq!(fixture.quick().resale_a_product(&top.id).await.unwrap(), a);
+    assert_eq!(
+        fixture
+            .quick()
+            .resale_a_product(&top.id)
+            .await
+            .unwrap()
+            .value,
+        a
+    );
 
     let mut moved_a = 0;
     let mut moved_b = 0;
     for minute in 1..=5 {
         fixture.set_minutes_after_start(minute);
-        let later_a = simulator.resale_a_product(&top.id).await.unwrap();
+        let later_a = simulator.resale_a_product(&top.id).await.unwrap().value;
         let later_b = simulator
             .resale_b_related(&top.id, &query(None))
             .await
-            .unwrap();
+            .unwrap()
+            .value;
         moved_a += usize::from(
             (later_a.lowest_price_cents, later_a.selling_count)
                 != (a.lowest_price_cents, a.selling_count),
@@ -197,7 +219,11 @@ async fn the_same_minute_gives_identical_figures_and_later_minutes_move() {
     let mut stock_changes = 0;
     for hour in 1..=24 {
         fixture.set_minutes_after_start(hour * 60);
-        let later = simulator.retailer_product(&top.slug).await.unwrap();
+        let later = simulator
+            .retailer_product(&top.slug, None)
+            .await
+            .unwrap()
+            .value;
         stock_changes += later
             .variants
             .iter()
@@ -215,17 +241,23 @@ async fn every_identifier_finds_the_same_resale_a_product() {
     let fixture = Fixture::new();
     let simulator = fixture.quick();
     for row in fixture.products("pk").iter().step_by(37) {
-        let by_uuid = simulator.resale_a_product(&row.id).await.unwrap();
+        let by_uuid = simulator.resale_a_product(&row.id).await.unwrap().value;
         let by_upper_uuid = simulator
             .resale_a_product(&row.id.to_uppercase())
             .await
-            .unwrap();
-        let by_slug = simulator.resale_a_product(&row.slug).await.unwrap();
+            .unwrap()
+            .value;
+        let by_slug = simulator.resale_a_product(&row.slug).await.unwrap().value;
         let by_number = simulator
             .resale_a_product(&by_uuid.id.to_string())
             .await
-            .unwrap();
-        let by_own_slug = simulator.resale_a_product(&by_uuid.slug).await.unwrap();
+            .unwrap()
+            .value;
+        let by_own_slug = simulator
+            .resale_a_product(&by_uuid.slug)
+            .await
+            .unwrap()
+            .value;
         assert_eq!(by_upper_uuid, by_uuid);
         assert_eq!(by_slug, by_uuid);
         assert_eq!(by_number, by_uuid);
@@ -239,19 +271,22 @@ async fn every_identifier_finds_the_same_resale_a_product() {
         let related = simulator
             .resale_b_related(&row.id, &query(None))
             .await
-            .unwrap();
+            .unwrap()
+            .value;
         assert_eq!(
             simulator
                 .resale_b_related(&row.slug, &query(None))
                 .await
-                .unwrap(),
+                .unwrap()
+                .value,
             related
         );
         for node in &related {
             let again = simulator
                 .resale_b_related(&node.url_key, &query(None))
                 .await
-                .unwrap();
+                .unwrap()
+                .value;
             assert!(
                 !again.iter().any(|n| n.id == node.id),
                 "a product is not related to itself"
@@ -259,15 +294,34 @@ async fn every_identifier_finds_the_same_resale_a_product() {
         }
 
         // retailer-a: its own slug, the catalogue slug, the UUID and the gid agree.
-        let product = simulator.retailer_product(&row.slug).await.unwrap();
+        let product = simulator
+            .retailer_product(&row.slug, None)
+            .await
+            .unwrap()
+            .value;
         assert_ne!(product.slug, row.slug);
         assert_eq!(
-            simulator.retailer_product(&product.slug).await.unwrap(),
+            simulator
+                .retailer_product(&product.slug, None)
+                .await
+                .unwrap()
+                .value,
             product
         );
-        assert_eq!(simulator.retailer_product(&row.id).await.unwrap(), product);
         assert_eq!(
-            simulator.retailer_product(&product.id).await.unwrap(),
+            simulator
+                .retailer_product(&row.id, None)
+                .await
+                .unwrap()
+                .value,
+            product
+        );
+        assert_eq!(
+            simulator
+                .retailer_product(&product.id, None)
+                .await
+                .unwrap()
+                .value,
             product
         );
         assert!(
@@ -288,7 +342,7 @@ async fn asks_bids_and_sales_agree_with_the_catalogue() {
     for minute in [0, 7, 600] {
         fixture.set_minutes_after_start(minute);
         for row in rows.iter().step_by(13) {
-            let product = simulator.resale_a_product(&row.id).await.unwrap();
+            let product = simulator.resale_a_product(&row.id).await.unwrap().value;
             let lowest = product.lowest_price_cents;
             assert!(lowest >= row.min_usd_cents * 9 / 10, "{lowest} vs {row:?}");
             assert!(lowest <= row.avg_usd_cents * 5 / 4, "{lowest} vs {row:?}");
@@ -312,6 +366,7 @@ async fn asks_bids_and_sales_agree_with_the_catalogue() {
                 .resale_b_related(&row.id, &query(None))
                 .await
                 .unwrap()
+                .value
             {
                 let state = &node.market.state;
                 let sales = &node.market.sales_information;
@@ -358,16 +413,18 @@ async fn asks_bids_and_sales_agree_with_the_catalogue() {
     let top = simulator
         .resale_b_related(&rows[1].id, &query(None))
         .await
-        .unwrap();
+        .unwrap()
+        .value;
     let best = top.iter().find(|node| node.id == rows[0].id);
     if let Some(best) = best {
         assert!(best.market.sales_information.sales_last_72_hours > 0);
     }
-    let busiest = simulator.resale_a_product(&rows[0].id).await.unwrap();
+    let busiest = simulator.resale_a_product(&rows[0].id).await.unwrap().value;
     let quietest = simulator
         .resale_a_product(&rows[rows.len() - 1].id)
         .await
-        .unwrap();
+        .unwrap()
+        .value;
     assert!(busiest.selling_count > quietest.selling_count * 3);
 }
 
@@ -377,7 +434,7 @@ async fn resale_a_sizes_are_the_catalogue_run_with_gaps_where_nobody_asks() {
     let simulator = fixture.quick();
     let mut gaps = 0;
     for row in fixture.products("popularity, pk").iter().take(40) {
-        let product = simulator.resale_a_product(&row.id).await.unwrap();
+        let product = simulator.resale_a_product(&row.id).await.unwrap().value;
         let run = variants(&fixture.path, row.pk);
         let labels: Vec<&str> = product
             .size_options
@@ -405,7 +462,11 @@ async fn retailer_variants_follow_the_catalogue_size_run() {
     let simulator = fixture.quick();
     let rows = fixture.products("pk");
     let men = rows.iter().find(|row| row.size_system == "US M").unwrap();
-    let product = simulator.retailer_product(&men.slug).await.unwrap();
+    let product = simulator
+        .retailer_product(&men.slug, None)
+        .await
+        .unwrap()
+        .value;
     let run = variants(&fixture.path, men.pk);
     assert_eq!(product.variants.len(), run.len());
     for (variant, (us, uk, eu, gtin)) in product.variants.iter().zip(&run) {
@@ -439,7 +500,11 @@ async fn retailer_variants_follow_the_catalogue_size_run() {
 
     // Kids' runs carry their own labels.
     if let Some(kids) = rows.iter().find(|row| row.size_system == "US GS") {
-        let product = simulator.retailer_product(&kids.slug).await.unwrap();
+        let product = simulator
+            .retailer_product(&kids.slug, None)
+            .await
+            .unwrap()
+            .value;
         assert!(
             product.variants[0].size.starts_with("US 3.5Y / UK "),
             "{}",
@@ -457,7 +522,8 @@ async fn related_products_share_the_model_then_the_brand() {
     let related = simulator
         .resale_b_related(&row.slug, &query(None))
         .await
-        .unwrap();
+        .unwrap()
+        .value;
     assert_eq!(related.len(), 8);
     let same_model = rows
         .iter()
@@ -488,20 +554,24 @@ async fn euros_and_pounds_change_the_amounts() {
     let usd = simulator
         .resale_b_related(&row.id, &query(None))
         .await
-        .unwrap();
+        .unwrap()
+        .value;
     let explicit = simulator
         .resale_b_related(&row.id, &query(Some("usd")))
         .await
-        .unwrap();
+        .unwrap()
+        .value;
     assert_eq!(explicit, usd);
     let eur = simulator
         .resale_b_related(&row.id, &query(Some("EUR")))
         .await
-        .unwrap();
+        .unwrap()
+        .value;
     let gbp = simulator
         .resale_b_related(&row.id, &query(Some("GBP")))
         .await
-        .unwrap();
+        .unwrap()
+        .value;
     // Euro amounts differ from dollar ones (one product may land on the same number by chance).
     assert!(
         usd.iter()
@@ -540,7 +610,11 @@ async fn euros_and_pounds_change_the_amounts() {
         market: Some("JP".into()),
         ..RelatedQuery::default()
     };
-    let jp = simulator.resale_b_related(&row.id, &japan).await.unwrap();
+    let jp = simulator
+        .resale_b_related(&row.id, &japan)
+        .await
+        .unwrap()
+        .value;
     let dearer = jp
         .iter()
         .zip(&usd)
@@ -570,7 +644,7 @@ async fn unknown_ids_are_not_found_and_malformed_requests_are_bad() {
             .await
             .unwrap_err();
         assert!(matches!(b, UpstreamError::NotFound(_)), "{b:?}");
-        let r = simulator.retailer_product(id).await.unwrap_err();
+        let r = simulator.retailer_product(id, None).await.unwrap_err();
         assert!(matches!(r, UpstreamError::NotFound(_)), "{r:?}");
     }
     for id in ["", "  ", "bad\u{0}id", "tab\tid", long.as_str()] {
@@ -581,7 +655,7 @@ async fn unknown_ids_are_not_found_and_malformed_requests_are_bad() {
             .await
             .unwrap_err();
         assert!(matches!(b, UpstreamError::BadRequest(_)), "{id:?}: {b:?}");
-        let r = simulator.retailer_product(id).await.unwrap_err();
+        let r = simulator.retailer_product(id, None).await.unwrap_err();
         assert!(matches!(r, UpstreamError::BadRequest(_)), "{id:?}: {r:?}");
     }
     let row = &fixture.products("pk")[0];
@@ -613,11 +687,16 @@ async fn unknown_ids_are_not_found_and_malformed_requests_are_bad() {
         market: Some(String::new()),
     };
     assert_eq!(
-        simulator.resale_b_related(&row.id, &empty).await.unwrap(),
+        simulator
+            .resale_b_related(&row.id, &empty)
+            .await
+            .unwrap()
+            .value,
         simulator
             .resale_b_related(&row.id, &query(None))
             .await
             .unwrap()
+            .value
     );
 }
 
@@ -641,7 +720,7 @@ async fn a_failure_rate_of_one_always_fails() {
             Err(UpstreamError::Failed(_))
         ));
         assert!(matches!(
-            simulator.retailer_product(&row.slug).await,
+            simulator.retailer_product(&row.slug, None).await,
             Err(UpstreamError::Failed(_))
         ));
     }
@@ -673,7 +752,7 @@ async fn latency_beyond_the_timeout_times_out_after_the_timeout() {
     assert!(started.elapsed() >= Duration::from_millis(80));
     let result = tokio::time::timeout(
         Duration::from_secs(3),
-        simulator.retailer_product(&row.slug),
+        simulator.retailer_product(&row.slug, None),
     )
     .await
     .unwrap();
@@ -710,14 +789,35 @@ async fn latency_is_waited_without_blocking_other_calls() {
     assert!(elapsed < Duration::from_millis(1_200), "{elapsed:?}");
 }
 
-/// The Real-time tab offers the simulator's codes; the two lists live on either side of the
-/// layering rule (the UI must not import the service), so this keeps them in step.
-#[test]
-fn the_real_time_tab_offers_exactly_the_simulators_codes() {
+/// What the simulator says it answers for (`GET /api/v2/sources`, which the Real-time tab
+/// offers) is what it answers: every country, currency and market it lists is accepted.
+#[tokio::test]
+async fn every_code_the_simulator_offers_is_answered() {
     use solescope::service::marketplace::markets::{COUNTRIES, CURRENCIES};
-    use solescope::ui::realtime::{RESALE_B_COUNTRIES, RESALE_B_CURRENCIES};
+    let fixture = Fixture::new();
+    let simulator = fixture.quick();
+    let offered = simulator
+        .sources()
+        .resale_b
+        .expect("the simulator answers resale-b");
     let currencies: Vec<&str> = CURRENCIES.iter().map(|c| c.code).collect();
-    assert_eq!(RESALE_B_CURRENCIES, currencies.as_slice());
+    assert_eq!(offered.currencies, currencies);
     let countries: Vec<&str> = COUNTRIES.iter().map(|c| c.code).collect();
-    assert_eq!(RESALE_B_COUNTRIES, countries.as_slice());
+    assert_eq!(offered.countries, countries);
+    let row = &fixture.products("pk")[0];
+    for currency in &offered.currencies {
+        let query = RelatedQuery {
+            currency: Some(currency.clone()),
+            ..RelatedQuery::default()
+        };
+        simulator.resale_b_related(&row.id, &query).await.unwrap();
+    }
+    for market in &offered.markets {
+        let query = RelatedQuery {
+            country: Some(market.clone()),
+            market: Some(market.clone()),
+            ..RelatedQuery::default()
+        };
+        simulator.resale_b_related(&row.id, &query).await.unwrap();
+    }
 }

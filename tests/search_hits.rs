@@ -297,8 +297,21 @@ async fn a_store_built_after_the_start_answers_as_the_catalogue_did_meanwhile() 
     let catalogue = common::catalogue(dir.path(), "catalogue.sqlite", 3_000, 6);
     let mut config = common::config(&catalogue);
     config.background_from = 0;
-    let state = tokio::task::spawn_blocking(move || {
-        solescope::service::ServiceState::open(&config).unwrap()
+    let (state, local) = tokio::task::spawn_blocking(move || {
+        let local =
+            solescope::service::local::LocalCatalogue::open(&config, Box::new(|| {})).unwrap();
+        let simulator = solescope::service::marketplace::Simulator::open(
+            &config.catalogue,
+            config.simulator.clone(),
+        )
+        .unwrap();
+        let state = solescope::service::ServiceState::with_sources(
+            &config,
+            std::sync::Arc::new(simulator),
+            std::sync::Arc::new(std::sync::Arc::clone(&local)),
+        )
+        .unwrap();
+        (state, local)
     })
     .await
     .unwrap();
@@ -330,11 +343,11 @@ async fn a_store_built_after_the_start_answers_as_the_catalogue_did_meanwhile() 
         pages
     };
     // Answered at once, while the store of 3,000 products is still being built.
-    let was_ready = state.hits_ready();
+    let was_ready = local.hits_ready();
     let meanwhile = pages().await;
     assert!(!was_ready, "the store was built before the first search");
     let started = std::time::Instant::now();
-    while !state.hits_ready() {
+    while !local.hits_ready() {
         assert!(
             started.elapsed().as_secs() < 60,
             "the hit store never became ready"

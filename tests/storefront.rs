@@ -546,7 +546,6 @@ async fn a_restock_at_a_store_fires_the_alert_once_with_a_desktop_notification()
             check_every: Duration::from_millis(300),
         },
     );
-    handle.set_retailer_stores(served.stores.clone());
     let wait_for_checks = |n: u64| {
         let handle = handle.clone();
         async move {

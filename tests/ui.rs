@@ -393,7 +393,7 @@ fn a_remote_server_and_its_masked_key_are_used_and_the_key_goes_to_the_store() {
         "the key is never in the stored state"
     );
 
-    harness.get_by_label("Demo (offline)").click();
+    harness.get_by_label("In this window").click();
     step_until(&mut harness, "the local demo again", |h| {
         h.state().is_idle() && h.state().tier() == Some(Tier::Pro)
     });
@@ -417,7 +417,7 @@ fn a_remote_address_that_is_not_a_url_is_refused_inline() {
     });
     harness.step();
     assert!(has_label_containing(&harness, "Not connected"));
-    harness.get_by_label("Demo (offline)").click();
+    harness.get_by_label("In this window").click();
     step_until(&mut harness, "the local demo again", |h| {
         h.state().is_idle() && h.state().search_results().is_some()
     });

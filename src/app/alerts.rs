@@ -314,7 +314,6 @@ impl App {
     /// Per frame: takes in database reads, starts (or restarts) the monitor for the connected
     /// client, and turns its firings into the badge and a fresh list.
     pub(super) fn alerts_tick(&mut self, ctx: &egui::Context) {
-        let is_local = self.is_local();
         let alerts = &mut self.alerts;
         if let Some(opened) = alerts.opened.take() {
             match opened.try_take() {
@@ -370,10 +369,6 @@ impl App {
                     Arc::clone(&alerts.notifier),
                     alerts.monitor_config.clone(),
                 );
-                // The storefronts are the local service's: a remote server has its own.
-                if is_local {
-                    handle.set_retailer_stores(self.startup.retailer_stores().clone());
-                }
                 alerts.monitor = Some((base_url, handle));
             }
         }
@@ -520,11 +515,21 @@ impl App {
                 ui.spinner();
             }
         });
-        let errors = std::iter::once(alerts.compare_resale_a.error())
-            .chain(alerts.compare_retailers.iter().map(|(_, r)| r.error()))
-            .flatten();
-        for error in errors {
-            ui.colored_label(ui.visuals().error_fg_color, format!("{error:#}"));
+        // Each failure named by its source, in the service's words; the request on hover.
+        let errors = std::iter::once(("resale-a".to_owned(), alerts.compare_resale_a.error()))
+            .chain(alerts.compare_retailers.iter().map(|(store, r)| {
+                let source = store
+                    .as_ref()
+                    .map_or_else(|| "retailer-a".to_owned(), |s| s.label().to_owned());
+                (source, r.error())
+            }))
+            .filter_map(|(source, error)| error.map(|error| (source, error)));
+        for (source, error) in errors {
+            ui.colored_label(
+                ui.visuals().error_fg_color,
+                format!("{source}: {}", error.user_text()),
+            )
+            .on_hover_text(format!("{error:#}"));
         }
         let mut quotes = Vec::new();
         if is_current {
@@ -597,20 +602,11 @@ impl App {
                 }
                 answer
             });
-        let stores: Vec<Option<StoreUrl>> = if self.is_local() {
-            self.startup
-                .retailer_stores()
-                .list()
-                .into_iter()
-                .map(Some)
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let stores = if stores.is_empty() {
-            vec![None]
-        } else {
-            stores
+        // One lookup per store the service reads, else one of its retailer, else none.
+        let stores: Vec<Option<StoreUrl>> = match self.offered_stores() {
+            stores if !stores.is_empty() => stores.into_iter().map(Some).collect(),
+            _ if self.offers_retailer() => vec![None],
+            _ => Vec::new(),
         };
         self.alerts.compare_retailers = stores
             .into_iter()

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::{App, DataSource, Requested, Severity};
+use super::{App, Feed, Requested, ServiceLocation, Severity};
 use crate::client::{Client, ClientConfig, ClientError, ErrorKind, KeyStore};
 use crate::model::Tier;
 use crate::ui;
@@ -28,16 +28,29 @@ pub fn demo_tier_from_key(key: &str) -> Option<Tier> {
 }
 
 impl App {
-    pub(super) fn is_local(&self) -> bool {
-        self.state.source == DataSource::LocalDemo
+    /// Whether the window's own service runs on the demo (its demo keys and tiers apply).
+    pub(super) fn starts_demo(&self) -> bool {
+        self.state.service == ServiceLocation::InWindow && self.state.feed == Feed::Demo
+    }
+
+    /// Whether the window's own service is started over KicksDB.
+    pub(super) fn starts_kicksdb(&self) -> bool {
+        self.state.service == ServiceLocation::InWindow && self.state.feed == Feed::Kicksdb
+    }
+
+    /// Whether the service runs in this window (its stores are edited in Settings).
+    pub(super) fn service_in_window(&self) -> bool {
+        self.state.service == ServiceLocation::InWindow
     }
 
     /// The key-store account of the key in use.
     pub(super) fn key_account(&self) -> String {
-        match &self.state.source {
-            DataSource::LocalDemo => LOCAL_DEMO_ACCOUNT.to_owned(),
-            DataSource::Remote { base_url } => crate::client::keystore::account_for(base_url),
-            DataSource::Kicksdb => super::KICKSDB_ACCOUNT.to_owned(),
+        match (&self.state.service, self.state.feed) {
+            (ServiceLocation::InWindow, Feed::Demo) => LOCAL_DEMO_ACCOUNT.to_owned(),
+            (ServiceLocation::Remote { base_url }, _) => {
+                crate::client::keystore::account_for(base_url)
+            }
+            (ServiceLocation::InWindow, Feed::Kicksdb) => super::KICKSDB_ACCOUNT.to_owned(),
         }
     }
 
@@ -47,10 +60,10 @@ impl App {
             Requested::NotYetRequested => {
                 let store = Arc::clone(&self.key_store);
                 let account = self.key_account();
-                let is_local = self.is_local();
+                let demo = self.starts_demo();
                 self.key.spawn(&self.runtime, ctx, async move {
                     tokio::task::spawn_blocking(move || {
-                        if is_local {
+                        if demo {
                             Ok(Some(stored_demo_key(store.as_ref())))
                         } else {
                             // A remote server without a stored key is asked without one: its
@@ -98,7 +111,7 @@ impl App {
             return;
         };
         self.connect_attempted = true;
-        self.demo_tier = if self.is_local() {
+        self.demo_tier = if self.starts_demo() {
             key.as_deref().and_then(demo_tier_from_key)
         } else {
             None
@@ -107,6 +120,7 @@ impl App {
             Ok(client) => {
                 self.client = Some(client);
                 self.client_error = None;
+                self.sources.reset();
                 self.search_edited_at = None;
                 self.watch_prices.clear();
                 self.send_search(ctx);
@@ -126,6 +140,7 @@ impl App {
         self.client = None;
         self.client_error = None;
         self.connect_attempted = false;
+        self.sources.reset();
         self.key = Requested::NotYetRequested;
         self.search.results = Requested::NotYetRequested;
         self.search.more = Requested::NotYetRequested;
@@ -172,15 +187,22 @@ impl App {
             SettingsAction::None => {}
             SettingsAction::SwitchDemoTier(tier) => self.switch_demo_tier(tier, ctx),
             SettingsAction::UseKicksdb { api_key } => self.use_kicksdb(api_key, ctx),
+            SettingsAction::UseInWindow if self.state.feed == Feed::Kicksdb => {
+                self.use_kicksdb(None, ctx);
+            }
+            SettingsAction::UseInWindow => {
+                self.settings_action(SettingsAction::UseLocal, ctx);
+            }
             SettingsAction::UseLocal => {
                 self.leave_kicksdb();
-                self.state.source = DataSource::LocalDemo;
+                self.state.service = ServiceLocation::InWindow;
+                self.state.feed = Feed::Demo;
                 self.disconnect();
                 self.base_url = self.local_base_url.clone();
             }
             SettingsAction::UseRemote { base_url, api_key } => {
                 self.leave_kicksdb();
-                self.state.source = DataSource::Remote {
+                self.state.service = ServiceLocation::Remote {
                     base_url: base_url.clone(),
                 };
                 self.disconnect();
@@ -209,7 +231,7 @@ impl App {
                         ),
                     });
                 self.disconnect();
-                if self.is_kicksdb() {
+                if self.starts_kicksdb() {
                     self.use_kicksdb(None, ctx);
                 } else {
                     self.connect(None, ctx);

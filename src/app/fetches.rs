@@ -44,8 +44,8 @@ impl App {
         let waited_secs = ctx.input(|i| i.time) - edited_at;
         if waited_secs >= SEARCH_DEBOUNCE_SECS {
             self.search_edited_at = None;
-            if self.is_kicksdb() {
-                // The mirror answers as you type; KicksDB once typing pauses longer.
+            if self.searches_upstream() {
+                // What is held answers as you type; the live source once typing pauses longer.
                 self.send_search_with(ctx, true);
                 self.live.search_typed_at = Some(edited_at);
             } else {

@@ -14,22 +14,21 @@ use crate::ui::orders::WeeklySeries;
 impl App {
     /// Where the prices on screen come from, for the top bar's badge.
     pub(super) fn price_source(&self) -> ui::source_badge::PriceSource {
-        use ui::source_badge::PriceSource;
         let origin = self.client.as_ref().and_then(Client::data_origin);
-        match &self.state.source {
-            super::DataSource::LocalDemo => PriceSource::Demo,
-            super::DataSource::Remote { base_url } => PriceSource::Server {
-                base_url: base_url.clone(),
-                upstream: origin.map(|o| o.source),
-            },
-            super::DataSource::Kicksdb => match origin {
-                Some(o) if o.source == "kicksdb-mirror" => PriceSource::KicksdbCached {
-                    as_of: o.as_of,
-                    reason: o.stale_reason,
-                },
-                Some(_) => PriceSource::KicksdbLive,
-                None => PriceSource::KicksdbConnecting,
-            },
+        let remote = match &self.state.service {
+            super::ServiceLocation::Remote { base_url } => Some(base_url.as_str()),
+            super::ServiceLocation::InWindow => None,
+        };
+        let catalogue = self
+            .service_sources()
+            .map(|sources| sources.catalogue.source.as_str());
+        let source = ui::source_badge::price_source(remote, catalogue, origin.as_ref());
+        // Before the window's KicksDB service answers anything, say it is starting.
+        match source {
+            ui::source_badge::PriceSource::Connecting if self.starts_kicksdb() => {
+                ui::source_badge::PriceSource::KicksdbConnecting
+            }
+            source => source,
         }
     }
 
@@ -138,14 +137,16 @@ impl App {
             View::Portfolio => self.portfolio_view_ui(ui, ctx),
             View::Settings => {
                 let key_status = self.kicksdb_key_status();
+                let sources = self.service_sources().cloned();
                 let connection = ui::settings::ConnectionInfo {
                     base_url: self.base_url.as_deref().unwrap_or_default(),
-                    is_local: self.is_local(),
+                    in_window: self.service_in_window(),
+                    feed: self.state.feed,
+                    sources: sources.as_ref(),
                     demo_tier: self.demo_tier,
                     reported_tier: tier,
                     has_key: self.client.as_ref().is_some_and(Client::has_key),
                     connect_error: self.client_error.as_deref(),
-                    is_kicksdb: self.is_kicksdb(),
                     kicksdb_key_status: key_status.as_ref().map(|(ok, text)| (*ok, text.as_str())),
                     upstream_quota: self.client.as_ref().and_then(Client::upstream_quota),
                 };
@@ -393,12 +394,14 @@ impl App {
                 }
             }
         }
+        let offered = self.service_sources().map(|s| s.realtime.clone());
         let results = ui::realtime::RealtimeResults {
             resale_a: self.resale_a.fetched(),
             resale_b: self.resale_b.fetched(),
             retailer: self.retailer.fetched(),
             budget: self.realtime_budget(),
             tier,
+            offered: offered.as_ref(),
         };
         let output = egui::ScrollArea::vertical()
             .auto_shrink([false, false])

@@ -9,7 +9,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use super::{App, DataSource, Requested, Tier, demo_key};
+use super::{App, Feed, Requested, ServiceLocation, Tier, demo_key};
 use crate::client::{ClientError, ErrorKind, SearchQuery};
 use crate::model::SearchResponse;
 
@@ -46,10 +46,6 @@ impl App {
     pub fn with_live_launcher(mut self, launcher: LiveLauncher) -> Self {
         self.live.launcher = Some(launcher);
         self
-    }
-
-    pub(super) fn is_kicksdb(&self) -> bool {
-        self.state.source == DataSource::Kicksdb
     }
 
     /// In KicksDB mode, each frame until connected: the key read, the service started, the
@@ -137,7 +133,8 @@ impl App {
 
     /// Settings: use KicksDB; `key` replaces the stored one when given.
     pub(super) fn use_kicksdb(&mut self, key: Option<String>, ctx: &egui::Context) {
-        self.state.source = DataSource::Kicksdb;
+        self.state.service = ServiceLocation::InWindow;
+        self.state.feed = Feed::Kicksdb;
         self.disconnect();
         self.base_url = None;
         self.live.service = Requested::NotYetRequested;

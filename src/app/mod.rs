@@ -27,6 +27,7 @@ pub mod notify;
 mod portfolio;
 mod requested;
 mod screenshot;
+mod sources;
 mod startup;
 mod status;
 mod stores;
@@ -53,7 +54,7 @@ use crate::model::{
 use crate::ui;
 use crate::ui::orders::WeeklySeries;
 pub use crate::ui::state::{
-    AppState, ComparedProduct, DataSource, ThemeChoice, View, WatchedProduct,
+    AppState, ComparedProduct, Feed, ServiceLocation, ThemeChoice, View, WatchedProduct,
 };
 
 /// How long typing must pause before a search is sent.
@@ -115,22 +116,27 @@ pub struct App {
     /// The retail storefronts of Settings.
     stores: stores::StoresState,
     budget: budget::BudgetState,
+    /// What the service's sources answer (`GET /api/v2/sources`), asked once connected and
+    /// again now and then: Settings, the badge, the monitor, *Where to buy* and the real-time
+    /// tab read it.
+    sources: sources::SourcesState,
 }
 
 impl App {
     /// An app that starts once `init.startup` is finished (or at once on a remote server).
     #[must_use]
     pub fn new(init: AppInit) -> Self {
+        let state = init.state.migrated();
         let remote_draft = ui::settings::RemoteDraft {
-            base_url: match &init.state.source {
-                DataSource::Remote { base_url } => base_url.clone(),
-                DataSource::LocalDemo | DataSource::Kicksdb => String::new(),
+            base_url: match &state.service {
+                ServiceLocation::Remote { base_url } => base_url.clone(),
+                ServiceLocation::InWindow => String::new(),
             },
             api_key: String::new(),
             kicksdb_key: String::new(),
         };
         let mut app = Self {
-            state: init.state,
+            state,
             runtime: init.runtime,
             key_store: init.key_store,
             startup: init.startup,
@@ -166,6 +172,7 @@ impl App {
             live: live::LiveSource::default(),
             stores: stores::StoresState::default(),
             budget: budget::BudgetState::default(),
+            sources: sources::SourcesState::default(),
         };
         if let Some(path) = init.user_db {
             app.open_user_db(path);
@@ -247,6 +254,7 @@ impl App {
             && self.search_edited_at.is_none()
             && self.live.search_typed_at.is_none()
             && !self.live.check.is_pending()
+            && !self.sources.is_pending()
             && !self.key.is_pending()
             && !self.search.results.is_pending()
             && !self.search.more.is_pending()
@@ -333,23 +341,26 @@ impl App {
         self.poll();
         self.portfolio_frame(&ctx);
 
-        if self.base_url.is_none() && self.is_kicksdb() {
-            self.kicksdb_tick(&ctx);
-        } else if self.base_url.is_none() {
-            if let DataSource::Remote { base_url } = &self.state.source {
-                self.base_url = Some(base_url.clone());
-            } else {
-                let startup = self.startup.snapshot();
-                if let Some(Ok(ready)) = startup.finished {
-                    self.local_base_url = Some(ready.base_url.clone());
-                    self.base_url = Some(ready.base_url);
-                } else {
-                    egui::CentralPanel::default().show(ui, |ui| startup_ui(ui, &startup));
-                    return;
+        // Which service to talk to, started here when it runs in the window.
+        if self.base_url.is_none() {
+            match (&self.state.service, self.state.feed) {
+                (ServiceLocation::Remote { base_url }, _) => {
+                    self.base_url = Some(base_url.clone());
+                }
+                (ServiceLocation::InWindow, Feed::Kicksdb) => self.kicksdb_tick(&ctx),
+                (ServiceLocation::InWindow, Feed::Demo) => {
+                    let startup = self.startup.snapshot();
+                    if let Some(Ok(ready)) = startup.finished {
+                        self.local_base_url = Some(ready.base_url.clone());
+                        self.base_url = Some(ready.base_url);
+                    } else {
+                        egui::CentralPanel::default().show(ui, |ui| startup_ui(ui, &startup));
+                        return;
+                    }
                 }
             }
         }
-        if self.client.is_none() && !self.connect_attempted && !self.is_kicksdb() {
+        if self.client.is_none() && !self.connect_attempted && !self.starts_kicksdb() {
             self.connect_with_stored_key(&ctx);
             // Ready to type: the search box has the focus from the first frame.
             if ctx.memory(egui::Memory::focused).is_none() {
@@ -359,6 +370,7 @@ impl App {
         self.send_search_after_debounce(&ctx);
         self.live_search_after_pause(&ctx);
         self.keyboard(&ctx);
+        self.sources_tick(&ctx);
         self.alerts_tick(&ctx);
         self.stores_tick();
         self.budget_tick();

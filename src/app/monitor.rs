@@ -16,11 +16,13 @@
 //! checks at a time ([`lock`]): the window's, or the headless `solescope monitor`'s; the other
 //! shows what the running one found.
 //!
-//! Retailer lookups are free (not budgeted) but still wait out back-off and offline. When the
-//! local service reads real storefronts ([`MonitorHandle::set_retailer_stores`]), each store is
-//! looked up (the service reuses a store's answer for up to a minute and asks a store at most
-//! once a second), so a restock or a price at any of them fires; a store that fails does not
-//! hold the others back.
+//! It asks the service what its sources answer (`GET /api/v2/sources`, free, at most once a
+//! [`SOURCES_EVERY`]) and asks only those: no `retailer-a` lookup from a service that has no
+//! retailer (KicksDB alone), one lookup per store when it reads storefronts. Retailer lookups
+//! are free (not budgeted) but still wait out back-off and offline. Each store is looked up
+//! (the service reuses a store's answer for up to a minute and asks a store at most once a
+//! second), so a restock or a price at any of them fires; a store that fails does not hold the
+//! others back.
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -32,7 +34,7 @@ use crate::figures::{
     quotes_from_store,
 };
 use crate::model::budget::{Clock, SystemClock};
-use crate::model::{Alert, AlertFiring, AlertKind, ProductRef, RetailerStores, SizeQuote};
+use crate::model::{Alert, AlertFiring, AlertKind, ProductRef, RealtimeInfo, SizeQuote, StoreUrl};
 use crate::userdb::{UserDb, UserDbError, UserDbHandle};
 
 use super::notify::Notifier;
@@ -49,6 +51,8 @@ pub const SPEND_WINDOW: Duration = Duration::from_secs(60);
 pub const FIRST_BACKOFF: Duration = Duration::from_secs(5);
 /// Longest back-off.
 pub const MAX_BACKOFF: Duration = Duration::from_secs(300);
+/// How often the monitor asks the service what its sources answer.
+pub const SOURCES_EVERY: Duration = Duration::from_secs(15);
 /// How long the monitor waits before asking again while a user lookup is in flight.
 const USER_FIRST_WAIT: Duration = Duration::from_millis(200);
 
@@ -196,7 +200,6 @@ struct Shared {
     call_times: VecDeque<Instant>,
     status: MonitorStatus,
     fired: Vec<AlertFiring>,
-    retailer_stores: RetailerStores,
 }
 
 /// The window's side of a running monitor. Dropping the last handle does not stop it; call
@@ -235,12 +238,6 @@ impl MonitorHandle {
         UserLookupGuard {
             shared: Arc::clone(&self.shared),
         }
-    }
-
-    /// Looks `retailer-a` up in each of `stores` (those the local service reads); empty: one
-    /// lookup without a store, as before.
-    pub fn set_retailer_stores(&self, stores: RetailerStores) {
-        self.lock().retailer_stores = stores;
     }
 
     /// The monitor's status.
@@ -426,6 +423,8 @@ struct Task {
     plan_config: PlanConfig,
     planner: plan::Planner,
     stock_checked_at: Option<chrono::DateTime<chrono::Utc>>,
+    /// What the service's real-time sources answer, and when that was asked.
+    sources: Option<(Instant, RealtimeInfo)>,
 }
 
 /// Longest single sleep, so that stop, online and new alerts are noticed.
@@ -466,6 +465,7 @@ impl Task {
             plan_config,
             planner: plan::Planner::default(),
             stock_checked_at: None,
+            sources: None,
         }
     }
 
@@ -576,7 +576,7 @@ impl Task {
                                 .insert(product_id, now + self.config.check_every);
                         }
                     }
-                    self.handle.lock().status.last_error = Some(format!("{err:#}"));
+                    self.handle.lock().status.last_error = Some(err.user_text());
                 }
             }
         }
@@ -621,19 +621,49 @@ impl Task {
         }
     }
 
-    /// One check of one product's alerts: the lookups they need, history, firing.
+    /// What the service's real-time sources answer: asked again when older than
+    /// [`SOURCES_EVERY`].
+    async fn offered(&mut self) -> Result<RealtimeInfo, Stall> {
+        if let Some((at, info)) = &self.sources
+            && at.elapsed() < SOURCES_EVERY
+        {
+            return Ok(info.clone());
+        }
+        self.permit(false)?;
+        let info = self
+            .client
+            .sources()
+            .await
+            .map_err(Stall::Failed)?
+            .data
+            .realtime;
+        self.sources = Some((Instant::now(), info.clone()));
+        Ok(info)
+    }
+
+    /// One check of one product's alerts: the lookups they need of what the service offers,
+    /// history, firing.
     async fn check(&mut self, alerts: &[Alert]) -> Result<(), Stall> {
         let Some(first) = alerts.first() else {
             return Ok(());
         };
         let product = first.spec.product.clone();
-        let needs_resale_a = alerts.iter().any(|a| a.spec.kind != AlertKind::BackInStock);
-        let needs_retailer = alerts.iter().any(|a| {
-            matches!(
-                a.spec.kind,
-                AlertKind::BackInStock | AlertKind::AskAtOrBelow
-            )
-        });
+        let offered = self.offered().await?;
+        // A source that cannot answer a part is not asked for it.
+        let needs_resale_a = offered.resale_a.is_some()
+            && alerts.iter().any(|a| a.spec.kind != AlertKind::BackInStock);
+        let needs_retailer = offered.retailer_a.is_some()
+            && alerts.iter().any(|a| {
+                matches!(
+                    a.spec.kind,
+                    AlertKind::BackInStock | AlertKind::AskAtOrBelow
+                )
+            });
+        let stores: Vec<StoreUrl> = offered
+            .stores()
+            .iter()
+            .filter_map(|store| StoreUrl::parse(&store.url).ok())
+            .collect();
         let mut quotes = Vec::new();
         if needs_resale_a {
             self.permit(true)?;
@@ -643,7 +673,7 @@ impl Task {
             quotes.extend(quotes_from_resale_a(&envelope.data));
         }
         if needs_retailer {
-            quotes.extend(self.retailer_quotes(&product.product_id).await?);
+            quotes.extend(self.retailer_quotes(&product.product_id, &stores).await?);
         }
         // The history is in US dollars: a store's quotes in another currency are not kept.
         let recorded: Vec<SizeQuote> = quotes
@@ -669,11 +699,14 @@ impl Task {
         Ok(())
     }
 
-    /// The retailer's quotes for `product_id`: from each storefront the local service reads, or
-    /// from its one retailer. A store that fails is noted in the status and skipped; only when
-    /// every lookup failed does the check fail.
-    async fn retailer_quotes(&mut self, product_id: &str) -> Result<Vec<SizeQuote>, Stall> {
-        let stores = self.handle.lock().retailer_stores.list();
+    /// The retailer's quotes for `product_id`: from each of the service's `stores`, or from its
+    /// one retailer when it reads none. A store that fails is noted in the status and skipped;
+    /// only when every lookup failed does the check fail.
+    async fn retailer_quotes(
+        &mut self,
+        product_id: &str,
+        stores: &[StoreUrl],
+    ) -> Result<Vec<SizeQuote>, Stall> {
         if stores.is_empty() {
             self.permit(false)?;
             let answer = self.client.retailer_product(product_id).await;
@@ -684,7 +717,7 @@ impl Task {
         let mut quotes = Vec::new();
         let mut first_error = None;
         let mut answered = false;
-        for store in &stores {
+        for store in stores {
             self.permit(false)?;
             match self
                 .client
@@ -696,7 +729,8 @@ impl Task {
                     quotes.extend(quotes_from_store(&envelope.data, store));
                 }
                 Err(err) => {
-                    self.handle.lock().status.last_error = Some(format!("{err:#}"));
+                    self.handle.lock().status.last_error =
+                        Some(format!("{}: {}", store.label(), err.user_text()));
                     first_error.get_or_insert(err);
                 }
             }

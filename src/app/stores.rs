@@ -8,7 +8,7 @@ use poll_promise::Promise;
 use super::App;
 use crate::model::StoreUrl;
 use crate::ui;
-use crate::ui::stores::{StoreRow, StoresAction};
+use crate::ui::stores::{StoreRow, StoresAction, StoresOwner};
 use crate::userdb::UserDbError;
 
 /// A store change being written: what to apply to the shared list once it is stored.
@@ -58,6 +58,7 @@ impl App {
         for (change, write) in std::mem::take(&mut stores.writes) {
             match write.try_take() {
                 Ok(Ok(_)) => {
+                    self.sources.ask_again();
                     let saved = stores.saved.get_or_insert_with(Vec::new);
                     match change {
                         Change::Add(store) => {
@@ -78,20 +79,56 @@ impl App {
         }
     }
 
-    /// The Settings section of the retail stores, and what its answer does.
+    /// The Settings section of the retail stores, and what its answer does: the user's list
+    /// for the service in this window (with each store's health as the service reports it), a
+    /// remote server's own list as it reported it.
     pub(super) fn stores_settings_ui(&mut self, ui: &mut egui::Ui) {
-        let shared = self.startup.retailer_stores().clone();
         let saved = self.stores.saved.clone().unwrap_or_default();
-        let rows: Vec<StoreRow> = shared
-            .list()
-            .into_iter()
-            .map(|url| StoreRow {
-                health: shared.health(&url),
-                saved: saved.contains(&url),
-                url,
+        let reported: Vec<StoreRow> = self
+            .service_sources()
+            .map(|sources| sources.realtime.stores())
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|store| {
+                Some(StoreRow {
+                    url: StoreUrl::parse(&store.url).ok()?,
+                    health: crate::model::StoreHealth {
+                        failures_in_row: store.failures_in_row,
+                        last_error: store.last_error.clone(),
+                        paused_until_unix: store.paused_until_unix,
+                    },
+                    saved: false,
+                })
             })
             .collect();
-        let is_local = self.is_local();
+        let retailer = self
+            .service_sources()
+            .and_then(|sources| sources.realtime.retailer_a.as_ref())
+            .map(|retailer| retailer.source.clone());
+        let remote = match &self.state.service {
+            super::ServiceLocation::Remote { base_url } => Some(base_url.clone()),
+            super::ServiceLocation::InWindow => None,
+        };
+        let (rows, owner) = if let Some(base_url) = &remote {
+            (reported, StoresOwner::Remote { base_url })
+        } else {
+            // The list the window's service is fed, each store with the health the service
+            // reported (a store just added is listed before the service reports it).
+            let shared = self.startup.retailer_stores().clone();
+            let rows = shared
+                .list()
+                .into_iter()
+                .map(|url| StoreRow {
+                    health: reported
+                        .iter()
+                        .find(|row| row.url == url)
+                        .map_or_else(|| shared.health(&url), |row| row.health.clone()),
+                    saved: saved.contains(&url),
+                    url,
+                })
+                .collect();
+            (rows, StoresOwner::InWindow)
+        };
         let db = self.alerts_db();
         let stores = &mut self.stores;
         let action = ui::stores::retail_stores_ui(
@@ -99,7 +136,8 @@ impl App {
             &rows,
             &mut stores.draft,
             stores.error.as_deref(),
-            is_local,
+            owner,
+            retailer.as_deref(),
         );
         let Some(db) = db else {
             if action != StoresAction::None {

@@ -198,6 +198,47 @@ fn uuid_text(row: &Row<'_>, index: usize) -> Result<String, CatalogueError> {
         .unwrap_or_default())
 }
 
+/// What a catalogue holds to name a product: enough to find it elsewhere (by style code) and
+/// to say which it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HeldProduct {
+    /// UUID.
+    pub id: String,
+    /// The catalogue's slug.
+    pub slug: String,
+    /// Style code as written.
+    pub sku: String,
+    /// Title.
+    pub title: String,
+}
+
+/// The product with UUID or slug `id`, named ([`HeldProduct`]); `None` when there is none.
+pub fn held_product(conn: &Connection, id: &str) -> Result<Option<HeldProduct>, CatalogueError> {
+    let Some(pk) = product_pk(conn, ProductKey::parse(id))? else {
+        return Ok(None);
+    };
+    let held = conn
+        .prepare_cached("SELECT id, slug, sku, title FROM products WHERE pk = ?1")?
+        .query_row([pk], |row| {
+            Ok(HeldProduct {
+                id: row.get(0)?,
+                slug: row.get(1)?,
+                sku: row.get(2)?,
+                title: row.get(3)?,
+            })
+        })?;
+    Ok(Some(held))
+}
+
+/// The colorway of the product with `slug`; `None` when there is none. A one-column read by the
+/// unique slug index (the full product read would also load its variants).
+pub fn colorway(conn: &Connection, slug: &str) -> Result<Option<String>, CatalogueError> {
+    Ok(conn
+        .prepare_cached("SELECT color FROM products WHERE slug = ?1")?
+        .query_row([slug], |row| row.get(0))
+        .optional()?)
+}
+
 /// A retail price as the spec writes it: a decimal carried as text, empty when unknown (0).
 pub fn retail_text(cents: i64) -> String {
     if cents > 0 {

@@ -146,6 +146,19 @@ impl ClientError {
         )
     }
 
+    /// What failed, in a sentence a user reads: the server's own words when it answered (they
+    /// name what failed and where, such as "kith.com has no product …"), else what happened on
+    /// the way. Never the request's URL (an in-process service's address means nothing to a
+    /// user; [`Display`](fmt::Display) keeps it for logs and details).
+    #[must_use]
+    pub fn user_text(&self) -> String {
+        match self.kind {
+            ErrorKind::Connection => format!("the service could not be reached: {}", self.message),
+            ErrorKind::Timeout => format!("no answer in time: {}", self.message),
+            _ => self.message.clone(),
+        }
+    }
+
     pub(crate) fn with_url(mut self, url: &str) -> Self {
         self.url = Some(url.to_owned());
         self

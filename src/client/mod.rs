@@ -51,7 +51,7 @@ pub use self::response::{BodyTooLarge, ReadError, read_body_capped};
 use self::response::{decode, error_chain, header_text, status_error, transport_error};
 use crate::model::{
     Country, Product, ResaleAEnvelope, ResaleBEnvelope, RetailerEnvelope, SearchHit,
-    SearchResponse, Stats, Subscription, Tier, V2Envelope, WeeklyOrder,
+    SearchResponse, ServiceSources, Stats, Subscription, Tier, V2Envelope, WeeklyOrder,
 };
 
 /// Response header naming the key's tier.
@@ -88,11 +88,13 @@ struct Learned {
     upstream_quota: Option<u64>,
 }
 
-/// Where the catalogue figures of the newest answer came from, as the server said
-/// (`X-Solescope-Source`, `X-Solescope-As-Of`, `X-Solescope-Stale-Reason`).
+/// Where the market figures of the newest answer came from, as the server said
+/// (`X-Solescope-Source`, `X-Solescope-As-Of`, `X-Solescope-Stale-Reason`): catalogue and
+/// resale answers, not a store's.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DataOrigin {
-    /// `catalogue`, `kicksdb` or `kicksdb-mirror`.
+    /// The source's name as sent (`catalogue`, `simulator`, `kicksdb`, `kicksdb-mirror`, or a
+    /// name this client does not know).
     pub source: String,
     /// When a mirror's figures were fetched (RFC 3339).
     pub as_of: Option<String>,
@@ -100,7 +102,9 @@ pub struct DataOrigin {
     pub stale_reason: Option<String>,
 }
 
-use crate::model::origin::{AS_OF_HEADER, QUOTA_HEADER, SOURCE_HEADER, STALE_REASON_HEADER};
+use crate::model::origin::{
+    AS_OF_HEADER, QUOTA_HEADER, SOURCE_HEADER, STALE_REASON_HEADER, STORE_HEADER,
+};
 
 impl fmt::Debug for Client {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -366,6 +370,13 @@ impl Client {
         if let Some(store) = store {
             url.query_pairs_mut().append_pair("store", store);
         }
+        self.get(url, Budgeted::No).await
+    }
+
+    /// `GET /api/v2/sources`: what the server's sources answer (the catalogue's source, each
+    /// real-time lookup's source with its countries, currencies, markets and stores).
+    pub async fn sources(&self) -> Result<V2Envelope<ServiceSources>, ClientError> {
+        let url = self.url(&[("", "api"), ("", "v2"), ("", "sources")])?;
         self.get(url, Budgeted::No).await
     }
 
@@ -644,9 +655,10 @@ impl Client {
         if let Some(quota) = header_text(headers, QUOTA_HEADER).and_then(|q| q.parse().ok()) {
             learned.upstream_quota = Some(quota);
         }
-        // The catalogue's sources only: a real-time answer names its marketplace.
+        // Every source a server names, whatever it is; a store's answer (retail price and
+        // stock, shown with its store) says nothing of where the market prices come from.
         if let Some(source) = header_text(headers, SOURCE_HEADER)
-            .filter(|s| matches!(*s, "catalogue" | "kicksdb" | "kicksdb-mirror"))
+            .filter(|_| header_text(headers, STORE_HEADER).is_none())
             .filter(|_| (200..300).contains(&status))
         {
             learned.origin = Some(DataOrigin {

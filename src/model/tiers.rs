@@ -96,6 +96,33 @@ impl Tier {
     }
 }
 
+/// Removes from `value` (a response body, at any depth) the fields `tier` does not get.
+pub fn strip_omitted_fields(value: &mut serde_json::Value, tier: Tier) {
+    let omitted = tier.omitted_fields();
+    if !omitted.is_empty() {
+        strip_fields(value, &omitted);
+    }
+}
+
+fn strip_fields(value: &mut serde_json::Value, fields: &[&str]) {
+    match value {
+        serde_json::Value::Object(map) => {
+            for field in fields {
+                map.remove(*field);
+            }
+            for child in map.values_mut() {
+                strip_fields(child, fields);
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for item in items {
+                strip_fields(item, fields);
+            }
+        }
+        _ => {}
+    }
+}
+
 /// The feature a country's dataset needs.
 pub const fn country_feature(country: Country) -> Feature {
     match country {

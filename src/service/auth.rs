@@ -12,6 +12,7 @@ use axum::response::Response;
 use super::ServiceState;
 use super::error::ApiError;
 use crate::catalogue::keys;
+pub(crate) use crate::model::tiers::strip_omitted_fields;
 use crate::model::{Feature, Tier};
 
 /// Response header naming the caller's tier.
@@ -37,35 +38,6 @@ impl Caller {
                 have: self.tier,
             })
         }
-    }
-}
-
-/// Removes, at any depth of `value`, the fields the tier rule leaves out for `tier` (for a free
-/// key: release dates and retail prices), so no endpoint can hand them out by accident.
-pub(crate) fn strip_omitted_fields(value: &mut serde_json::Value, tier: Tier) {
-    let omitted = tier.omitted_fields();
-    if omitted.is_empty() {
-        return;
-    }
-    strip_fields(value, &omitted);
-}
-
-fn strip_fields(value: &mut serde_json::Value, fields: &[&str]) {
-    match value {
-        serde_json::Value::Object(map) => {
-            for field in fields {
-                map.remove(*field);
-            }
-            for child in map.values_mut() {
-                strip_fields(child, fields);
-            }
-        }
-        serde_json::Value::Array(items) => {
-            for item in items {
-                strip_fields(item, fields);
-            }
-        }
-        _ => {}
     }
 }
 
@@ -176,10 +148,9 @@ async fn resolve_shared(
 
 fn resolve(state: &ServiceState, key: &str) -> Result<Option<Caller>, ApiError> {
     demo_tier(state, key)?;
-    let conn = state.pool.get()?;
     // One digest per request: it finds the key and names it for the rate limiter.
     let key_id = keys::hash(key);
-    match keys::tier_of_hash(&conn, &key_id)? {
+    match state.catalogue.key_tier(&key_id)? {
         Some(tier) => Ok(Some(Caller { tier, key_id })),
         None => Err(ApiError::Unauthorized("unknown or revoked API key".into())),
     }

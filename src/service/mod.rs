@@ -14,18 +14,20 @@ mod background;
 pub mod error;
 pub mod kicksdb;
 pub mod limits;
-mod local_index;
+pub mod local;
 pub mod marketplace;
 pub mod openapi;
+pub mod origin;
 pub mod pool;
 mod routes;
 pub mod shared;
 pub mod source;
+pub mod start;
 pub mod storefront;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use axum::Router;
 use axum::body::Body;
@@ -39,12 +41,11 @@ use tokio::net::TcpListener;
 pub use self::error::ApiError;
 use self::error::Shaped;
 use self::limits::WindowLimiter;
-use self::local_index::{HitsLater, finish_in_background, open_local_index};
+use self::local::LocalCatalogue;
 use self::marketplace::{Marketplaces, Simulator, SimulatorConfig};
-use self::pool::Pool;
-use self::storefront::{StorefrontConfig, Storefronts};
+use self::source::CatalogueSource;
+use self::storefront::{StorefrontConfig, Storefronts, StoresInFront};
 use crate::catalogue::CatalogueError;
-use crate::search::{HitStore, SearchIndex};
 
 /// Real-time requests per key per minute (spec, Limits).
 pub const REALTIME_PER_MINUTE: u32 = 120;
@@ -133,15 +134,13 @@ pub enum ServiceError {
     },
 }
 
-/// Everything the handlers share.
+/// Everything the handlers share: the two seams, and the service's own limits.
 pub struct ServiceState {
-    pool: Pool,
-    search: Arc<SearchIndex>,
-    marketplaces: Arc<dyn Marketplaces>,
     /// Where search, products, orders and counts come from (see [`source`]).
-    catalogue: Arc<dyn source::CatalogueSource>,
-    /// Real storefronts answering for `retailer-a` when any is configured.
-    storefronts: Storefronts,
+    catalogue: Arc<dyn CatalogueSource>,
+    /// Where the real-time lookups are answered: the storefronts in front of the resale
+    /// source's marketplaces (see [`marketplace`]).
+    marketplaces: Arc<dyn Marketplaces>,
     realtime_budget: WindowLimiter,
     /// See [`ServiceConfig::realtime_per_minute`].
     realtime_per_minute: u32,
@@ -153,28 +152,67 @@ pub struct ServiceState {
     max_in_flight: usize,
     /// See [`ServiceConfig::request_timeout`].
     request_timeout: std::time::Duration,
-    /// Counted once at start: the catalogue does not change while it is served, and counting
-    /// 1.4 million variants costs milliseconds per request.
-    stats: crate::model::Stats,
-    /// Every product's search hit, ready to be written as JSON (see [`HitStore`]); empty while
-    /// it is built after the start (hits come from the catalogue meanwhile).
-    hits: OnceLock<HitStore>,
-    /// The pages of recent searches over `search` (a search asked again is not ranked again).
-    pub(crate) recent_searches: crate::search::RecentSearches,
 }
 
 impl std::fmt::Debug for ServiceState {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServiceState")
-            .field("pool", &self.pool)
-            .field("products", &self.search.len())
+            .field("catalogue", &self.catalogue.info().source)
             .finish_non_exhaustive()
     }
 }
 
 impl ServiceState {
-    /// Runs `work` (SQLite reads, search) on tokio's blocking pool, so the async workers keep
-    /// answering while a query runs.
+    /// The demo's service: the catalogue file (`config.catalogue`) ranked by its own index, the
+    /// marketplace simulator over it, and the storefronts of `config.retailer_stores` in front.
+    /// Blocking: call it before the runtime or from `spawn_blocking`.
+    pub fn open(config: &ServiceConfig) -> Result<Arc<Self>, ServiceError> {
+        // The related products' index waits for the search index, which takes both cores, and
+        // for the hit store's read-through, which the first searches wait for after a restart.
+        let (simulator, related) =
+            Simulator::open_related_later(&config.catalogue, config.simulator.clone())?;
+        let local = LocalCatalogue::open(config, Box::new(move || related.start()))?;
+        Self::with_sources(config, Arc::new(simulator), Arc::new(local))
+    }
+
+    /// Like [`open`](Self::open) with other marketplaces behind the real-time endpoints.
+    pub fn with_marketplaces(
+        config: &ServiceConfig,
+        marketplaces: Arc<dyn Marketplaces>,
+    ) -> Result<Arc<Self>, ServiceError> {
+        let local = LocalCatalogue::open(config, Box::new(|| {}))?;
+        Self::with_sources(config, marketplaces, Arc::new(local))
+    }
+
+    /// The service over any two sources: `catalogue` answering search, products, orders and
+    /// counts, `marketplaces` the real-time lookups, with the storefronts of
+    /// `config.retailer_stores` in front of it for `retailer-a`. Opens nothing itself.
+    pub fn with_sources(
+        config: &ServiceConfig,
+        marketplaces: Arc<dyn Marketplaces>,
+        catalogue: Arc<dyn CatalogueSource>,
+    ) -> Result<Arc<Self>, ServiceError> {
+        let storefronts =
+            Storefronts::new(config.retailer_stores.clone(), config.storefront.clone());
+        let marketplaces = Arc::new(StoresInFront::new(
+            storefronts,
+            marketplaces,
+            Arc::clone(&catalogue),
+        ));
+        Ok(Arc::new(Self {
+            catalogue,
+            marketplaces,
+            realtime_budget: WindowLimiter::new(config.realtime_per_minute, 60),
+            realtime_per_minute: config.realtime_per_minute,
+            shared: config.shared.clone().map(shared::Shared::new),
+            demo_keys: config.demo_keys,
+            max_in_flight: config.max_in_flight.max(1),
+            request_timeout: config.request_timeout,
+        }))
+    }
+
+    /// Runs `work` (a key table read) on tokio's blocking pool, so the async workers keep
+    /// answering while it runs.
     pub(crate) async fn blocking<T, F>(self: &Arc<Self>, work: F) -> Result<T, ApiError>
     where
         F: FnOnce(&ServiceState) -> Result<T, ApiError> + Send + 'static,
@@ -189,220 +227,14 @@ impl ServiceState {
             })?
     }
 
-    /// Appends the JSON array of the search hits of `pks`, in order, to `out`, all from the hit
-    /// store (no catalogue read, so it may run on an async worker); the first hit it cannot
-    /// give ends it, with `out` as it was.
-    fn hits_json_from_store(
-        &self,
-        pks: &[i64],
-        country: crate::model::Country,
-        tier: crate::model::Tier,
-        out: &mut Vec<u8>,
-    ) -> Result<(), crate::search::HitError> {
-        let store = self.hits.get().ok_or(crate::search::HitError::NotReady)?;
-        // Until the store has been read through once, a record may be a disk read, which must
-        // not wait on an async worker: records are read here only from the page cache, and the
-        // first that is not there sends the page to the blocking pool.
-        let cached_only = !store.is_cached();
-        write_hits(store, pks, country, tier, cached_only, out, |_, err, _| {
-            Err(err)
-        })
-    }
-
-    /// Appends the JSON array of the search hits of `pks`, in order, to `out`. From the hit
-    /// store, a hit it cannot give (a damaged record) from the catalogue instead; the whole page
-    /// from the catalogue while the store is being built. A pk the catalogue does not have is
-    /// skipped, as `search_hits` does. On an error `out` is as it was.
-    fn hits_json(
-        &self,
-        pks: &[i64],
-        country: crate::model::Country,
-        tier: crate::model::Tier,
-        out: &mut Vec<u8>,
-    ) -> Result<(), ApiError> {
-        let Some(store) = self.hits.get() else {
-            return self.hits_from_catalogue(pks, country, tier, out);
-        };
-        if !store.is_cached() {
-            store.prefetch(pks);
-        }
-        write_hits(store, pks, country, tier, false, out, |pk, err, out| {
-            tracing::error!("search hit from the catalogue instead: {err}");
-            let mut page = Vec::new();
-            self.hits_from_catalogue(&[pk], country, tier, &mut page)?;
-            // `[hit]`, or `[]` when the catalogue has no such product.
-            out.extend_from_slice(&page[1..page.len() - 1]);
-            Ok(page.len() > 2)
-        })
-    }
-
-    /// Appends the JSON array of the search hits of `pks`, in order, read from the catalogue in
-    /// one query, to `out` (as it was on an error).
-    fn hits_from_catalogue(
-        &self,
-        pks: &[i64],
-        country: crate::model::Country,
-        tier: crate::model::Tier,
-        out: &mut Vec<u8>,
-    ) -> Result<(), ApiError> {
-        let conn = self.pool.get()?;
-        let hits = crate::catalogue::read::search_hits(&conn, pks, country)?;
-        let serialize_failed = |err: serde_json::Error| {
-            tracing::error!("serializing a search hit: {err:#}");
-            ApiError::Internal
-        };
-        let start = out.len();
-        out.push(b'[');
-        for (at, hit) in hits.iter().enumerate() {
-            if at > 0 {
-                out.push(b',');
-            }
-            let written = serde_json::to_value(hit).and_then(|mut value| {
-                auth::strip_omitted_fields(&mut value, tier);
-                serde_json::to_writer(&mut *out, &value)
-            });
-            if let Err(err) = written {
-                out.truncate(start);
-                return Err(serialize_failed(err));
-            }
-        }
-        out.push(b']');
-        Ok(())
-    }
-
-    /// Opens the catalogue, builds the search index and starts the simulator. Blocking: call it
-    /// before the runtime or from `spawn_blocking`.
-    pub fn open(config: &ServiceConfig) -> Result<Arc<Self>, ServiceError> {
-        // The related products' index waits for the search index, which takes both cores, and
-        // for the hit store's read-through, which the first searches wait for after a restart.
-        let (simulator, related) =
-            Simulator::open_related_later(&config.catalogue, config.simulator.clone())?;
-        Self::assemble(
-            config,
-            Arc::new(simulator),
-            Arc::new(source::LocalCatalogue),
-            Box::new(move || related.start()),
-        )
-    }
-
-    /// Like [`open`](Self::open) with other marketplaces behind the real-time endpoints.
-    pub fn with_marketplaces(
-        config: &ServiceConfig,
-        marketplaces: Arc<dyn Marketplaces>,
-    ) -> Result<Arc<Self>, ServiceError> {
-        Self::with_sources(config, marketplaces, Arc::new(source::LocalCatalogue))
-    }
-
-    /// The service over `config.catalogue` (a live source's mirror, for a live `catalogue`),
-    /// with `marketplaces` behind the real-time endpoints and `catalogue` deciding what search,
-    /// products, orders and counts answer.
-    pub fn with_sources(
-        config: &ServiceConfig,
-        marketplaces: Arc<dyn Marketplaces>,
-        catalogue: Arc<dyn source::CatalogueSource>,
-    ) -> Result<Arc<Self>, ServiceError> {
-        Self::assemble(config, marketplaces, catalogue, Box::new(|| {}))
-    }
-
-    /// [`with_sources`](Self::with_sources), then `after_warm_up` once the hit store kept
-    /// beside the catalogue has been read through (at once when there is none to read).
-    fn assemble(
-        config: &ServiceConfig,
-        marketplaces: Arc<dyn Marketplaces>,
-        catalogue: Arc<dyn source::CatalogueSource>,
-        after_warm_up: Box<dyn FnOnce() + Send>,
-    ) -> Result<Arc<Self>, ServiceError> {
-        let pool = Pool::open(&config.catalogue)?;
-        let conn = pool.get()?;
-        let (search, hits, hits_later, unsaved) = if catalogue.uses_local_index() {
-            open_local_index(config, &conn)?
-        } else {
-            tracing::info!("no search index or hit store: the live source ranks");
-            let empty = SearchIndex::empty()?;
-            (empty, OnceLock::new(), HitsLater::Nothing, None)
-        };
-        let stats = crate::catalogue::read::stats(&conn)?;
-        drop(conn);
-        let service = Arc::new(Self {
-            pool,
-            search: Arc::new(search),
-            marketplaces,
-            catalogue,
-            storefronts: Storefronts::new(
-                config.retailer_stores.clone(),
-                config.storefront.clone(),
-            ),
-            realtime_budget: WindowLimiter::new(config.realtime_per_minute, 60),
-            realtime_per_minute: config.realtime_per_minute,
-            shared: config.shared.clone().map(shared::Shared::new),
-            demo_keys: config.demo_keys,
-            max_in_flight: config.max_in_flight.max(1),
-            request_timeout: config.request_timeout,
-            stats,
-            hits,
-            recent_searches: crate::search::RecentSearches::default(),
-        });
-        finish_in_background(
-            &service,
-            &config.catalogue,
-            hits_later,
-            unsaved,
-            after_warm_up,
-        );
-        Ok(service)
-    }
-
-    /// Whether the hit store is ready (hits come from the catalogue until it is).
+    /// What the service's sources answer (`GET /api/v2/sources`).
     #[must_use]
-    pub fn hits_ready(&self) -> bool {
-        self.hits.get().is_some()
-    }
-}
-
-/// The JSON array of the hits of `pks` from `store` (from the page cache alone when
-/// `cached_only`: [`HitStore::write_cached_hit`]); `missing` appends a hit the store cannot give
-/// (`Ok(false)`: skip it) or ends the page with its error.
-fn write_hits<E>(
-    store: &HitStore,
-    pks: &[i64],
-    country: crate::model::Country,
-    tier: crate::model::Tier,
-    cached_only: bool,
-    out: &mut Vec<u8>,
-    mut missing: impl FnMut(i64, crate::search::HitError, &mut Vec<u8>) -> Result<bool, E>,
-) -> Result<(), E> {
-    let full = tier.allows(crate::model::Feature::ReleaseAndRetail);
-    let start = out.len();
-    out.push(b'[');
-    let mut written = 0usize;
-    for &pk in pks {
-        let mark = out.len();
-        if written > 0 {
-            out.push(b',');
-        }
-        let written_from_store = if cached_only {
-            store.write_cached_hit(pk, country, full, out)
-        } else {
-            store.write_hit(pk, country, full, out)
-        };
-        let found = match written_from_store {
-            Ok(()) => true,
-            Err(err) => match missing(pk, err, out) {
-                Ok(found) => found,
-                Err(err) => {
-                    out.truncate(start);
-                    return Err(err);
-                }
-            },
-        };
-        if found {
-            written += 1;
-        } else {
-            out.truncate(mark);
+    pub fn sources(&self) -> crate::model::ServiceSources {
+        crate::model::ServiceSources {
+            catalogue: self.catalogue.info(),
+            realtime: self.marketplaces.sources(),
         }
     }
-    out.push(b']');
-    Ok(())
 }
 
 /// The service's router over `state`.
@@ -457,7 +289,7 @@ pub fn router(state: Arc<ServiceState>) -> Router {
         )
 }
 
-/// Adds the live source's monthly request count ([`source::QUOTA_HEADER`]) to every answer,
+/// Adds the live source's monthly request count ([`origin::QUOTA_HEADER`]) to every answer,
 /// when it reports one: the window shows it in Settings.
 async fn quota_header(
     axum::extract::State(state): axum::extract::State<Arc<ServiceState>>,
@@ -468,7 +300,7 @@ async fn quota_header(
     if let Some(used) = state.catalogue.quota_used() {
         response
             .headers_mut()
-            .insert(source::QUOTA_HEADER, HeaderValue::from(used));
+            .insert(origin::QUOTA_HEADER, HeaderValue::from(used));
     }
     response
 }

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use super::routes::{catalogue, images, prices, realtime, subscriptions, v2};
+use super::routes::{catalogue, images, prices, realtime, sources, subscriptions, v2};
 
 /// The interface's OpenAPI document.
 #[derive(OpenApi)]
@@ -34,6 +34,7 @@ use super::routes::{catalogue, images, prices, realtime, subscriptions, v2};
         v2::orders,
         prices::prices,
         prices::budget,
+        sources::sources,
         subscriptions::list,
         subscriptions::one,
         realtime::resale_a_product,

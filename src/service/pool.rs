@@ -2,16 +2,17 @@
 //!
 //! Written by hand: `r2d2_sqlite` and `deadpool-sqlite` pin their own rusqlite versions, and
 //! what the service needs is forty lines: take an idle connection or open one, give it back.
-//! Callers run on tokio's blocking pool (`ServiceState::blocking`), never on the async workers,
+//! Callers run on tokio's blocking pool ([`Pool::read`]), never on the async workers,
 //! so waiting here for a free connection blocks no async task. At most [`MAX_OPEN`] connections
 //! exist at once: each holds its own page cache, so a flood must not open hundreds.
 
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
-use std::sync::{Condvar, Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
 use rusqlite::Connection;
 
+use super::error::ApiError;
 use crate::catalogue::{Catalogue, CatalogueError};
 
 /// Connections open at once (idle or on loan).
@@ -75,6 +76,22 @@ impl Pool {
                 .wait(slots)
                 .unwrap_or_else(PoisonError::into_inner);
         }
+    }
+
+    /// Runs `work` on a pooled connection on tokio's blocking pool, so the async workers keep
+    /// answering while it reads.
+    pub async fn read<T, F>(self: &Arc<Self>, work: F) -> Result<T, ApiError>
+    where
+        F: FnOnce(&Connection) -> Result<T, ApiError> + Send + 'static,
+        T: Send + 'static,
+    {
+        let pool = Arc::clone(self);
+        tokio::task::spawn_blocking(move || work(&*pool.get()?))
+            .await
+            .map_err(|err| {
+                tracing::error!("a blocking read failed: {err:#}");
+                ApiError::Internal
+            })?
     }
 
     fn loan(&self, catalogue: Catalogue) -> Pooled<'_> {

@@ -1,84 +1,13 @@
 //! The catalogue side's seam: where search, a product, its weekly orders and the counts come
-//! from. The service always answers from a catalogue file (its readers shape every answer);
-//! a [`CatalogueSource`] decides which products of that file answer, after fetching them into
-//! it when it is a live source's mirror. [`LocalCatalogue`] ranks the file itself (the demo, a
-//! generated or imported catalogue); the KicksDB source (`super::kicksdb`) fetches, mirrors and
-//! falls back to the mirror. Routes never ask which one answers: the answer says where it came
-//! from ([`AnswerOrigin`]), and the routes pass that on in headers.
+//! from. Each [`CatalogueSource`] owns its data (the local catalogue its file, index and hit
+//! store, module `local`; the KicksDB source its mirror, `super::kicksdb`) and answers with
+//! domain values: hits, products, weeks and counts, each with where it came from
+//! ([`Sourced`]). Routes never ask which source answers, and never see a row id.
 
-use std::sync::Arc;
+use crate::model::{CatalogueInfo, Country, Product, SearchHit, Stats, Tier, WeeklyOrder};
 
-use axum::http::{HeaderMap, HeaderValue};
-
-use super::ServiceState;
-use super::error::ApiError;
-use crate::model::{Country, Stats};
-
-pub use crate::model::origin::{AS_OF_HEADER, QUOTA_HEADER, SOURCE_HEADER, STALE_REASON_HEADER};
-
-/// Where an answer came from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AnswerOrigin {
-    /// `catalogue`, `simulator`, `kicksdb` or `kicksdb-mirror`.
-    pub source: &'static str,
-    /// When its figures were fetched, for a mirror's answer.
-    pub as_of: Option<String>,
-    /// Why the mirror answered (the live source's error), when it did.
-    pub stale_reason: Option<String>,
-}
-
-impl AnswerOrigin {
-    /// An answer fresh from `source`.
-    #[must_use]
-    pub fn fresh(source: &'static str) -> Self {
-        Self {
-            source,
-            as_of: None,
-            stale_reason: None,
-        }
-    }
-
-    /// The headers that say it.
-    #[must_use]
-    pub fn headers(&self) -> HeaderMap {
-        let mut headers = HeaderMap::new();
-        headers.insert(SOURCE_HEADER, HeaderValue::from_static(self.source));
-        if let Some(value) = self
-            .as_of
-            .as_deref()
-            .and_then(|t| HeaderValue::from_str(t).ok())
-        {
-            headers.insert(AS_OF_HEADER, value);
-        }
-        if let Some(value) = self.stale_reason.as_deref().and_then(|reason| {
-            // Header values are visible ASCII: anything else becomes `?`.
-            let ascii: String = reason
-                .chars()
-                .take(300)
-                .map(|c| {
-                    if c.is_ascii_graphic() || c == ' ' {
-                        c
-                    } else {
-                        '?'
-                    }
-                })
-                .collect();
-            HeaderValue::from_str(&ascii).ok()
-        }) {
-            headers.insert(STALE_REASON_HEADER, value);
-        }
-        headers
-    }
-}
-
-/// A value and where it came from.
-#[derive(Debug, Clone)]
-pub struct Sourced<T> {
-    /// The value.
-    pub value: T,
-    /// Its origin.
-    pub origin: AnswerOrigin,
-}
+pub use super::error::ApiError;
+pub use super::origin::{AnswerOrigin, Sourced};
 
 /// A search as the route received it.
 #[derive(Debug, Clone)]
@@ -95,213 +24,135 @@ pub struct SearchArgs {
     pub limit: u32,
     /// The dataset (prices and currency).
     pub country: Country,
+    /// The caller's tier: what the hits may show (release dates and retail prices or not).
+    pub tier: Tier,
     /// Answer only from what is already held (`Cache-Control: only-if-cached`): search as
     /// you type, which must not spend a live source's calls per keystroke.
     pub cached_only: bool,
 }
 
-/// A page of search results as products of the served catalogue file.
-#[derive(Debug, Clone)]
+impl SearchArgs {
+    /// Hits before this page.
+    #[must_use]
+    pub fn offset(&self) -> usize {
+        ((self.page.max(1) - 1) * self.limit) as usize
+    }
+}
+
+/// A page of search results, its hits already written as JSON.
+///
+/// Hits travel as the JSON array of [`SearchHit`]s the tier may see, not as values: the local
+/// catalogue writes a page straight from its hit store's records (module `search::hits`), and
+/// decoding and encoding some 80 KB of hits per page would cost more than ranking them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SearchPage {
-    /// `products.pk`, best first.
-    pub pks: Vec<i64>,
+    /// Hits written.
+    pub hits: usize,
     /// The estimate of all hits.
     pub estimated_total_hits: u64,
-    /// Whether the hits may come from the service's hit store (built at start over an
-    /// unchanging file); a mirror that changes while served is read from the file.
-    pub hits_from_store: bool,
 }
+
+/// What a source holds of a product, read from what it keeps (no upstream call).
+pub use crate::catalogue::read::HeldProduct;
 
 /// Where the catalogue side's answers come from.
 #[async_trait::async_trait]
 pub trait CatalogueSource: Send + Sync {
-    /// A page of search results.
+    /// What it answers (`GET /api/v2/sources`).
+    fn info(&self) -> CatalogueInfo;
+
+    /// A page of search results: the JSON array of its hits appended to `out` (as it was on an
+    /// error).
     async fn search(
         &self,
-        state: &Arc<ServiceState>,
         args: &SearchArgs,
+        out: &mut Vec<u8>,
     ) -> Result<Sourced<SearchPage>, ApiError>;
 
-    /// The product with UUID or slug `id`, with its sizes priced for `country`: its `pk`.
-    async fn product(
-        &self,
-        state: &Arc<ServiceState>,
-        id: &str,
-        country: Country,
-    ) -> Result<Sourced<i64>, ApiError>;
+    /// The product with UUID or slug `id` as a search hit, priced for `country`.
+    async fn product_hit(&self, id: &str, country: Country)
+    -> Result<Sourced<SearchHit>, ApiError>;
 
-    /// The product with UUID `id`, with its weekly figures in the file: its `pk`.
-    async fn orders(&self, state: &Arc<ServiceState>, id: &str) -> Result<Sourced<i64>, ApiError>;
+    /// The product with UUID or slug `id` with its variants; without release dates and retail
+    /// prices unless `full`.
+    async fn product(&self, id: &str, full: bool) -> Result<Sourced<Product>, ApiError>;
+
+    /// The weekly figures of the product with UUID `id`, newest first.
+    async fn orders(&self, id: &str) -> Result<Sourced<Vec<WeeklyOrder>>, ApiError>;
 
     /// How many products there are.
-    async fn stats(&self, state: &Arc<ServiceState>) -> Result<Sourced<Stats>, ApiError>;
+    async fn stats(&self) -> Result<Sourced<Stats>, ApiError>;
+
+    /// What is held of the product with UUID or slug `id`, without asking upstream: `None`
+    /// when nothing is.
+    async fn held(&self, id: &str) -> Result<Option<HeldProduct>, ApiError>;
+
+    /// The colorway of the product with `slug` (the placeholder picture's colours).
+    async fn colorway(&self, slug: &str) -> Result<String, ApiError>;
+
+    /// The tier of the API key with this digest in the key table the source's file holds
+    /// (`solescope keys add --catalogue FILE`). Blocking: a SQLite read by a unique index.
+    fn key_tier(&self, key_digest: &str) -> Result<Option<Tier>, ApiError>;
 
     /// The live source's count of this month's requests, when it reports one.
     fn quota_used(&self) -> Option<u64> {
         None
     }
 
-    /// Per size, the lowest ask of up to 50 products by style code (`GET /api/v2/prices`).
-    /// By default from the catalogue file (the demo).
+    /// Per size, the lowest ask of up to 50 products by style code (`GET /api/v2/prices`): a
+    /// live source from one batched upstream call per 50 codes, the local catalogue from its
+    /// file.
     async fn prices(
         &self,
-        state: &Arc<ServiceState>,
         codes: &[String],
         country: Country,
-    ) -> Result<Sourced<crate::model::prices::PricesAnswer>, ApiError> {
-        let wanted = codes.to_vec();
-        let (products, missing) = state
-            .blocking(move |state| {
-                let conn = state.pool.get()?;
-                Ok(crate::catalogue::prices::answer(
-                    &conn,
-                    &wanted,
-                    country,
-                    "catalogue",
-                )?)
-            })
-            .await?;
-        Ok(Sourced {
-            value: crate::model::prices::PricesAnswer {
-                market: country.code().to_owned(),
-                products,
-                missing,
-            },
-            origin: AnswerOrigin::fresh("catalogue"),
-        })
-    }
+    ) -> Result<Sourced<crate::model::prices::PricesAnswer>, ApiError>;
 
     /// The live source's monthly budget of calls, when it has one (`GET /api/v2/budget`); an
     /// error when its count cannot be read.
     async fn budget(&self) -> Option<Result<crate::model::budget::BudgetStatus, String>> {
         None
     }
-
-    /// Whether searches are ranked by the service's own index over the file, and their hits
-    /// written from its hit store: then both are built (or read back) at start. A live source
-    /// ranks upstream and reads its mirror as it changes, so neither would be used, and at a
-    /// large mirror they cost a start seconds of CPU, hundreds of megabytes of memory and two
-    /// files beside it.
-    fn uses_local_index(&self) -> bool {
-        true
-    }
 }
 
-/// The search index's request for the route's `args`.
-fn search_request(args: &SearchArgs) -> crate::search::SearchRequest<'_> {
-    crate::search::SearchRequest {
-        text: &args.text,
-        sku: args.sku.as_deref(),
-        gtin: args.gtin.as_deref(),
-        offset: ((args.page.max(1) - 1) * args.limit) as usize,
-        limit: args.limit as usize,
-    }
-}
-
-/// A search's failure as the API answers it: the catalogue's or the disk's a 500 (logged), the
-/// request's a 400. (`GtinsPending` is answered by the catalogue first: never the request's.)
-fn search_error(err: crate::search::SearchError) -> ApiError {
-    use crate::search::SearchError::{GtinsPending, Io, Sqlite};
-    match err {
-        Sqlite(_) | Io(_) | GtinsPending => {
-            tracing::error!("search: {err:#}");
-            ApiError::Internal
+/// Appends the JSON array of `hits` to `out`, without the fields `tier` does not get; `out` is
+/// as it was on an error.
+pub fn write_hits_json(hits: &[SearchHit], tier: Tier, out: &mut Vec<u8>) -> Result<(), ApiError> {
+    let start = out.len();
+    out.push(b'[');
+    for (at, hit) in hits.iter().enumerate() {
+        if at > 0 {
+            out.push(b',');
         }
-        other => ApiError::BadRequest(other.to_string()),
+        let written = serde_json::to_value(hit).and_then(|mut value| {
+            crate::model::tiers::strip_omitted_fields(&mut value, tier);
+            serde_json::to_writer(&mut *out, &value)
+        });
+        if let Err(err) = written {
+            out.truncate(start);
+            tracing::error!("serializing a search hit: {err:#}");
+            return Err(ApiError::Internal);
+        }
     }
+    out.push(b']');
+    Ok(())
 }
 
-/// The catalogue file itself: ranked by the service's search index, read as it is. The demo,
-/// generated and imported catalogues.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct LocalCatalogue;
+/// The 404 for a product id or slug a source does not have.
+pub fn product_not_found(id: &str) -> ApiError {
+    ApiError::NotFound(format!("no product with id or slug {:?}", truncate(id, 80)))
+}
 
-#[async_trait::async_trait]
-impl CatalogueSource for LocalCatalogue {
-    async fn search(
-        &self,
-        state: &Arc<ServiceState>,
-        args: &SearchArgs,
-    ) -> Result<Sourced<SearchPage>, ApiError> {
-        let request = search_request(args);
-        // Ranked on this async worker, not through `spawn_blocking`: ranking is pure CPU,
-        // bounded by the query limits (the hop to the blocking pool and back cost about a
-        // seventh of a search's CPU time under load). A search asked recently is not ranked
-        // again.
-        let outcome = match state.recent_searches.search(&state.search, &request) {
-            // In the seconds after a large catalogue's first start: its GTINs are looked up in
-            // the catalogue.
-            Err(crate::search::SearchError::GtinsPending) => {
-                let args = args.clone();
-                state
-                    .blocking(move |state| {
-                        let conn = state.pool.get()?;
-                        state
-                            .recent_searches
-                            .search_resolving_gtins(
-                                &state.search,
-                                &search_request(&args),
-                                &mut |gtin| {
-                                    Ok(crate::catalogue::read::product_pks_with_gtin(&conn, gtin)?)
-                                },
-                            )
-                            .map_err(search_error)
-                    })
-                    .await?
-            }
-            ranked => ranked.map_err(search_error)?,
-        };
-        Ok(Sourced {
-            value: SearchPage {
-                pks: outcome.product_pks.clone(),
-                estimated_total_hits: outcome.estimated_total_hits,
-                hits_from_store: true,
-            },
-            origin: AnswerOrigin::fresh("catalogue"),
-        })
-    }
+/// The 404 for a slug no product has.
+pub fn no_product_with_slug(slug: &str) -> ApiError {
+    ApiError::NotFound(format!("no product with slug {:?}", truncate(slug, 80)))
+}
 
-    async fn product(
-        &self,
-        state: &Arc<ServiceState>,
-        id: &str,
-        _country: Country,
-    ) -> Result<Sourced<i64>, ApiError> {
-        let id = id.to_owned();
-        let pk = state
-            .blocking(move |state| {
-                let conn = state.pool.get()?;
-                super::routes::product_pk(&conn, &id)
-            })
-            .await?;
-        Ok(Sourced {
-            value: pk,
-            origin: AnswerOrigin::fresh("catalogue"),
-        })
+/// At most `max` characters of `text`, for echoing bad input in messages.
+pub fn truncate(text: &str, max: usize) -> String {
+    let mut out: String = text.chars().take(max).collect();
+    if text.chars().count() > max {
+        out.push('…');
     }
-
-    async fn orders(&self, state: &Arc<ServiceState>, id: &str) -> Result<Sourced<i64>, ApiError> {
-        let id = id.to_owned();
-        let pk = state
-            .blocking(move |state| {
-                let conn = state.pool.get()?;
-                crate::catalogue::read::product_pk(
-                    &conn,
-                    crate::catalogue::read::ProductKey::Id(&id),
-                )?
-                .ok_or_else(|| ApiError::NotFound(format!("no product with id {id}")))
-            })
-            .await?;
-        Ok(Sourced {
-            value: pk,
-            origin: AnswerOrigin::fresh("catalogue"),
-        })
-    }
-
-    async fn stats(&self, state: &Arc<ServiceState>) -> Result<Sourced<Stats>, ApiError> {
-        Ok(Sourced {
-            value: state.stats.clone(),
-            origin: AnswerOrigin::fresh("catalogue"),
-        })
-    }
+    out
 }

@@ -1,18 +1,24 @@
-//! The settings view: where the data comes from (the offline demo, KicksDB live with the
-//! user's own key, or a Solescope server), the keys (entered masked, kept in the OS keyring),
-//! the key's tier, KicksDB's monthly count, the demo tier switch and the theme.
+//! The settings view: two settings, where the service runs (in this window, or a Solescope
+//! server) and, for the window's own service, what feeds it (the offline demo, or KicksDB live
+//! with the user's own key; the stores come beside either, in their own section); what the
+//! service says its sources are; the keys (entered masked, kept in the OS keyring), the key's
+//! tier, KicksDB's monthly count, the demo tier switch and the theme.
 
 use super::format;
-use super::state::ThemeChoice;
-use crate::model::Tier;
+use super::state::{Feed, ThemeChoice};
+use crate::model::{ServiceSources, Tier};
 
 /// What the settings view shows about the connection.
 #[derive(Debug, Clone, Copy)]
 pub struct ConnectionInfo<'a> {
     /// The server's base URL.
     pub base_url: &'a str,
-    /// Whether the server is the in-process demo service.
-    pub is_local: bool,
+    /// Whether the service runs in this window (else a remote server).
+    pub in_window: bool,
+    /// What feeds the window's own service.
+    pub feed: Feed,
+    /// What the service said its sources are, once it did.
+    pub sources: Option<&'a ServiceSources>,
     /// The demo tier whose key is in use, in local mode.
     pub demo_tier: Option<Tier>,
     /// The key's tier as the server last reported it.
@@ -21,8 +27,6 @@ pub struct ConnectionInfo<'a> {
     pub has_key: bool,
     /// Why the last connection attempt failed, if it did.
     pub connect_error: Option<&'a str>,
-    /// Whether KicksDB is the source.
-    pub is_kicksdb: bool,
     /// What the check of the KicksDB key said: (accepted or pending, the sentence).
     pub kicksdb_key_status: Option<(bool, &'a str)>,
     /// KicksDB's count of this month's requests with the key, once an answer told it.
@@ -58,7 +62,9 @@ pub enum SettingsAction {
     None,
     /// Use the demo key of this tier (local mode).
     SwitchDemoTier(Tier),
-    /// Go back to the local demo catalogue.
+    /// Use the service in this window again, with the feed it had.
+    UseInWindow,
+    /// Feed the window's service from the demo catalogue.
     UseLocal,
     /// Use KicksDB live; `api_key` replaces the stored KicksDB key when given.
     UseKicksdb {
@@ -89,43 +95,60 @@ pub fn settings_ui(
         .num_columns(2)
         .spacing([16.0, 8.0])
         .show(ui, |ui| {
-            ui.weak("Data");
+            ui.weak("Service");
             ui.horizontal(|ui| {
                 if ui
-                    .selectable_label(connection.is_local, "Demo (offline)")
-                    .on_hover_text("The bundled demo catalogue with generated prices, served by the app itself")
+                    .selectable_label(connection.in_window, "In this window")
+                    .on_hover_text("The app runs the service itself, fed by the sources below")
                     .clicked()
-                    && !connection.is_local
+                    && !connection.in_window
                 {
-                    action = SettingsAction::UseLocal;
+                    action = SettingsAction::UseInWindow;
                 }
-                if ui
-                    .selectable_label(connection.is_kicksdb, "KicksDB (live)")
-                    .on_hover_text("Real prices from KicksDB with your own key: fill in below")
-                    .clicked()
-                    && !connection.is_kicksdb
-                {
-                    action = SettingsAction::UseKicksdb { api_key: None };
-                }
-                ui.selectable_label(
-                    !connection.is_local && !connection.is_kicksdb,
-                    "Solescope server",
-                )
-                .on_hover_text("A server that speaks the same interface: fill in below");
+                ui.selectable_label(!connection.in_window, "Solescope server")
+                    .on_hover_text("A server that speaks the same interface, with its own sources: fill in below");
             });
             ui.end_row();
 
-            ui.weak("Connected to");
-            if connection.is_local {
-                ui.label(format!(
-                    "Local demo catalogue, served in-process at {}",
-                    connection.base_url
-                ));
-            } else if connection.is_kicksdb {
-                ui.label("KicksDB, through the app's own service (a mirror is kept for offline)");
-            } else {
-                ui.label(connection.base_url);
+            if connection.in_window {
+                ui.weak("Fed by");
+                ui.horizontal(|ui| {
+                    let demo = connection.feed == Feed::Demo;
+                    if ui
+                        .selectable_label(demo, "Demo catalogue (offline)")
+                        .on_hover_text("The bundled demo catalogue with generated prices")
+                        .clicked()
+                        && !demo
+                    {
+                        action = SettingsAction::UseLocal;
+                    }
+                    let kicksdb = connection.feed == Feed::Kicksdb;
+                    if ui
+                        .selectable_label(kicksdb, "KicksDB (live)")
+                        .on_hover_text("Real prices from KicksDB with your own key: fill in below")
+                        .clicked()
+                        && !kicksdb
+                    {
+                        action = SettingsAction::UseKicksdb { api_key: None };
+                    }
+                    ui.weak("and the retail stores below");
+                });
+                ui.end_row();
             }
+
+            ui.weak("Connected to");
+            ui.label(if connection.in_window {
+                format!("The service in this window, at {}", connection.base_url)
+            } else {
+                connection.base_url.to_owned()
+            });
+            ui.end_row();
+
+            ui.weak("Its sources");
+            ui.label(connection.sources.map_or_else(
+                || "not known until the service answers".to_owned(),
+                sources_text,
+            ));
             ui.end_row();
 
             ui.weak("Tier");
@@ -135,7 +158,7 @@ pub fn settings_ui(
             ));
             ui.end_row();
 
-            if connection.is_local {
+            if connection.in_window && connection.feed == Feed::Demo {
                 ui.weak("Demo key");
                 ui.horizontal(|ui| {
                     for tier in Tier::ALL {
@@ -181,7 +204,7 @@ pub fn settings_ui(
                 ui.add(
                     egui::TextEdit::singleline(&mut draft.api_key)
                         .password(true)
-                        .hint_text(if connection.has_key && !connection.is_local {
+                        .hint_text(if connection.has_key && !connection.in_window {
                             "stored in the keyring; type to replace"
                         } else {
                             "kept in the OS keyring, never on disk"
@@ -203,7 +226,7 @@ pub fn settings_ui(
                         api_key: (!api_key.is_empty()).then_some(api_key),
                     };
                 }
-                if !connection.is_local
+                if !connection.in_window
                     && connection.has_key
                     && ui
                         .button("Forget key")
@@ -221,6 +244,58 @@ pub fn settings_ui(
     action
 }
 
+/// What the service said its sources are, in a sentence: where the catalogue comes from, and
+/// each real-time lookup's source (the stores by name).
+#[must_use]
+pub fn sources_text(sources: &ServiceSources) -> String {
+    let name = |source: &str| match source {
+        "catalogue" => "the demo catalogue".to_owned(),
+        "simulator" => "the simulator".to_owned(),
+        "kicksdb" => "KicksDB".to_owned(),
+        "storefront" => "stores".to_owned(),
+        other => other.to_owned(),
+    };
+    let catalogue = &sources.catalogue;
+    let mut parts = vec![format!(
+        "catalogue from {}{}",
+        name(&catalogue.source),
+        if catalogue.keeps_copy {
+            " (a copy kept for offline)"
+        } else {
+            ""
+        }
+    )];
+    let realtime = &sources.realtime;
+    for (lookup, source) in [
+        (
+            "resale-a",
+            realtime.resale_a.as_ref().map(|l| l.source.as_str()),
+        ),
+        (
+            "resale-b",
+            realtime.resale_b.as_ref().map(|l| l.source.as_str()),
+        ),
+    ] {
+        parts.push(match source {
+            Some(source) => format!("{lookup} from {}", name(source)),
+            None => format!("no {lookup}"),
+        });
+    }
+    parts.push(match &realtime.retailer_a {
+        Some(retailer) if !retailer.stores.is_empty() => {
+            let names: Vec<&str> = retailer.stores.iter().map(|s| s.name.as_str()).collect();
+            format!(
+                "retail from {}: {}",
+                format::counted(names.len() as u64, "store", "stores"),
+                names.join(", ")
+            )
+        }
+        Some(retailer) => format!("retail from {}", name(&retailer.source)),
+        None => "no retail prices or stock (add a store)".to_owned(),
+    });
+    parts.join("; ")
+}
+
 /// The KicksDB section: the key (masked), what its check said, the month's request count.
 fn kicksdb_ui(
     ui: &mut egui::Ui,
@@ -228,6 +303,7 @@ fn kicksdb_ui(
     draft: &mut RemoteDraft,
     action: &mut SettingsAction,
 ) {
+    let fed_by_kicksdb = connection.in_window && connection.feed == Feed::Kicksdb;
     ui.strong("KicksDB");
     ui.weak(
         "Real StockX and GOAT prices with your own KicksDB key (kicks.dev). Real-time lookups count against KicksDB's 60 a minute per key.",
@@ -249,14 +325,14 @@ fn kicksdb_ui(
             ui.label("");
             ui.horizontal(|ui| {
                 let typed = draft.kicksdb_key.trim().to_owned();
-                let text = if connection.is_kicksdb {
+                let text = if fed_by_kicksdb {
                     "Use this key"
                 } else {
                     "Use KicksDB"
                 };
                 if ui
                     .add_enabled(
-                        !typed.is_empty() || !connection.is_kicksdb,
+                        !typed.is_empty() || !fed_by_kicksdb,
                         egui::Button::new(text),
                     )
                     .clicked()
@@ -266,7 +342,7 @@ fn kicksdb_ui(
                         api_key: (!typed.is_empty()).then_some(typed),
                     };
                 }
-                if connection.is_kicksdb
+                if fed_by_kicksdb
                     && ui
                         .button("Forget key")
                         .on_hover_text("Delete the KicksDB key from the keyring")
@@ -277,10 +353,7 @@ fn kicksdb_ui(
             });
             ui.end_row();
 
-            if let Some((ok, text)) = connection
-                .kicksdb_key_status
-                .filter(|_| connection.is_kicksdb)
-            {
+            if let Some((ok, text)) = connection.kicksdb_key_status.filter(|_| fed_by_kicksdb) {
                 ui.weak("Key");
                 if ok {
                     ui.label(text);
@@ -289,7 +362,7 @@ fn kicksdb_ui(
                 }
                 ui.end_row();
             }
-            if connection.is_kicksdb {
+            if fed_by_kicksdb {
                 ui.weak("This month");
                 ui.label(connection.upstream_quota.map_or_else(
                     || "KicksDB's count of your requests shows after its first answer".to_owned(),

@@ -13,6 +13,8 @@ pub enum PriceSource {
         /// The source it named for its newest answer, when it did.
         upstream: Option<String>,
     },
+    /// The window's own service, before it said where its prices come from.
+    Connecting,
     /// KicksDB, before its first answer.
     KicksdbConnecting,
     /// KicksDB answered live.
@@ -24,6 +26,35 @@ pub enum PriceSource {
         /// Why KicksDB did not answer, when known.
         reason: Option<String>,
     },
+}
+
+/// Where the prices on screen come from, from what the service said: a remote server's
+/// `base_url` (`None`: the window's own service), the catalogue's source it reports
+/// (`GET /api/v2/sources`), and the source named by its newest answer of market prices. An
+/// answer from what the service kept (`kicksdb-mirror`) is never shown as live.
+#[must_use]
+pub fn price_source(
+    remote: Option<&str>,
+    catalogue: Option<&str>,
+    newest: Option<&crate::client::DataOrigin>,
+) -> PriceSource {
+    if let Some(base_url) = remote {
+        return PriceSource::Server {
+            base_url: base_url.to_owned(),
+            upstream: newest.map(|o| o.source.clone()),
+        };
+    }
+    match (newest.map(|o| o.source.as_str()), catalogue) {
+        (Some("kicksdb-mirror"), _) => PriceSource::KicksdbCached {
+            as_of: newest.and_then(|o| o.as_of.clone()),
+            reason: newest.and_then(|o| o.stale_reason.clone()),
+        },
+        (Some("kicksdb"), _) => PriceSource::KicksdbLive,
+        (Some("catalogue" | "simulator"), _) | (None, Some("catalogue")) => PriceSource::Demo,
+        // No answer yet, or a source this window does not know: said as not yet known.
+        (_, Some("kicksdb")) => PriceSource::KicksdbConnecting,
+        (_, _) => PriceSource::Connecting,
+    }
 }
 
 /// `2026-11-25T10:42:07Z` as `2026-11-25 10:42 UTC`; anything else as it is.
@@ -53,6 +84,7 @@ pub fn badge_text(source: &PriceSource) -> String {
             _ => "Solescope server".to_owned(),
         },
         PriceSource::Server { .. } => "Solescope server".to_owned(),
+        PriceSource::Connecting => "connecting".to_owned(),
         PriceSource::KicksdbConnecting => "KicksDB · connecting".to_owned(),
         PriceSource::KicksdbLive => "KicksDB live".to_owned(),
         PriceSource::KicksdbCached {
@@ -75,12 +107,16 @@ pub fn source_badge_ui(ui: &mut egui::Ui, source: &PriceSource) {
     let hover = match source {
         PriceSource::Demo => "Generated demo catalogue and simulated marketplaces, served by the app itself: no price here is real".to_owned(),
         PriceSource::Server { base_url, .. } => format!("Prices from the Solescope server at {base_url}"),
+        PriceSource::Connecting => "Asking the service where its prices come from".to_owned(),
         PriceSource::KicksdbConnecting => "Starting the KicksDB source".to_owned(),
         PriceSource::KicksdbLive => "Prices fetched live from KicksDB with your key".to_owned(),
-        PriceSource::KicksdbCached { reason, .. } => format!(
-            "KicksDB did not answer, so these prices come from the copy kept on this computer{}",
-            reason.as_deref().map(|r| format!(": {r}")).unwrap_or_default()
+        PriceSource::KicksdbCached {
+            reason: Some(reason),
+            ..
+        } => format!(
+            "KicksDB did not answer, so these prices come from the copy kept on this computer: {reason}"
         ),
+        PriceSource::KicksdbCached { reason: None, .. } => "KicksDB's answer from the time shown, kept to save calls of your monthly quota; it is asked again once that answer is a few minutes old".to_owned(),
     };
     ui.label(
         egui::RichText::new(format!(" {} ", badge_text(source)))
@@ -93,6 +129,47 @@ pub fn source_badge_ui(ui: &mut egui::Ui, source: &PriceSource) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn origin(source: &str, as_of: Option<&str>) -> crate::client::DataOrigin {
+        crate::client::DataOrigin {
+            source: source.into(),
+            as_of: as_of.map(str::to_owned),
+            stale_reason: None,
+        }
+    }
+
+    /// An answer kept by the service (its mirror, or a real-time answer reused) never reads as
+    /// live, whatever the catalogue's source; a live one does; a name this window does not know
+    /// is not guessed at.
+    #[test]
+    fn the_badge_never_says_live_for_an_answer_from_the_mirror() {
+        let kept = origin("kicksdb-mirror", Some("2026-11-25T10:42:07Z"));
+        for catalogue in [None, Some("kicksdb"), Some("catalogue")] {
+            let badge = price_source(None, catalogue, Some(&kept));
+            assert_eq!(
+                badge_text(&badge),
+                "KicksDB cached as of 2026-11-25 10:42 UTC"
+            );
+            assert_ne!(badge, PriceSource::KicksdbLive);
+        }
+        let live = origin("kicksdb", None);
+        assert_eq!(
+            price_source(None, Some("kicksdb"), Some(&live)),
+            PriceSource::KicksdbLive
+        );
+        assert_eq!(
+            price_source(None, Some("catalogue"), Some(&origin("simulator", None))),
+            PriceSource::Demo
+        );
+        assert_eq!(
+            price_source(None, Some("kicksdb"), Some(&origin("somewhere-new", None))),
+            PriceSource::KicksdbConnecting
+        );
+        assert_eq!(
+            badge_text(&price_source(Some("https://api"), None, Some(&kept))),
+            "server · KicksDB cached"
+        );
+    }
 
     #[test]
     fn the_badge_names_the_source_and_the_age_of_cached_prices() {

@@ -158,19 +158,42 @@ impl View {
     }
 }
 
-/// Where the data comes from.
+/// Where the service the window talks to runs.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub enum DataSource {
-    /// The bundled demo catalogue through the in-process service.
+pub enum ServiceLocation {
+    /// In this window's process, fed by [`Feed`] and the stores kept in the user database.
     #[default]
-    LocalDemo,
-    /// A remote server that speaks the same interface; its key is in the key store.
+    InWindow,
+    /// A remote Solescope server (its own sources); its key is in the key store.
     Remote {
         /// The server's base URL.
         base_url: String,
     },
-    /// KicksDB, live, with the user's own key (in the key store), through an in-process
-    /// service that keeps a mirror for offline.
+}
+
+/// What feeds the in-window service's catalogue and resale prices (the stores come beside it,
+/// from the user database).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Feed {
+    /// The bundled demo catalogue and the marketplace simulator: offline, generated prices.
+    #[default]
+    Demo,
+    /// KicksDB, live, with the user's own key (in the key store), keeping a mirror for offline.
+    Kicksdb,
+}
+
+/// The one setting of versions before the split into [`ServiceLocation`] and [`Feed`], read
+/// from saved state once and migrated ([`AppState::migrated`]); never written.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LegacySource {
+    /// The demo through the in-process service.
+    LocalDemo,
+    /// A remote server.
+    Remote {
+        /// The server's base URL.
+        base_url: String,
+    },
+    /// KicksDB through the in-process service.
     Kicksdb,
 }
 
@@ -220,8 +243,13 @@ pub struct AppState {
     pub view: View,
     /// The product open in the detail view, reopened on start.
     pub selected_product: Option<String>,
-    /// Where the data comes from.
-    pub source: DataSource,
+    /// Where the service runs.
+    pub service: ServiceLocation,
+    /// What feeds the in-window service.
+    pub feed: Feed,
+    /// The setting saved by an older version, migrated on load ([`AppState::migrated`]).
+    #[serde(rename = "source", skip_serializing)]
+    pub legacy_source: Option<LegacySource>,
     /// The starred products.
     pub watchlist: Vec<WatchedProduct>,
     /// Products drawn beside the open one on the weekly-orders charts.
@@ -236,6 +264,30 @@ pub struct AppState {
     pub payout: super::market::PayoutState,
     /// The alert form.
     pub alerts: super::alerts::AlertForm,
+}
+
+impl AppState {
+    /// The state with an older version's one `source` setting turned into where the service
+    /// runs and what feeds it, without a question: the demo and KicksDB in the window, a
+    /// remote server as it was (the feed kept for when the window's own service is used again).
+    #[must_use]
+    pub fn migrated(mut self) -> Self {
+        match self.legacy_source.take() {
+            None => {}
+            Some(LegacySource::LocalDemo) => {
+                self.service = ServiceLocation::InWindow;
+                self.feed = Feed::Demo;
+            }
+            Some(LegacySource::Kicksdb) => {
+                self.service = ServiceLocation::InWindow;
+                self.feed = Feed::Kicksdb;
+            }
+            Some(LegacySource::Remote { base_url }) => {
+                self.service = ServiceLocation::Remote { base_url };
+            }
+        }
+        self
+    }
 }
 
 #[cfg(test)]
@@ -260,7 +312,7 @@ mod tests {
             country: Country::Fr,
             view: View::Orders,
             selected_product: Some("p1".into()),
-            source: DataSource::Remote {
+            service: ServiceLocation::Remote {
                 base_url: "https://api.example.com".into(),
             },
             ..AppState::default()
@@ -269,11 +321,49 @@ mod tests {
         assert!(!json.contains("demo-"), "{json}");
         let back: AppState = serde_json::from_str(&json).unwrap();
         assert_eq!(serde_json::to_string(&back).unwrap(), json);
-        assert_eq!(back.source, state.source);
+        assert_eq!(back.service, state.service);
         let partial: AppState = serde_json::from_str(r#"{"last_query":"dunk"}"#).unwrap();
         assert_eq!(partial.last_query, "dunk");
         assert_eq!(partial.theme, ThemeChoice::System);
         assert_eq!(partial.zoom.percent(), 100);
+    }
+
+    /// The state an older version saved, with its one `source` setting, loads as the same
+    /// choice in the two settings, and the old key is not written again.
+    #[test]
+    fn an_older_source_setting_migrates_to_where_the_service_runs_and_its_feed() {
+        let load = |json: &str| serde_json::from_str::<AppState>(json).unwrap().migrated();
+        let kicksdb = load(r#"{"source":"Kicksdb","last_query":"dunk"}"#);
+        assert_eq!(
+            (kicksdb.service.clone(), kicksdb.feed),
+            (ServiceLocation::InWindow, Feed::Kicksdb)
+        );
+        assert_eq!(kicksdb.last_query, "dunk");
+        let demo = load(r#"{"source":"LocalDemo"}"#);
+        assert_eq!(
+            (demo.service, demo.feed),
+            (ServiceLocation::InWindow, Feed::Demo)
+        );
+        let remote = load(r#"{"source":{"Remote":{"base_url":"https://api.example.com"}}}"#);
+        assert_eq!(
+            remote.service,
+            ServiceLocation::Remote {
+                base_url: "https://api.example.com".into()
+            }
+        );
+        let saved = serde_json::to_string(&kicksdb).unwrap();
+        let top: serde_json::Value = serde_json::from_str(&saved).unwrap();
+        assert!(top.get("source").is_none(), "{saved}");
+        let again = load(&saved);
+        assert_eq!(
+            (again.service, again.feed),
+            (ServiceLocation::InWindow, Feed::Kicksdb)
+        );
+        let fresh = load("{}");
+        assert_eq!(
+            (fresh.service, fresh.feed),
+            (ServiceLocation::InWindow, Feed::Demo)
+        );
     }
 
     #[test]

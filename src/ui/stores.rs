@@ -44,13 +44,27 @@ pub fn health_text(health: &StoreHealth, now_unix: i64) -> String {
     }
 }
 
-/// The section. `is_local`: the stores are the local service's (a remote server has its own).
+/// Whose stores the section lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StoresOwner<'a> {
+    /// The service in this window: the user's list, edited here.
+    InWindow,
+    /// A remote server: its own list, as it reported it (set where it runs).
+    Remote {
+        /// The server's base URL.
+        base_url: &'a str,
+    },
+}
+
+/// The section: `rows` are the stores `owner` reads; `retailer` names what answers for
+/// `retailer-a` when no store is read (as the service said; `None`: nothing does).
 pub fn retail_stores_ui(
     ui: &mut egui::Ui,
     rows: &[StoreRow],
     draft: &mut String,
     error: Option<&str>,
-    is_local: bool,
+    owner: StoresOwner<'_>,
+    retailer: Option<&str>,
 ) -> StoresAction {
     let mut action = StoresAction::None;
     ui.add_space(16.0);
@@ -59,12 +73,24 @@ pub fn retail_stores_ui(
         "Shopify storefronts read for retail prices and stock (retailer-a), with no key: each \
          is asked at most once a second, and its answers are reused for a minute.",
     );
-    if !is_local {
-        ui.weak("These stores are read by the local demo service, not by a remote server.");
+    match owner {
+        StoresOwner::InWindow => {
+            ui.label("Read by the service in this window, whatever feeds its catalogue.");
+        }
+        StoresOwner::Remote { base_url } => {
+            ui.label(format!(
+                "Read by the server at {base_url}, which has its own list (set where it runs, \
+                 with serve --retailer-store); the stores below are its."
+            ));
+        }
     }
     let now = chrono::Utc::now().timestamp();
     if rows.is_empty() {
-        ui.weak("No store yet: the simulated retailer answers.");
+        ui.weak(match retailer {
+            Some("simulator") => "No store yet: the simulated retailer answers.",
+            Some(_) => "No store yet: the service's own retailer answers.",
+            None => "No store yet, and this service's source is not a retailer: no retail price or stock until a store is added.",
+        });
     }
     egui::Grid::new("retail_stores")
         .num_columns(3)
@@ -78,7 +104,9 @@ pub fn retail_stores_ui(
                 } else {
                     ui.weak(text);
                 }
-                if row.saved {
+                if owner != StoresOwner::InWindow {
+                    ui.weak("the server's");
+                } else if row.saved {
                     if ui.small_button("Remove").clicked() {
                         action = StoresAction::Remove(row.url.clone());
                     }
@@ -88,6 +116,9 @@ pub fn retail_stores_ui(
                 ui.end_row();
             }
         });
+    if owner != StoresOwner::InWindow {
+        return action;
+    }
     ui.horizontal(|ui| {
         let label = ui.label("Store address");
         let field = ui

@@ -37,10 +37,26 @@ impl Kicksdb {
         class: CallClass,
         ttl: Duration,
     ) -> Result<T, FetchError> {
-        let (fetched, cache_key) = self.call(path, query, None, class, ttl).await?;
-        fetched.json(self.http.name()).inspect_err(|_| {
+        self.call_json_kept(path, query, class, ttl)
+            .await
+            .map(|(value, _)| value)
+    }
+
+    /// [`call_json`](Self::call_json), and when the answer was an earlier one reused (not sent
+    /// for this call), when that was fetched (RFC 3339 UTC): the answer then says it comes
+    /// from what the service kept, not from KicksDB now.
+    pub(super) async fn call_json_kept<T: serde::de::DeserializeOwned>(
+        &self,
+        path: &str,
+        query: &[(&str, String)],
+        class: CallClass,
+        ttl: Duration,
+    ) -> Result<(T, Option<String>), FetchError> {
+        let (fetched, cache_key, reused) = self.call(path, query, None, class, ttl).await?;
+        let value = fetched.json(self.http.name()).inspect_err(|_| {
             self.answers.remove(&cache_key);
-        })
+        })?;
+        Ok((value, reused))
     }
 
     /// `POST <base><path>` with the JSON `body`, decoded as `T`; reused like
@@ -59,7 +75,7 @@ impl Kicksdb {
                 format!("no body for {path}: {err}"),
             )
         })?;
-        let (fetched, cache_key) = self.call(path, &[], Some(body), class, ttl).await?;
+        let (fetched, cache_key, _) = self.call(path, &[], Some(body), class, ttl).await?;
         fetched.json(self.http.name()).inspect_err(|_| {
             self.answers.remove(&cache_key);
         })
@@ -68,7 +84,7 @@ impl Kicksdb {
     /// `GET <base><path>?<query>` (or a `POST` of `body`), reused when an identical answer is
     /// younger than `ttl`; counted against the limits of `class` and the monthly budget before
     /// it is sent. Any non-2xx status is an error. Also answers the reuse key (never holding the
-    /// key: it travels in a header).
+    /// key: it travels in a header), and when a reused answer was fetched.
     async fn call(
         &self,
         path: &str,
@@ -76,7 +92,7 @@ impl Kicksdb {
         body: Option<Vec<u8>>,
         class: CallClass,
         ttl: Duration,
-    ) -> Result<(Arc<Fetched>, String), FetchError> {
+    ) -> Result<(Arc<Fetched>, String, Option<String>), FetchError> {
         let mut url = self.base.join(path).map_err(|err| {
             FetchError::new(
                 self.http.name(),
@@ -94,7 +110,9 @@ impl Kicksdb {
         }
         loop {
             match self.answers.get_value_or_guard_async(&cache_key).await {
-                Ok((at, fetched)) if at.elapsed() < ttl => return Ok((fetched, cache_key)),
+                Ok((at, fetched_at, fetched)) if at.elapsed() < ttl => {
+                    return Ok((fetched, cache_key, Some(fetched_at)));
+                }
                 Ok(_) => {
                     // Stale: dropped, then fetched again by whoever takes the guard.
                     self.answers.remove(&cache_key);
@@ -102,8 +120,10 @@ impl Kicksdb {
                 Err(guard) => {
                     let fetched =
                         Arc::new(self.send(url.clone(), body.clone(), path, class).await?);
-                    let _ = guard.insert((Instant::now(), Arc::clone(&fetched)));
-                    return Ok((fetched, cache_key));
+                    let fetched_at =
+                        chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+                    let _ = guard.insert((Instant::now(), fetched_at, Arc::clone(&fetched)));
+                    return Ok((fetched, cache_key, None));
                 }
             }
         }

@@ -7,8 +7,9 @@ use std::sync::Arc;
 use super::map::{mirror_product_from_stockx, weeks_from_daily};
 use super::wire::{Brand, Envelope, ProductSale, StockxProduct};
 use super::{CallClass, Kicksdb};
-use crate::catalogue::mirror;
-use crate::model::Country;
+use crate::catalogue::read;
+use crate::catalogue::{CatalogueError, mirror};
+use crate::model::{Country, SearchHit};
 use crate::service::source::SearchArgs;
 use crate::upstream::{FetchError, FetchKind};
 
@@ -22,14 +23,16 @@ const TOP_UP_DAYS: i64 = SALES_PAGE_DAYS as i64 - 7;
 /// Pages of the brands list summed for `/stats` (100 brands each).
 const BRAND_PAGES: u32 = 30;
 
-/// A page of a live search: the mirrored products in KicksDB's order, and whether more may
+/// A page of a live search: its hits as mirrored, in KicksDB's order, and whether more may
 /// follow (KicksDB gives no total).
 #[derive(Debug, Clone)]
 pub struct LivePage {
-    /// `products.pk` in the mirror, best first.
-    pub pks: Vec<i64>,
+    /// The hits, best first.
+    pub hits: Vec<SearchHit>,
     /// The page was full: another may follow.
     pub full: bool,
+    /// When KicksDB's answer was fetched, when an earlier one was reused for this page.
+    pub reused_at: Option<String>,
 }
 
 fn market(country: Country) -> String {
@@ -50,37 +53,28 @@ fn filter_value(value: &str) -> Option<String> {
 }
 
 impl Kicksdb {
-    /// Writes products to the mirror on the blocking pool, in order; their `pk`s.
-    async fn mirror_products(
-        self: &Arc<Self>,
+    /// Writes products to the mirror, in order, then `then` reads what the answer needs of
+    /// them (by their `pk`s) in the same turn on the writer.
+    async fn mirror_products<T: Send + 'static>(
+        &self,
         products: Vec<StockxProduct>,
         country: Country,
-    ) -> Result<Vec<i64>, FetchError> {
-        let source = Arc::clone(self);
-        tokio::task::spawn_blocking(move || {
-            let fetched_at = now_text();
-            let mut catalogue = source
-                .mirror
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            products
-                .iter()
-                .filter(|p| !p.id.is_empty() && !p.slug.is_empty())
-                .map(|p| {
-                    let row = mirror_product_from_stockx(p);
-                    mirror::upsert(
-                        catalogue.connection_mut(),
-                        &row,
-                        country,
-                        "kicksdb",
-                        &fetched_at,
-                    )
-                })
-                .collect::<Result<Vec<_>, _>>()
-        })
-        .await
-        .map_err(|err| mirror_failed(&err.to_string()))?
-        .map_err(|err| mirror_failed(&err.to_string()))
+        then: impl FnOnce(&rusqlite::Connection, &[i64]) -> Result<T, CatalogueError> + Send + 'static,
+    ) -> Result<T, FetchError> {
+        self.mirror
+            .write(move |conn| {
+                let fetched_at = now_text();
+                let pks = products
+                    .iter()
+                    .filter(|p| !p.id.is_empty() && !p.slug.is_empty())
+                    .map(|p| {
+                        let row = mirror_product_from_stockx(p);
+                        mirror::upsert(conn, &row, country, "kicksdb", &fetched_at)
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                then(conn, &pks)
+            })
+            .await
     }
 
     /// One page of StockX search, mirrored.
@@ -107,14 +101,15 @@ impl Kicksdb {
             // A code no product can have: no hit, and no call.
             Some(None) => {
                 return Ok(LivePage {
-                    pks: Vec::new(),
+                    hits: Vec::new(),
                     full: false,
+                    reused_at: None,
                 });
             }
             None => {}
         }
-        let page: Envelope<Vec<StockxProduct>> = self
-            .call_json(
+        let (page, reused_at): (Envelope<Vec<StockxProduct>>, _) = self
+            .call_json_kept(
                 "v3/stockx/products",
                 &query,
                 CallClass::Catalogue,
@@ -123,12 +118,28 @@ impl Kicksdb {
             .await?;
         let products = page.data.unwrap_or_default();
         let full = products.len() >= search.limit.clamp(1, 100) as usize;
-        let pks = self.mirror_products(products, search.country).await?;
-        Ok(LivePage { pks, full })
+        let country = search.country;
+        let hits = self
+            .mirror_products(products, country, move |conn, pks| {
+                read::search_hits(conn, pks, country)
+            })
+            .await?;
+        Ok(LivePage {
+            hits,
+            full,
+            reused_at,
+        })
     }
 
-    /// One StockX product by UUID or slug with its sizes, priced for `country`, mirrored.
-    pub async fn product(self: &Arc<Self>, id: &str, country: Country) -> Result<i64, FetchError> {
+    /// One StockX product by UUID or slug with its sizes, priced for `country`, mirrored; what
+    /// `then` reads of it (by its `pk`) in the same turn, and when KicksDB's answer was fetched
+    /// when an earlier one was reused.
+    pub async fn product<T: Send + 'static>(
+        self: &Arc<Self>,
+        id: &str,
+        country: Country,
+        then: impl FnOnce(&rusqlite::Connection, i64) -> Result<T, CatalogueError> + Send + 'static,
+    ) -> Result<(T, Option<String>), FetchError> {
         let path = format!("v3/stockx/products/{}", path_segment(id)?);
         let mut query = vec![
             ("market", market(country)),
@@ -141,8 +152,8 @@ impl Kicksdb {
             query.push(("display[traits]", "true".to_owned()));
             query.push(("display[identifiers]", "true".to_owned()));
         }
-        let product: Envelope<StockxProduct> = match self
-            .call_json(&path, &query, CallClass::Catalogue, self.ttl.product)
+        let (product, reused_at): (Envelope<StockxProduct>, _) = match self
+            .call_json_kept(&path, &query, CallClass::Catalogue, self.ttl.product)
             .await
         {
             // A plan without traits and barcodes: asked again without them, and not again.
@@ -151,7 +162,7 @@ impl Kicksdb {
                 self.paid_displays
                     .store(false, std::sync::atomic::Ordering::Relaxed);
                 query.truncate(2);
-                self.call_json(&path, &query, CallClass::Catalogue, self.ttl.product)
+                self.call_json_kept(&path, &query, CallClass::Catalogue, self.ttl.product)
                     .await?
             }
             other => other?,
@@ -163,16 +174,20 @@ impl Kicksdb {
                 format!("KicksDB has no product {id:?}"),
             )
         })?;
-        self.mirror_products(vec![product], country)
+        let name = Arc::clone(self.http.name());
+        let value = self
+            .mirror_products(vec![product], country, move |conn, pks| {
+                pks.first().map(|&pk| then(conn, pk)).transpose()
+            })
             .await?
-            .pop()
             .ok_or_else(|| {
                 FetchError::new(
-                    self.http.name(),
+                    &name,
                     FetchKind::Malformed,
                     "KicksDB's product has no id or slug",
                 )
-            })
+            })?;
+        Ok((value, reused_at))
     }
 
     /// The product's daily sales (US market) grouped into weeks, written to the mirror
@@ -182,17 +197,10 @@ impl Kicksdb {
     /// fetched more than [`TOP_UP_DAYS`] ago, are read whole (up to four pages).
     pub async fn weeks(self: &Arc<Self>, pk: i64, id: &str) -> Result<(), FetchError> {
         let path = format!("v3/stockx/products/{}/sales/daily", path_segment(id)?);
-        let source = Arc::clone(self);
-        let fetched_before = tokio::task::spawn_blocking(move || {
-            let catalogue = source
-                .mirror
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            mirror::weeks_fetched_at(catalogue.connection(), pk)
-        })
-        .await
-        .map_err(|err| mirror_failed(&err.to_string()))?
-        .map_err(|err| mirror_failed(&err.to_string()))?;
+        let fetched_before = self
+            .mirror
+            .write(move |conn| mirror::weeks_fetched_at(conn, pk))
+            .await?;
         let today = chrono::Utc::now().date_naive();
         let top_up_from = fetched_before
             .as_deref()
@@ -241,15 +249,10 @@ impl Kicksdb {
             }
         }
         let weeks = weeks_from_daily(&days);
-        let source = Arc::clone(self);
-        tokio::task::spawn_blocking(move || {
-            let mut catalogue = source
-                .mirror
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            match top_up_from {
+        self.mirror
+            .write(move |conn| match top_up_from {
                 Some(monday) => mirror::top_up_weeks(
-                    catalogue.connection_mut(),
+                    conn,
                     pk,
                     monday
                         .and_hms_opt(0, 0, 0)
@@ -257,12 +260,9 @@ impl Kicksdb {
                     &weeks,
                     &now_text(),
                 ),
-                None => mirror::replace_weeks(catalogue.connection_mut(), pk, &weeks, &now_text()),
-            }
-        })
-        .await
-        .map_err(|err| mirror_failed(&err.to_string()))?
-        .map_err(|err| mirror_failed(&err.to_string()))
+                None => mirror::replace_weeks(conn, pk, &weeks, &now_text()),
+            })
+            .await
     }
 
     /// StockX's products counted by brand (`/v3/utils/brands`), summed: KicksDB has no count
@@ -319,12 +319,4 @@ fn monday_of(date: chrono::NaiveDate) -> chrono::NaiveDate {
 
 fn now_text() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
-}
-
-fn mirror_failed(detail: &str) -> FetchError {
-    FetchError::new(
-        &Arc::from("KicksDB mirror"),
-        FetchKind::Unavailable,
-        format!("writing the mirror failed: {detail}"),
-    )
 }

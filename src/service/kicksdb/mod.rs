@@ -1,8 +1,9 @@
 //! KicksDB (<https://kicks.dev>), the hosted sneaker market API, as a live source with the
 //! user's own key: the catalogue side (StockX search, product, daily sales, brand counts) and
 //! the real-time side (GOAT's live product as `resale-a`, StockX's live related products as
-//! `resale-b`). What it answers is written to the mirror (`catalogue::mirror`) and served from
-//! there, so an answer's shape is the catalogue's, and the mirror answers when KicksDB cannot.
+//! `resale-b`). What it answers is written to its mirror (`catalogue::mirror`, a file only this
+//! source opens) and read back in the same turn, so an answer's shape is the catalogue's; the
+//! mirror answers when KicksDB cannot.
 //!
 //! Built from `shared/research/kicksdb-v3.md`: paths under `/v3`, `Authorization: Bearer
 //! <key>`, bodies `{data, meta}`, `X-Quota-Current` on answers, 60 real-time calls a minute per
@@ -14,6 +15,7 @@ pub mod budget;
 mod calls;
 mod catalogue;
 mod map;
+mod mirror;
 pub mod prices;
 mod realtime;
 mod source;
@@ -173,15 +175,15 @@ pub struct Kicksdb {
     calls_per_minute: u32,
     ttl: Ttl,
     max_wait: Duration,
-    /// Answers by request (path and query; never the key), with when they were fetched.
-    answers: quick_cache::sync::Cache<String, (Instant, Arc<crate::upstream::Fetched>)>,
+    /// Answers by request (path and query; never the key), with when they were fetched (for
+    /// their age, and as the time an answer that reuses one names).
+    answers: quick_cache::sync::Cache<String, (Instant, String, Arc<crate::upstream::Fetched>)>,
     /// Whether to ask for traits and barcodes (paid plans); off after a 403 for them.
     paid_displays: std::sync::atomic::AtomicBool,
     /// `X-Quota-Current` of the newest answer (-1 until one came).
     quota_current: AtomicI64,
-    /// The mirror's one writer (the service's pool reads it).
-    mirror: std::sync::Mutex<crate::catalogue::Catalogue>,
-    mirror_path: PathBuf,
+    /// The source's own cache of what KicksDB answered.
+    mirror: mirror::Mirror,
     /// The key's monthly budget, taken from before every call.
     budget: budget::MonthlyBudget,
     /// Each style code's latest batched prices.
@@ -245,7 +247,7 @@ impl Kicksdb {
                 calls: SlidingLimiter::new(config.calls_per_minute, Duration::from_secs(60)),
             },
         };
-        let mirror = crate::catalogue::mirror::open_or_create(&config.mirror, "kicksdb")?;
+        let mirror = mirror::Mirror::open(&config.mirror)?;
         Ok(Self {
             http: Upstream::new(&config.http)?,
             base,
@@ -258,17 +260,16 @@ impl Kicksdb {
             answers: quick_cache::sync::Cache::new(4096),
             paid_displays: std::sync::atomic::AtomicBool::new(true),
             quota_current: AtomicI64::new(-1),
-            mirror: std::sync::Mutex::new(mirror),
-            mirror_path: config.mirror.clone(),
+            mirror,
             budget,
             prices: prices::PriceCache::default(),
         })
     }
 
-    /// The mirror catalogue file the service reads.
+    /// The mirror catalogue file.
     #[must_use]
     pub fn mirror_path(&self) -> &std::path::Path {
-        &self.mirror_path
+        self.mirror.path()
     }
 
     /// KicksDB's count of this key's requests this month (`X-Quota-Current`), once an answer

@@ -20,8 +20,8 @@ use super::{CallClass, Kicksdb};
 use crate::catalogue::generate::normalize_sku;
 use crate::model::Country;
 use crate::model::prices::{CodePrices, MAX_PRICE_CODES, PricesAnswer, SizePrice};
-use crate::service::ServiceState;
 use crate::service::error::ApiError;
+use crate::service::origin::names::{KICKSDB, KICKSDB_MIRROR};
 use crate::service::source::{AnswerOrigin, Sourced};
 use crate::upstream::{FetchError, FetchKind};
 
@@ -207,7 +207,7 @@ impl Kicksdb {
                             product_sku: product.sku.clone(),
                             product_id: product.product_id.clone(),
                             currency: country.currency().to_owned(),
-                            source: "kicksdb".to_owned(),
+                            source: KICKSDB.to_owned(),
                             as_of: at.clone(),
                             sizes: sizes_from_variants(product.variants.as_deref().unwrap_or(&[])),
                         });
@@ -253,7 +253,6 @@ impl Kicksdb {
 /// `missing` for the rest. When nothing at all could be priced and KicksDB failed, its error.
 pub(crate) async fn answer(
     source: &Arc<Kicksdb>,
-    state: &Arc<ServiceState>,
     codes: &[String],
     country: Country,
 ) -> Result<Sourced<PricesAnswer>, ApiError> {
@@ -273,7 +272,7 @@ pub(crate) async fn answer(
         if let Some(kept) = source.kept_prices(&codes[index], country) {
             let mut prices = (*kept).clone();
             prices.sku.clone_from(&codes[index]);
-            "kicksdb-mirror".clone_into(&mut prices.source);
+            KICKSDB_MIRROR.clone_into(&mut prices.source);
             slots[index] = Some(prices);
         } else {
             from_mirror.push(index);
@@ -281,14 +280,14 @@ pub(crate) async fn answer(
     }
     if !from_mirror.is_empty() {
         let wanted: Vec<String> = from_mirror.iter().map(|&i| codes[i].clone()).collect();
-        let held = state
-            .blocking(move |state| {
-                let conn = state.pool.get()?;
+        let held = source
+            .mirror
+            .read(move |conn| {
                 Ok(crate::catalogue::prices::answer(
-                    &conn,
+                    conn,
                     &wanted,
                     country,
-                    "kicksdb-mirror",
+                    KICKSDB_MIRROR,
                 )?)
             })
             .await?;
@@ -302,13 +301,14 @@ pub(crate) async fn answer(
     let kept: Vec<&CodePrices> = slots
         .iter()
         .flatten()
-        .filter(|p| p.source != "kicksdb")
+        .filter(|p| p.source != KICKSDB)
         .collect();
     let origin = if kept.is_empty() {
-        AnswerOrigin::fresh("kicksdb")
+        AnswerOrigin::fresh(KICKSDB)
     } else {
         AnswerOrigin {
-            source: "kicksdb-mirror",
+            source: KICKSDB_MIRROR,
+            store: None,
             as_of: kept.iter().map(|p| p.as_of.clone()).min(),
             stale_reason: Some(reason),
         }

@@ -5,11 +5,15 @@ use std::sync::Arc;
 
 use super::catalogue::path_segment;
 use super::map::{resale_a_from_goat, resale_b_from_stockx};
+use super::source::live_origin;
 use super::wire::{Envelope, GoatProduct, GoatRealtimeProduct, RelatedItem};
 use super::{CallClass, Kicksdb};
-use crate::catalogue::read::{self, ProductKey};
-use crate::model::{ResaleAProduct, ResaleBNode, RetailerProduct};
+use crate::model::{
+    LookupInfo, RealtimeInfo, RelatedInfo, ResaleAProduct, ResaleBNode, RetailerProduct,
+};
 use crate::service::marketplace::{Marketplaces, RelatedQuery, UpstreamError, markets};
+use crate::service::origin::Sourced;
+use crate::service::origin::names::KICKSDB;
 use crate::upstream::{FetchError, FetchKind};
 
 impl From<FetchError> for UpstreamError {
@@ -93,26 +97,15 @@ impl Kicksdb {
         if id.bytes().all(|b| b.is_ascii_digit()) {
             return Ok(id.to_owned());
         }
-        let source = Arc::clone(self);
         let key = id.to_owned();
-        let sku = tokio::task::spawn_blocking(move || {
-            let catalogue = source
-                .mirror
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            let conn = catalogue.connection();
-            let pk = read::product_pk(conn, ProductKey::parse(&key))
-                .ok()
-                .flatten()?;
-            conn.query_row("SELECT sku FROM products WHERE pk = ?1", [pk], |row| {
-                row.get::<_, String>(0)
-            })
+        let sku = self
+            .mirror
+            .read(move |conn| Ok(crate::catalogue::read::held_product(conn, &key)?))
+            .await
             .ok()
-        })
-        .await
-        .ok()
-        .flatten()
-        .filter(|sku| !sku.trim().is_empty());
+            .flatten()
+            .map(|held| held.sku)
+            .filter(|sku| !sku.trim().is_empty());
         let Some(sku) = sku else {
             return Ok(id.to_owned());
         };
@@ -147,41 +140,69 @@ impl Kicksdb {
 
 #[async_trait::async_trait]
 impl Marketplaces for Arc<Kicksdb> {
-    fn source(&self) -> &'static str {
-        "kicksdb"
+    fn sources(&self) -> RealtimeInfo {
+        let codes = |codes: &[&str]| codes.iter().map(|c| (*c).to_owned()).collect::<Vec<_>>();
+        let countries: Vec<&str> = KICKSDB_MARKETS
+            .iter()
+            .map(|(ours, _)| *ours)
+            .filter(|code| *code != "UK")
+            .collect();
+        RealtimeInfo {
+            resale_a: Some(LookupInfo {
+                source: KICKSDB.to_owned(),
+            }),
+            resale_b: Some(RelatedInfo {
+                source: KICKSDB.to_owned(),
+                countries: codes(&countries),
+                currencies: codes(KICKSDB_CURRENCIES),
+                markets: codes(&countries),
+            }),
+            // KicksDB is not a retailer: retail prices and stock come from storefronts.
+            retailer_a: None,
+        }
     }
 
-    async fn resale_a_product(&self, id: &str) -> Result<ResaleAProduct, UpstreamError> {
+    async fn resale_a_product(&self, id: &str) -> Result<Sourced<ResaleAProduct>, UpstreamError> {
         let goat_id = self.goat_id(id).await?;
         let path = format!("v3/realtime/goat/products/{}", path_segment(&goat_id)?);
-        let answer: Envelope<GoatRealtimeProduct> = self
-            .call_json(&path, &[], CallClass::Realtime, self.ttl.realtime)
+        let (answer, reused_at): (Envelope<GoatRealtimeProduct>, _) = self
+            .call_json_kept(&path, &[], CallClass::Realtime, self.ttl.realtime)
             .await?;
         let product = answer.data.ok_or_else(|| {
             UpstreamError::NotFound(format!("KicksDB: GOAT has no product {id:?}"))
         })?;
-        Ok(resale_a_from_goat(product))
+        Ok(Sourced {
+            value: resale_a_from_goat(product),
+            origin: live_origin(reused_at),
+        })
     }
 
     async fn resale_b_related(
         &self,
         id: &str,
         query: &RelatedQuery,
-    ) -> Result<Vec<ResaleBNode>, UpstreamError> {
+    ) -> Result<Sourced<Vec<ResaleBNode>>, UpstreamError> {
         let params = kicksdb_query(query)?;
         let path = format!("v3/realtime/stockx/products/{}/related", path_segment(id)?);
-        let answer: Envelope<Vec<RelatedItem>> = self
-            .call_json(&path, &params, CallClass::Realtime, self.ttl.realtime)
+        let (answer, reused_at): (Envelope<Vec<RelatedItem>>, _) = self
+            .call_json_kept(&path, &params, CallClass::Realtime, self.ttl.realtime)
             .await?;
-        Ok(answer
-            .data
-            .unwrap_or_default()
-            .into_iter()
-            .map(resale_b_from_stockx)
-            .collect())
+        Ok(Sourced {
+            value: answer
+                .data
+                .unwrap_or_default()
+                .into_iter()
+                .map(resale_b_from_stockx)
+                .collect(),
+            origin: live_origin(reused_at),
+        })
     }
 
-    async fn retailer_product(&self, slug: &str) -> Result<RetailerProduct, UpstreamError> {
+    async fn retailer_product(
+        &self,
+        slug: &str,
+        _store: Option<&str>,
+    ) -> Result<Sourced<RetailerProduct>, UpstreamError> {
         Err(UpstreamError::NotFound(format!(
             "KicksDB is not a retailer: no retail price or stock for {:?}; add a Shopify storefront (Settings, or serve --retailer-store) for them",
             slug.chars().take(80).collect::<String>()

@@ -1,22 +1,24 @@
-//! The KicksDB source behind the catalogue seam: fetch, mirror, answer from the mirror; when
-//! KicksDB cannot answer (unreachable, failing, out of calls, refusing the key), answer from
-//! what the mirror holds, saying how old it is and why.
+//! The KicksDB source behind the catalogue seam: fetch, mirror, answer; when KicksDB cannot
+//! answer (unreachable, failing, out of calls, refusing the key), answer from what the mirror
+//! holds, saying how old it is and why.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use super::Kicksdb;
-use crate::catalogue::mirror;
-use crate::catalogue::read::{self, ProductKey};
-use crate::model::{Country, DatasetStats, Stats};
-use crate::service::ServiceState;
+use crate::catalogue::read::{self, Detail, ProductKey};
+use crate::catalogue::{CatalogueError, mirror};
+use crate::model::{
+    CatalogueInfo, Country, DatasetStats, Product, SearchHit, Stats, Tier, WeeklyOrder,
+};
 use crate::service::error::ApiError;
-use crate::service::source::{AnswerOrigin, CatalogueSource, SearchArgs, SearchPage, Sourced};
+use crate::service::origin::names::{KICKSDB, KICKSDB_MIRROR};
+use crate::service::origin::{AnswerOrigin, Sourced};
+use crate::service::source::{
+    CatalogueSource, HeldProduct, SearchArgs, SearchPage, no_product_with_slug, product_not_found,
+    write_hits_json,
+};
 use crate::upstream::{FetchError, FetchKind};
-
-/// Source names in answers.
-const LIVE: &str = "kicksdb";
-const MIRROR: &str = "kicksdb-mirror";
 
 impl From<FetchError> for ApiError {
     fn from(err: FetchError) -> Self {
@@ -49,55 +51,116 @@ fn mirror_may_answer(err: &FetchError) -> bool {
 }
 
 fn from_mirror(as_of: Option<String>, reason: Option<&FetchError>) -> AnswerOrigin {
-    AnswerOrigin {
-        source: MIRROR,
-        as_of,
-        stale_reason: reason.map(ToString::to_string),
+    AnswerOrigin::kept(KICKSDB_MIRROR, as_of, reason.map(ToString::to_string))
+}
+
+/// A live answer's origin: KicksDB now, or, when KicksDB's answer of `reused_at` was reused
+/// (to save calls), what the service kept, with its time: never "live" for what was not just
+/// fetched.
+pub(super) fn live_origin(reused_at: Option<String>) -> AnswerOrigin {
+    match reused_at {
+        Some(at) => AnswerOrigin::kept(KICKSDB_MIRROR, Some(at), None),
+        None => AnswerOrigin::fresh(KICKSDB),
     }
 }
 
-/// The mirror's `pk` for a UUID or slug.
-async fn mirror_pk(
-    state: &Arc<ServiceState>,
+/// The mirror's `pk` for a UUID or slug, with when its figures were fetched.
+fn mirror_pk(
+    conn: &rusqlite::Connection,
     id: &str,
 ) -> Result<Option<(i64, Option<String>)>, ApiError> {
-    let id = id.to_owned();
-    state
-        .blocking(move |state| {
-            let conn = state.pool.get()?;
-            let Some(pk) = read::product_pk(&conn, ProductKey::parse(&id))? else {
-                return Ok(None);
-            };
-            let fetched = mirror::origin(&conn, pk)?.map(|o| o.fetched_at);
-            Ok(Some((pk, fetched)))
-        })
-        .await
+    let Some(pk) = read::product_pk(conn, ProductKey::parse(id))? else {
+        return Ok(None);
+    };
+    let fetched = mirror::origin(conn, pk)?.map(|o| o.fetched_at);
+    Ok(Some((pk, fetched)))
+}
+
+impl Kicksdb {
+    /// The product `id` read by `then` from the mirror: live when KicksDB answers (mirrored,
+    /// then read in the same turn), else as the mirror holds it (with its age and KicksDB's
+    /// error).
+    async fn product_with<T, F>(
+        self: &Arc<Self>,
+        id: &str,
+        country: Country,
+        then: F,
+    ) -> Result<Sourced<T>, ApiError>
+    where
+        T: Send + 'static,
+        F: Fn(&rusqlite::Connection, i64) -> Result<Option<T>, CatalogueError>
+            + Clone
+            + Send
+            + 'static,
+    {
+        let err = match Kicksdb::product(self, id, country, then.clone()).await {
+            Ok((Some(value), reused_at)) => {
+                return Ok(Sourced {
+                    value,
+                    origin: live_origin(reused_at),
+                });
+            }
+            Ok((None, _)) => return Err(product_not_found(id)),
+            Err(err) if mirror_may_answer(&err) => err,
+            Err(err) => return Err(err.into()),
+        };
+        let key = id.to_owned();
+        let held = self
+            .mirror
+            .read(move |conn| {
+                let Some((pk, as_of)) = mirror_pk(conn, &key)? else {
+                    return Ok(None);
+                };
+                Ok(then(conn, pk)?.map(|value| (value, as_of)))
+            })
+            .await?;
+        match held {
+            Some((value, as_of)) => Ok(Sourced {
+                value,
+                origin: from_mirror(as_of, Some(&err)),
+            }),
+            None => Err(err.into()),
+        }
+    }
 }
 
 #[async_trait::async_trait]
 impl CatalogueSource for Arc<Kicksdb> {
+    fn info(&self) -> CatalogueInfo {
+        CatalogueInfo {
+            source: KICKSDB.to_owned(),
+            live: true,
+            keeps_copy: true,
+            countries: Country::ALL
+                .iter()
+                .map(|country| country.code().to_owned())
+                .collect(),
+            weekly_rank: false,
+        }
+    }
+
     async fn search(
         &self,
-        state: &Arc<ServiceState>,
         args: &SearchArgs,
+        out: &mut Vec<u8>,
     ) -> Result<Sourced<SearchPage>, ApiError> {
         let live = if args.cached_only {
             None
         } else {
             match Kicksdb::search(self, args).await {
                 Ok(page) => {
-                    let offset = u64::from(args.page.max(1) - 1) * u64::from(args.limit);
+                    let offset = args.offset() as u64;
                     // KicksDB gives no total: what was seen, and one more page if this one
                     // was full.
                     let more = if page.full { u64::from(args.limit) } else { 0 };
-                    let estimated_total_hits = offset + page.pks.len() as u64 + more;
+                    let estimated_total_hits = offset + page.hits.len() as u64 + more;
+                    write_hits_json(&page.hits, args.tier, out)?;
                     return Ok(Sourced {
                         value: SearchPage {
-                            pks: page.pks,
+                            hits: page.hits.len(),
                             estimated_total_hits,
-                            hits_from_store: false,
                         },
-                        origin: AnswerOrigin::fresh(LIVE),
+                        origin: live_origin(page.reused_at),
                     });
                 }
                 Err(err) if mirror_may_answer(&err) => Some(err),
@@ -105,98 +168,105 @@ impl CatalogueSource for Arc<Kicksdb> {
             }
         };
         let request = args.clone();
-        let (pks, total, as_of) = state
-            .blocking(move |state| {
-                let conn = state.pool.get()?;
+        let (hits, total, as_of) = self
+            .mirror
+            .read(move |conn| {
                 let (pks, total) = mirror::search(
-                    &conn,
+                    conn,
                     &request.text,
                     request.sku.as_deref(),
                     request.gtin.as_deref(),
-                    ((request.page.max(1) - 1) * request.limit) as usize,
+                    request.offset(),
                     request.limit as usize,
                 )?;
-                let as_of = mirror::oldest_fetch(&conn, &pks)?;
-                Ok((pks, total, as_of))
+                let as_of = mirror::oldest_fetch(conn, &pks)?;
+                let hits = read::search_hits(conn, &pks, request.country)?;
+                Ok((hits, total, as_of))
             })
             .await?;
-        if let Some(err) = live.as_ref().filter(|_| pks.is_empty()) {
+        if let Some(err) = live.as_ref().filter(|_| hits.is_empty()) {
             // Nothing held for it either: KicksDB's failure is the answer.
             return Err(err.clone().into());
         }
+        write_hits_json(&hits, args.tier, out)?;
         Ok(Sourced {
             value: SearchPage {
-                pks,
+                hits: hits.len(),
                 estimated_total_hits: total,
-                hits_from_store: false,
             },
             origin: from_mirror(as_of, live.as_ref()),
         })
     }
 
-    async fn product(
+    async fn product_hit(
         &self,
-        state: &Arc<ServiceState>,
         id: &str,
         country: Country,
-    ) -> Result<Sourced<i64>, ApiError> {
-        match Kicksdb::product(self, id, country).await {
-            Ok(pk) => Ok(Sourced {
-                value: pk,
-                origin: AnswerOrigin::fresh(LIVE),
-            }),
-            Err(err) if mirror_may_answer(&err) => match mirror_pk(state, id).await? {
-                Some((pk, as_of)) => Ok(Sourced {
-                    value: pk,
-                    origin: from_mirror(as_of, Some(&err)),
-                }),
-                None => Err(err.into()),
-            },
-            Err(err) => Err(err.into()),
-        }
+    ) -> Result<Sourced<SearchHit>, ApiError> {
+        self.product_with(id, country, move |conn, pk| {
+            Ok(read::search_hits(conn, &[pk], country)?.pop())
+        })
+        .await
     }
 
-    async fn orders(&self, state: &Arc<ServiceState>, id: &str) -> Result<Sourced<i64>, ApiError> {
+    async fn product(&self, id: &str, full: bool) -> Result<Sourced<Product>, ApiError> {
+        let detail = if full { Detail::Full } else { Detail::Reduced };
+        self.product_with(id, Country::Us, move |conn, pk| {
+            read::product(conn, pk, detail)
+        })
+        .await
+    }
+
+    async fn orders(&self, id: &str) -> Result<Sourced<Vec<WeeklyOrder>>, ApiError> {
         // The product row first (the weeks hang off it), from the mirror when held.
-        let pk = match mirror_pk(state, id).await? {
-            Some((pk, _)) => pk,
-            None => Kicksdb::product(self, id, Country::Us).await?,
-        };
-        let weeks_at = {
-            let pk_copy = pk;
-            state
-                .blocking(move |state| {
-                    let conn = state.pool.get()?;
-                    Ok(mirror::weeks_fetched_at(&conn, pk_copy)?)
-                })
-                .await?
+        let key = id.to_owned();
+        let held = self
+            .mirror
+            .read(move |conn| {
+                let Some((pk, _)) = mirror_pk(conn, &key)? else {
+                    return Ok(None);
+                };
+                Ok(Some((pk, mirror::weeks_fetched_at(conn, pk)?)))
+            })
+            .await?;
+        let (pk, weeks_at) = match held {
+            Some(held) => held,
+            None => (
+                Kicksdb::product(self, id, Country::Us, |_, pk| Ok(pk))
+                    .await?
+                    .0,
+                None,
+            ),
         };
         let fresh = weeks_at
             .as_deref()
             .is_some_and(|at| younger_than(at, self.ttl.slow));
-        if fresh {
-            return Ok(Sourced {
-                value: pk,
-                origin: AnswerOrigin::fresh(LIVE),
-            });
-        }
-        match self.weeks(pk, id).await {
-            Ok(()) => Ok(Sourced {
-                value: pk,
-                origin: AnswerOrigin::fresh(LIVE),
-            }),
-            Err(err) if mirror_may_answer(&err) && weeks_at.is_some() => Ok(Sourced {
-                value: pk,
-                origin: from_mirror(weeks_at, Some(&err)),
-            }),
-            Err(err) => Err(err.into()),
-        }
+        let origin = if fresh {
+            // Weeks change daily: read recently, they are answered as kept, with their time.
+            from_mirror(weeks_at, None)
+        } else {
+            match self.weeks(pk, id).await {
+                Ok(()) => AnswerOrigin::fresh(KICKSDB),
+                Err(err) if mirror_may_answer(&err) && weeks_at.is_some() => {
+                    from_mirror(weeks_at, Some(&err))
+                }
+                Err(err) => return Err(err.into()),
+            }
+        };
+        let weeks = self
+            .mirror
+            .read(move |conn| Ok(read::weekly_orders(conn, pk)?))
+            .await?;
+        Ok(Sourced {
+            value: weeks,
+            origin,
+        })
     }
 
-    async fn stats(&self, state: &Arc<ServiceState>) -> Result<Sourced<Stats>, ApiError> {
+    async fn stats(&self) -> Result<Sourced<Stats>, ApiError> {
         match self.product_total().await {
-            Ok(total) => Ok(Sourced {
-                value: Stats {
+            Ok(total) => Ok(Sourced::fresh(
+                Stats {
                     datasets: Country::ALL
                         .iter()
                         .map(|country| DatasetStats {
@@ -209,15 +279,10 @@ impl CatalogueSource for Arc<Kicksdb> {
                     built_at: String::new(),
                     schema_version: crate::catalogue::SCHEMA_VERSION,
                 },
-                origin: AnswerOrigin::fresh(LIVE),
-            }),
+                KICKSDB,
+            )),
             Err(err) if mirror_may_answer(&err) => {
-                let held = state
-                    .blocking(|state| {
-                        let conn = state.pool.get()?;
-                        Ok(read::stats(&conn)?)
-                    })
-                    .await?;
+                let held = self.mirror.read(|conn| Ok(read::stats(conn)?)).await?;
                 let as_of = Some(held.built_at.clone()).filter(|t| !t.is_empty());
                 Ok(Sourced {
                     value: held,
@@ -228,27 +293,41 @@ impl CatalogueSource for Arc<Kicksdb> {
         }
     }
 
+    async fn held(&self, id: &str) -> Result<Option<HeldProduct>, ApiError> {
+        let id = id.to_owned();
+        self.mirror
+            .read(move |conn| Ok(read::held_product(conn, &id)?))
+            .await
+    }
+
+    async fn colorway(&self, slug: &str) -> Result<String, ApiError> {
+        let slug = slug.to_owned();
+        self.mirror
+            .read(move |conn| {
+                read::colorway(conn, &slug)?.ok_or_else(|| no_product_with_slug(&slug))
+            })
+            .await
+    }
+
+    fn key_tier(&self, key_digest: &str) -> Result<Option<Tier>, ApiError> {
+        self.mirror
+            .read_now(|conn| Ok(crate::catalogue::keys::tier_of_hash(conn, key_digest)?))
+    }
+
     fn quota_used(&self) -> Option<u64> {
         self.quota_current()
     }
 
     async fn prices(
         &self,
-        state: &Arc<ServiceState>,
         codes: &[String],
         country: Country,
     ) -> Result<Sourced<crate::model::prices::PricesAnswer>, ApiError> {
-        super::prices::answer(self, state, codes, country).await
+        super::prices::answer(self, codes, country).await
     }
 
     async fn budget(&self) -> Option<Result<crate::model::budget::BudgetStatus, String>> {
         Some(self.budget_status().await.map_err(|err| err.to_string()))
-    }
-
-    /// KicksDB ranks; when it cannot answer, the mirror is searched as it is now
-    /// (`mirror::search`).
-    fn uses_local_index(&self) -> bool {
-        false
     }
 }
 

@@ -19,7 +19,8 @@ mod text;
 
 pub use self::simulator::{Clock, Simulator, SimulatorConfig};
 pub use self::store::RelatedIndexLater;
-use crate::model::{ResaleAProduct, ResaleBNode, RetailerProduct};
+use super::origin::Sourced;
+use crate::model::{RealtimeInfo, ResaleAProduct, ResaleBNode, RetailerProduct};
 
 /// What a marketplace lookup can fail with; the service maps each variant to an HTTP status.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -66,23 +67,38 @@ pub struct RelatedQuery {
     pub market: Option<String>,
 }
 
-/// Live lookups on the marketplaces.
+/// The real-time side's seam: live lookups on the marketplaces and the retailer. The simulator,
+/// KicksDB and the storefronts (in front of either, `service::realtime`) implement it side by
+/// side; the routes never ask which one answers: each answer says where it came from.
 #[async_trait::async_trait]
 pub trait Marketplaces: Send + Sync {
-    /// Where the answers come from, as the `X-Solescope-Source` header says it (`simulator`,
-    /// `kicksdb`).
-    fn source(&self) -> &'static str;
+    /// What each lookup is answered by, and for which values (countries, currencies, markets,
+    /// stores): `GET /api/v2/sources`.
+    fn sources(&self) -> RealtimeInfo;
 
     /// One product from `resale-a`, by its numeric id or slug there, or by catalogue UUID or slug.
-    async fn resale_a_product(&self, id: &str) -> Result<ResaleAProduct, UpstreamError>;
+    async fn resale_a_product(&self, id: &str) -> Result<Sourced<ResaleAProduct>, UpstreamError>;
 
     /// Products related to one product on `resale-b`, by catalogue UUID or slug (its `urlKey`).
     async fn resale_b_related(
         &self,
         id: &str,
         query: &RelatedQuery,
-    ) -> Result<Vec<ResaleBNode>, UpstreamError>;
+    ) -> Result<Sourced<Vec<ResaleBNode>>, UpstreamError>;
 
-    /// One product from `retailer-a`, by its slug there, or by catalogue slug or UUID.
-    async fn retailer_product(&self, slug: &str) -> Result<RetailerProduct, UpstreamError>;
+    /// One product from `retailer-a`, by its slug there, or by catalogue slug or UUID; from the
+    /// store named `store` when given (only one the service reads: else 404).
+    async fn retailer_product(
+        &self,
+        id: &str,
+        store: Option<&str>,
+    ) -> Result<Sourced<RetailerProduct>, UpstreamError>;
+}
+
+/// The 404 for `?store=` on a service that reads no storefront.
+pub fn no_such_store(store: &str) -> UpstreamError {
+    UpstreamError::NotFound(format!(
+        "no store named {:?} is configured (this service reads no retail storefront)",
+        store.chars().take(80).collect::<String>()
+    ))
 }

@@ -12,7 +12,12 @@ use super::ids::check_identifier;
 use super::markets::{self, Quote};
 use super::store::{self, Listing, ProductRow, Store};
 use super::{Marketplaces, RelatedQuery, UpstreamError, resale_a, resale_b, retailer};
-use crate::model::{ResaleAProduct, ResaleBNode, RetailerProduct};
+use crate::model::{
+    LookupInfo, RealtimeInfo, RelatedInfo, ResaleAProduct, ResaleBNode, RetailerInfo,
+    RetailerProduct,
+};
+use crate::service::origin::Sourced;
+use crate::service::origin::names::SIMULATOR;
 
 /// Where the simulator reads the time: the wall clock, or a pinned one in tests.
 pub type Clock = Arc<dyn Fn() -> DateTime<Utc> + Send + Sync>;
@@ -190,23 +195,42 @@ fn quote(query: &RelatedQuery) -> Result<Quote, UpstreamError> {
 
 #[async_trait::async_trait]
 impl Marketplaces for Simulator {
-    fn source(&self) -> &'static str {
-        "simulator"
+    fn sources(&self) -> RealtimeInfo {
+        let codes = |codes: Vec<&str>| codes.into_iter().map(str::to_owned).collect::<Vec<_>>();
+        let countries = codes(markets::COUNTRIES.iter().map(|c| c.code).collect());
+        RealtimeInfo {
+            resale_a: Some(LookupInfo {
+                source: SIMULATOR.to_owned(),
+            }),
+            resale_b: Some(RelatedInfo {
+                source: SIMULATOR.to_owned(),
+                currencies: codes(markets::CURRENCIES.iter().map(|c| c.code).collect()),
+                markets: countries.clone(),
+                countries,
+            }),
+            retailer_a: Some(RetailerInfo {
+                source: SIMULATOR.to_owned(),
+                stores: Vec::new(),
+            }),
+        }
     }
 
-    async fn resale_a_product(&self, id: &str) -> Result<ResaleAProduct, UpstreamError> {
+    async fn resale_a_product(&self, id: &str) -> Result<Sourced<ResaleAProduct>, UpstreamError> {
         let id = check_identifier("resale-a product id", id)?;
         self.round_trip("resale-a").await?;
         let listing = self.listing("resale-a", id, resale_a::find).await?;
         let (minute, today) = self.now();
-        Ok(resale_a::product(&listing, self.config.seed, minute, today))
+        Ok(Sourced::fresh(
+            resale_a::product(&listing, self.config.seed, minute, today),
+            SIMULATOR,
+        ))
     }
 
     async fn resale_b_related(
         &self,
         id: &str,
         query: &RelatedQuery,
-    ) -> Result<Vec<ResaleBNode>, UpstreamError> {
+    ) -> Result<Sourced<Vec<ResaleBNode>>, UpstreamError> {
         let id = check_identifier("resale-b product id", id)?;
         let quote = quote(query)?;
         self.round_trip("resale-b").await?;
@@ -216,18 +240,31 @@ impl Marketplaces for Simulator {
             .read(move |store| store.read(|conn| resale_b::listings(conn, &pks)))
             .await?;
         let (minute, _) = self.now();
-        Ok(related
-            .iter()
-            .map(|listing| resale_b::node(listing, self.config.seed, minute, &quote))
-            .collect())
+        Ok(Sourced::fresh(
+            related
+                .iter()
+                .map(|listing| resale_b::node(listing, self.config.seed, minute, &quote))
+                .collect(),
+            SIMULATOR,
+        ))
     }
 
-    async fn retailer_product(&self, slug: &str) -> Result<RetailerProduct, UpstreamError> {
+    async fn retailer_product(
+        &self,
+        slug: &str,
+        store: Option<&str>,
+    ) -> Result<Sourced<RetailerProduct>, UpstreamError> {
+        if let Some(store) = store {
+            return Err(super::no_such_store(store));
+        }
         let slug = check_identifier("retailer-a slug", slug)?;
         self.round_trip("retailer-a").await?;
         let listing = self.listing("retailer-a", slug, retailer::find).await?;
         let (minute, _) = self.now();
-        Ok(retailer::product(&listing, self.config.seed, minute))
+        Ok(Sourced::fresh(
+            retailer::product(&listing, self.config.seed, minute),
+            SIMULATOR,
+        ))
     }
 }
 

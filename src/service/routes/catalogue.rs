@@ -7,8 +7,7 @@ use axum::Json;
 use axum::extract::{Extension, Path, Query, State};
 use axum::response::IntoResponse as _;
 
-use super::{Params, checked_id, product_not_found, truncate};
-use crate::catalogue::read;
+use super::{Params, checked_id, truncate};
 use crate::model::tiers::country_feature;
 use crate::model::{Country, ErrorBody, SearchHit, SearchResponse, Stats};
 use crate::service::ServiceState;
@@ -108,37 +107,14 @@ pub(crate) async fn search(
         page,
         limit,
         country,
+        tier: caller.tier,
         cached_only: only_if_cached(&headers),
     };
-    let tier = caller.tier;
-    let Sourced { value, origin } = state.catalogue.search(&state, &args).await?;
-    let estimated_total_hits = value.estimated_total_hits;
-    // From the hit store on this worker when the source allows it (no catalogue read); only a
-    // hit the store cannot give (a damaged record, a store still being built or not yet read
-    // into the page cache after a cold start, a mirror that changes while served) sends the
-    // page to the blocking pool, where the store's records are read ahead all at once or the
-    // hits read from the catalogue.
     // About 3.7 KB per hit with a dozen variants, and the page's head and end.
-    let mut body = Vec::with_capacity(value.pks.len() * 4096 + args.text.len() + 128);
+    let mut body = Vec::with_capacity(limit as usize * 4096 + args.text.len() + 128);
     body.extend_from_slice(SEARCH_PAGE_HEAD);
-    let stored = value.hits_from_store
-        && state
-            .hits_json_from_store(&value.pks, country, tier, &mut body)
-            .is_ok();
-    if !stored {
-        let pks = value.pks;
-        let from_store = value.hits_from_store;
-        body = state
-            .blocking(move |state| {
-                if from_store {
-                    state.hits_json(&pks, country, tier, &mut body)?;
-                } else {
-                    state.hits_from_catalogue(&pks, country, tier, &mut body)?;
-                }
-                Ok(body)
-            })
-            .await?;
-    }
+    let Sourced { value, origin } = state.catalogue.search(&args, &mut body).await?;
+    let estimated_total_hits = value.estimated_total_hits;
     end_search_page(
         &mut body,
         estimated_total_hits,
@@ -188,15 +164,7 @@ pub(crate) async fn product(
 ) -> Result<(HeaderMap, Json<serde_json::Value>), ApiError> {
     let id = checked_id("product id", &id)?.to_owned();
     let country = country(&params, &caller)?;
-    let Sourced { value: pk, origin } = state.catalogue.product(&state, &id, country).await?;
-    let hit = state
-        .blocking(move |state| {
-            let conn = state.pool.get()?;
-            read::search_hits(&conn, &[pk], country)?
-                .pop()
-                .ok_or_else(|| product_not_found(&id))
-        })
-        .await?;
+    let Sourced { value: hit, origin } = state.catalogue.product_hit(&id, country).await?;
     let mut body = serde_json::to_value(hit).map_err(|err| {
         tracing::error!("serializing a product: {err:#}");
         ApiError::Internal
@@ -215,6 +183,6 @@ pub(crate) async fn product(
 pub(crate) async fn stats(
     State(state): State<Arc<ServiceState>>,
 ) -> Result<(HeaderMap, Json<Stats>), ApiError> {
-    let Sourced { value, origin } = state.catalogue.stats(&state).await?;
+    let Sourced { value, origin } = state.catalogue.stats().await?;
     Ok((origin.headers(), Json(value)))
 }

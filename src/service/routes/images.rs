@@ -28,7 +28,6 @@ use axum::routing::{MethodRouter, get};
 use sha2::{Digest, Sha256};
 
 use super::{Params, checked_id, truncate};
-use crate::catalogue::CatalogueError;
 use crate::model::ErrorBody;
 use crate::service::ServiceState;
 use crate::service::error::ApiError;
@@ -150,11 +149,10 @@ pub(crate) async fn product_image(
                 .acquire_owned()
                 .await
                 .map_err(|_| busy())?;
-            let state = Arc::clone(state);
+            let color = state.catalogue.colorway(slug).await?;
             let slug = slug.to_owned();
             let placeholder = tokio::task::spawn_blocking(move || {
                 let _permit = permit;
-                let color = color_of(&state, &slug)?;
                 render_placeholder(&slug, &color, width_px)
             })
             .await
@@ -214,21 +212,6 @@ pub(crate) fn supported_width(width_px: u32) -> u32 {
         .into_iter()
         .find(|&w| w >= width_px)
         .unwrap_or(WIDTHS_PX[WIDTHS_PX.len() - 1])
-}
-
-/// The colorway string of the product with `slug`.
-fn color_of(state: &ServiceState, slug: &str) -> Result<String, ApiError> {
-    let conn = state.pool.get()?;
-    // A one-column read by the unique slug index; the full product read would also load its
-    // variants, which a picture does not need.
-    let color: Option<String> = conn
-        .prepare_cached("SELECT color FROM products WHERE slug = ?1")
-        .and_then(|mut statement| {
-            let mut rows = statement.query([slug])?;
-            rows.next()?.map(|row| row.get(0)).transpose()
-        })
-        .map_err(CatalogueError::from)?;
-    color.ok_or_else(|| ApiError::NotFound(format!("no product with slug {slug:?}")))
 }
 
 /// 304 when `If-None-Match` names the current tag, the PNG otherwise.

@@ -4,6 +4,7 @@ pub(crate) mod catalogue;
 pub(crate) mod images;
 pub(crate) mod prices;
 pub(crate) mod realtime;
+pub(crate) mod sources;
 pub(crate) mod subscriptions;
 pub(crate) mod v2;
 
@@ -48,6 +49,7 @@ pub(super) fn router(state: Arc<ServiceState>) -> Router {
         .route("/stats", get(catalogue::stats))
         .route("/api/v2/products/{id}", get(v2::product))
         .route("/api/v2/products/{id}/orders", get(v2::orders))
+        .route("/api/v2/sources", get(sources::sources))
         .route("/api/v2/prices", get(prices::prices))
         .route("/api/v2/budget", get(prices::budget))
         .route("/api/v2/subscriptions", get(subscriptions::list))
@@ -126,22 +128,4 @@ pub(crate) fn checked_id<'a>(what: &str, raw: &'a str) -> Result<&'a str, ApiErr
     Ok(id)
 }
 
-/// The catalogue key of the product a path names by id or slug, or a 404 naming what was sent.
-pub(crate) fn product_pk(conn: &rusqlite::Connection, id: &str) -> Result<i64, ApiError> {
-    crate::catalogue::read::product_pk(conn, crate::catalogue::read::ProductKey::parse(id))?
-        .ok_or_else(|| product_not_found(id))
-}
-
-/// The 404 for a product id or slug the catalogue does not have.
-pub(crate) fn product_not_found(id: &str) -> ApiError {
-    ApiError::NotFound(format!("no product with id or slug {:?}", truncate(id, 80)))
-}
-
-/// At most `max` characters of `text`, for echoing bad input in messages.
-pub(crate) fn truncate(text: &str, max: usize) -> String {
-    let mut out: String = text.chars().take(max).collect();
-    if text.chars().count() > max {
-        out.push('…');
-    }
-    out
-}
+pub(crate) use crate::service::source::truncate;

@@ -96,7 +96,7 @@ pub(crate) async fn prices(
     })?;
     caller.require(country_feature(country))?;
     let codes = codes(&params)?;
-    let Sourced { value, origin } = state.catalogue.prices(&state, &codes, country).await?;
+    let Sourced { value, origin } = state.catalogue.prices(&codes, country).await?;
     Ok((origin.headers(), Json(V2Envelope::success(value))))
 }
 

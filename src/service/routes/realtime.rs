@@ -20,7 +20,7 @@ use crate::service::auth::{Caller, strip_omitted_fields};
 use crate::service::error::ApiError;
 use crate::service::limits::Budget;
 use crate::service::marketplace::{RelatedQuery, UpstreamError};
-use crate::service::source::AnswerOrigin;
+use crate::service::origin::Sourced;
 
 impl From<UpstreamError> for ApiError {
     fn from(err: UpstreamError) -> Self {
@@ -112,9 +112,12 @@ pub(crate) async fn resale_a_product(
 ) -> Result<(HeaderMap, Json<ResaleAEnvelope>), ApiError> {
     let started = Instant::now();
     let id = checked_id("product id", &id)?;
-    let data = state.marketplaces.resale_a_product(id).await?;
+    let Sourced {
+        value: data,
+        origin,
+    } = state.marketplaces.resale_a_product(id).await?;
     Ok((
-        origin_headers(&state),
+        origin.headers(),
         Json(ResaleAEnvelope {
             status: "success".to_owned(),
             data,
@@ -147,9 +150,12 @@ pub(crate) async fn resale_b_related(
         currency: params.get("currency").map(str::to_owned),
         market: params.get("market").map(str::to_owned),
     };
-    let nodes = state.marketplaces.resale_b_related(id, &query).await?;
+    let Sourced {
+        value: nodes,
+        origin,
+    } = state.marketplaces.resale_b_related(id, &query).await?;
     Ok((
-        origin_headers(&state),
+        origin.headers(),
         Json(ResaleBEnvelope {
             status: "success".to_owned(),
             query: serde_json::Map::new(),
@@ -164,9 +170,8 @@ pub(crate) async fn resale_b_related(
 /// Longest `store` parameter accepted (a store's origin or host).
 const MAX_STORE_CHARS: usize = 300;
 
-/// `GET /api/v3/retailer-a/products/{slug}?store=` (free; slugs only). With storefronts
-/// configured, the slug is a product handle read from them in turn (a catalogue UUID stands for
-/// its catalogue slug), or from the one `store` names; without, the simulator answers.
+/// `GET /api/v3/retailer-a/products/{slug}?store=` (free; slugs only): from the storefronts the
+/// service reads (in turn, or the one `store` names), else from its one retailer.
 #[utoipa::path(get, path = "/api/v3/retailer-a/products/{slug}", tag = "real-time",
     params(("slug" = String, Path, description = "Product slug: with retail storefronts configured, the product's handle in the stores (a catalogue UUID stands for its catalogue slug)"),
         ("store" = Option<String>, Query, max_length = 300, description = "Read only this store: one of the storefronts the service is configured with (`serve --retailer-store`), named by its host (`kith.com`, `127.0.0.1:8081`) or its origin. Any other value is answered 404 (no such store here): the service never fetches an address a request names. Without it, the configured stores are read in turn and the first that has the handle answers")),
@@ -181,17 +186,10 @@ pub(crate) async fn retailer_product(
 ) -> Result<(HeaderMap, Json<serde_json::Value>), ApiError> {
     let slug = checked_id("slug", &slug)?;
     let store = params.text("store", MAX_STORE_CHARS)?;
-    let from_stores = state.storefronts.is_active();
-    let data = if from_stores {
-        let handle = storefront_handle(&state, slug).await?;
-        state.storefronts.product(&handle, store).await?
-    } else if let Some(store) = store {
-        return Err(ApiError::NotFound(format!(
-            "no store named {store:?} is configured (this service reads no retail storefront)"
-        )));
-    } else {
-        state.marketplaces.retailer_product(slug).await?
-    };
+    let Sourced {
+        value: data,
+        origin,
+    } = state.marketplaces.retailer_product(slug, store).await?;
     let mut body = serde_json::to_value(RetailerEnvelope {
         status: "success".to_owned(),
         data,
@@ -201,41 +199,6 @@ pub(crate) async fn retailer_product(
         ApiError::Internal
     })?;
     strip_omitted_fields(&mut body, caller.tier);
-    let headers = if from_stores {
-        AnswerOrigin::fresh("storefront").headers()
-    } else {
-        origin_headers(&state)
-    };
+    let headers = origin.headers();
     Ok((headers, Json(body)))
-}
-
-/// The headers saying which source answered a real-time lookup.
-fn origin_headers(state: &ServiceState) -> HeaderMap {
-    AnswerOrigin::fresh(state.marketplaces.source()).headers()
-}
-
-/// The handle to ask the stores for: the slug as given, except that a catalogue UUID (what the
-/// window and its alerts hold) stands for its product's catalogue slug.
-async fn storefront_handle(state: &Arc<ServiceState>, slug: &str) -> Result<String, ApiError> {
-    if uuid::Uuid::parse_str(slug).is_err() {
-        return Ok(slug.to_owned());
-    }
-    let id = slug.to_owned();
-    state
-        .blocking(move |state| {
-            let conn = state.pool.get()?;
-            let key = crate::catalogue::read::ProductKey::Id(&id);
-            let pk = crate::catalogue::read::product_pk(&conn, key)?;
-            let hit = match pk {
-                Some(pk) => crate::catalogue::read::search_hits(
-                    &conn,
-                    &[pk],
-                    crate::model::Country::default(),
-                )?
-                .pop(),
-                None => None,
-            };
-            Ok(hit.map_or(id, |hit| hit.slug))
-        })
-        .await
 }

@@ -7,9 +7,8 @@ use axum::extract::{Extension, Path, State};
 
 use axum::http::HeaderMap;
 
-use super::{checked_id, product_not_found, truncate};
-use crate::catalogue::read::{self, Detail};
-use crate::model::{Country, Feature, Product, V2Envelope, WeeklyOrder};
+use super::{checked_id, truncate};
+use crate::model::{Feature, Product, V2Envelope, WeeklyOrder};
 use crate::service::ServiceState;
 use crate::service::auth::Caller;
 use crate::service::error::ApiError;
@@ -31,18 +30,11 @@ pub(crate) async fn product(
     Path(id): Path<String>,
 ) -> Result<(HeaderMap, Json<V2Envelope<Product>>), ApiError> {
     let id = checked_id("product id", &id)?.to_owned();
-    let detail = if caller.tier.allows(Feature::ReleaseAndRetail) {
-        Detail::Full
-    } else {
-        Detail::Reduced
-    };
-    let Sourced { value: pk, origin } = state.catalogue.product(&state, &id, Country::Us).await?;
-    let product = state
-        .blocking(move |state| {
-            let conn = state.pool.get()?;
-            read::product(&conn, pk, detail)?.ok_or_else(|| product_not_found(&id))
-        })
-        .await?;
+    let full = caller.tier.allows(Feature::ReleaseAndRetail);
+    let Sourced {
+        value: product,
+        origin,
+    } = state.catalogue.product(&id, full).await?;
     Ok((origin.headers(), Json(V2Envelope::success(product))))
 }
 
@@ -70,12 +62,9 @@ pub(crate) async fn orders(
             truncate(id, 80)
         )));
     }
-    let Sourced { value: pk, origin } = state.catalogue.orders(&state, id).await?;
-    let orders = state
-        .blocking(move |state| {
-            let conn = state.pool.get()?;
-            Ok(read::weekly_orders(&conn, pk)?)
-        })
-        .await?;
+    let Sourced {
+        value: orders,
+        origin,
+    } = state.catalogue.orders(id).await?;
     Ok((origin.headers(), Json(V2Envelope::success(orders))))
 }

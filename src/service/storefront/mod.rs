@@ -20,8 +20,11 @@
 //!   (30 s, doubling, at most 30 min) instead of being retried hot, and its health is written
 //!   to the shared [`RetailerStores`] for Settings to show.
 
+mod front;
 pub mod mapping;
 pub mod wire;
+
+pub use self::front::StoresInFront;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -223,6 +226,17 @@ impl Storefronts {
         handle: &str,
         store: Option<&str>,
     ) -> Result<RetailerProduct, UpstreamError> {
+        self.product_and_store(handle, store)
+            .await
+            .map(|(product, _)| product)
+    }
+
+    /// [`product`](Self::product), with the store that answered.
+    pub async fn product_and_store(
+        &self,
+        handle: &str,
+        store: Option<&str>,
+    ) -> Result<(RetailerProduct, StoreUrl), UpstreamError> {
         let stores = match store {
             // 404 rather than 400: the name is well formed, there is just no such store here.
             Some(name) => vec![self.stores.find(name).ok_or_else(|| {
@@ -236,7 +250,7 @@ impl Storefronts {
         let mut failures: Vec<StorefrontError> = Vec::new();
         for url in stores {
             match self.product_at(&url, handle).await {
-                Ok(product) => return Ok(product),
+                Ok(product) => return Ok((product, url)),
                 Err(err) => failures.push(err),
             }
         }

@@ -27,7 +27,9 @@ use super::fetched::Fetched;
 use super::format::NO_PRICE;
 use super::widgets::{lock_ui, requested_ui};
 use crate::client::{Budget, BudgetSource, RelatedQuery};
-use crate::model::{Feature, ResaleAEnvelope, ResaleBEnvelope, RetailerEnvelope, Tier};
+use crate::model::{
+    Feature, RealtimeInfo, RelatedInfo, ResaleAEnvelope, ResaleBEnvelope, RetailerEnvelope, Tier,
+};
 
 /// `resale-a` quotes every `*Cents` field in US cents; only the localized price names its own
 /// currency.
@@ -35,17 +37,6 @@ const RESALE_A_CURRENCY: &str = "USD";
 
 /// The currency `resale-b` quotes in when the lookup names none.
 const RESALE_B_DEFAULT_CURRENCY: &str = "USD";
-
-/// Currencies the built-in marketplace simulator accepts for `resale-b` (the service's own
-/// list; the window does not link against the service, so it is repeated here).
-pub const RESALE_B_CURRENCIES: &[&str] = &["USD", "EUR", "GBP", "CAD", "AUD", "CHF", "JPY"];
-
-/// Countries and markets the built-in marketplace simulator accepts for `resale-b`, ISO 3166
-/// alpha-2, the US first.
-pub const RESALE_B_COUNTRIES: &[&str] = &[
-    "US", "CA", "MX", "GB", "IE", "FR", "DE", "IT", "ES", "PT", "NL", "BE", "LU", "AT", "CH", "DK",
-    "SE", "NO", "FI", "PL", "CZ", "JP", "KR", "CN", "HK", "SG", "TW", "AU", "NZ", "AE",
-];
 
 /// Which real-time source the tab looks up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -61,6 +52,16 @@ pub enum RealtimeSource {
 }
 
 impl RealtimeSource {
+    /// Whether the service has a source that answers this lookup.
+    #[must_use]
+    pub fn is_offered(self, offered: &RealtimeInfo) -> bool {
+        match self {
+            RealtimeSource::ResaleA => offered.resale_a.is_some(),
+            RealtimeSource::ResaleB => offered.resale_b.is_some(),
+            RealtimeSource::Retailer => offered.retailer_a.is_some(),
+        }
+    }
+
     /// Every source, in the order the tab lists them.
     pub const ALL: [RealtimeSource; 3] = [
         RealtimeSource::ResaleA,
@@ -284,6 +285,9 @@ pub struct RealtimeResults<'a> {
     pub budget: Option<Budget>,
     /// The key's tier when known.
     pub tier: Option<Tier>,
+    /// What the service's real-time sources answer, once it said: a lookup it has no source
+    /// for is not offered, and `resale-b` offers only its countries, currencies and markets.
+    pub offered: Option<&'a RealtimeInfo>,
 }
 
 /// What the user asked for in the Real-time tab this frame.
@@ -307,10 +311,32 @@ pub fn realtime_ui(
 
     budget_ui(ui, results.budget);
     ui.separator();
-    source_picker_ui(ui, form);
+    source_picker_ui(ui, form, results.offered);
     ui.add_space(4.0);
 
     let source = form.source;
+    if let Some(offered) = results.offered
+        && !source.is_offered(offered)
+    {
+        ui.weak(format!(
+            "This service has no source for {} lookups.",
+            source.name()
+        ));
+        return RealtimeOutput::default();
+    }
+    if let Some(related) = results.offered.and_then(|o| o.resale_b.as_ref()) {
+        // A value kept from another service that this one does not answer for goes back to
+        // the service's default.
+        for (value, codes) in [
+            (&mut form.country, &related.countries),
+            (&mut form.currency, &related.currencies),
+            (&mut form.market, &related.markets),
+        ] {
+            if value.as_ref().is_some_and(|v| !codes.contains(v)) {
+                *value = None;
+            }
+        }
+    }
     if results.tier.is_some_and(|tier| tier < source.tier_needed()) {
         lock_ui(
             ui,
@@ -324,7 +350,7 @@ pub fn realtime_ui(
     let can_send = !(source.spends_budget() && budget_spent);
 
     let mut lookup = None;
-    if lookup_form_ui(ui, form, can_send) {
+    if lookup_form_ui(ui, form, can_send, results.offered) {
         lookup = form.lookup();
         form.show_empty_hint = lookup.is_none();
     }
@@ -450,13 +476,20 @@ fn secs_rounded_up(duration: Duration) -> u64 {
     duration.as_secs() + u64::from(duration.subsec_nanos() > 0)
 }
 
-fn source_picker_ui(ui: &mut egui::Ui, form: &mut RealtimeForm) {
+fn source_picker_ui(ui: &mut egui::Ui, form: &mut RealtimeForm, offered: Option<&RealtimeInfo>) {
     ui.horizontal(|ui| {
         ui.label("Source");
         for source in RealtimeSource::ALL {
             let label = format!("{} ({})", source.name(), source.tier_needed());
             let selected = form.source == source;
-            if ui.selectable_label(selected, label).clicked() && !selected {
+            let available = offered.is_none_or(|offered| source.is_offered(offered));
+            let button = ui
+                .add_enabled(available, egui::Button::selectable(selected, label))
+                .on_disabled_hover_text(format!(
+                    "This service has no source for {} lookups",
+                    source.name()
+                ));
+            if button.clicked() && !selected {
                 form.source = source;
                 form.show_empty_hint = false;
             }
@@ -475,7 +508,12 @@ fn key_description(source: RealtimeSource) -> &'static str {
 
 /// The id field, the `resale-b` pickers and the Look up button. Returns whether the user asked
 /// for a lookup (Enter or the button), which only counts when `can_send`.
-fn lookup_form_ui(ui: &mut egui::Ui, form: &mut RealtimeForm, can_send: bool) -> bool {
+fn lookup_form_ui(
+    ui: &mut egui::Ui,
+    form: &mut RealtimeForm,
+    can_send: bool,
+    offered: Option<&RealtimeInfo>,
+) -> bool {
     let source = form.source;
     let (label, hint) = match source {
         RealtimeSource::ResaleA => ("Product id or slug", "numeric id or slug on resale-a"),
@@ -509,26 +547,30 @@ fn lookup_form_ui(ui: &mut egui::Ui, form: &mut RealtimeForm, can_send: bool) ->
         asked |= button.clicked();
     });
     if source == RealtimeSource::ResaleB {
+        let related = offered.and_then(|o| o.resale_b.as_ref());
+        let codes = |pick: fn(&RelatedInfo) -> &Vec<String>| related.map_or(&[][..], |r| pick(r));
         ui.horizontal_wrapped(|ui| {
-            code_picker_ui(ui, "Country", &mut form.country, RESALE_B_COUNTRIES);
-            code_picker_ui(ui, "Currency", &mut form.currency, RESALE_B_CURRENCIES);
-            code_picker_ui(ui, "Market", &mut form.market, RESALE_B_COUNTRIES);
+            code_picker_ui(ui, "Country", &mut form.country, codes(|r| &r.countries));
+            code_picker_ui(ui, "Currency", &mut form.currency, codes(|r| &r.currencies));
+            code_picker_ui(ui, "Market", &mut form.market, codes(|r| &r.markets));
         });
     }
     asked && can_send
 }
 
 /// A labelled drop-down of `codes` plus "any" (`None`: the server's default).
-fn code_picker_ui(ui: &mut egui::Ui, label: &str, value: &mut Option<String>, codes: &[&str]) {
-    ui.label(label);
-    egui::ComboBox::from_id_salt(("realtime_code", label))
+fn code_picker_ui(ui: &mut egui::Ui, label: &str, value: &mut Option<String>, codes: &[String]) {
+    let label = ui.label(label);
+    let picker = egui::ComboBox::from_id_salt(("realtime_code", label.id))
         .selected_text(value.as_deref().unwrap_or("any"))
         .show_ui(ui, |ui| {
             ui.selectable_value(value, None, "any");
             for code in codes {
-                ui.selectable_value(value, Some((*code).to_owned()), *code);
+                ui.selectable_value(value, Some(code.clone()), code);
             }
         });
+    // Named by its label for screen readers (and found by it in tests).
+    picker.response.labelled_by(label.id);
 }
 
 /// The currency a `resale-b` lookup asked for, if it named one.

@@ -224,6 +224,7 @@ struct Window {
     retailer: Option<RetailerEnvelope>,
     budget: Option<Budget>,
     tier: Option<Tier>,
+    offered: Option<RealtimeInfo>,
     lookups: Vec<Lookup>,
 }
 
@@ -239,6 +240,7 @@ fn window(
         retailer: None,
         budget,
         tier,
+        offered: None,
         lookups: Vec::new(),
     };
     Harness::new_ui_state(
@@ -258,6 +260,7 @@ fn window(
                     .map_or(Fetched::NotYetRequested, Fetched::Completed),
                 budget: window.budget,
                 tier: window.tier,
+                offered: window.offered.as_ref(),
             };
             if let Some(lookup) = realtime_ui(ui, &mut window.form, results).lookup {
                 window.lookups.push(lookup);
@@ -265,6 +268,52 @@ fn window(
         },
         state,
     )
+}
+
+/// A service without a retailer (KicksDB alone) and with `resale-b` in three currencies: the
+/// retailer lookup is not offered, and the currency picker lists only those three.
+#[test]
+fn only_what_the_service_answers_is_offered() {
+    let mut harness = window(
+        Some(Tier::Pro),
+        None,
+        RealtimeForm {
+            source: RealtimeSource::ResaleB,
+            country: Some("US".into()),
+            currency: Some("AUD".into()),
+            market: Some("DE".into()),
+            ..RealtimeForm::default()
+        },
+    );
+    harness.state_mut().offered = Some(RealtimeInfo {
+        resale_a: Some(crate::model::LookupInfo {
+            source: "kicksdb".into(),
+        }),
+        resale_b: Some(RelatedInfo {
+            source: "kicksdb".into(),
+            countries: vec!["US".into(), "DE".into()],
+            currencies: vec!["USD".into(), "EUR".into(), "DKK".into()],
+            markets: vec!["US".into(), "DE".into()],
+        }),
+        retailer_a: None,
+    });
+    harness.run();
+    assert!(
+        harness
+            .get_by_label("retailer-a (free)")
+            .accesskit_node()
+            .is_disabled()
+    );
+    // AUD was kept from another service: this one gives no AUD, so the default is asked.
+    assert_eq!(harness.state().form.currency, None);
+    harness.get_by_label("Currency").click();
+    harness.run();
+    let listed: Vec<String> = ["USD", "EUR", "GBP", "AUD", "DKK", "JPY"]
+        .into_iter()
+        .filter(|code| harness.query_by_label(code).is_some())
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(listed, ["USD", "EUR", "DKK"]);
 }
 
 #[test]

@@ -6,9 +6,10 @@ use std::path::Path;
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
-use super::{ServiceConfig, ServiceError, ServiceState, background};
+use super::LocalCatalogue;
 use crate::catalogue::Catalogue;
 use crate::search::{HitStore, SearchIndex};
+use crate::service::{ServiceConfig, ServiceError, background};
 
 /// The search index and the hit store of the catalogue open as `conn`, with what is left to do
 /// for them once the service answers.
@@ -81,7 +82,7 @@ pub(super) enum HitsLater {
 /// would compete with the first searches for the disk after a cold restart (they wait for
 /// their hits' records) and is not urgent.
 pub(super) fn finish_in_background(
-    state: &Arc<ServiceState>,
+    state: &Arc<LocalCatalogue>,
     catalogue: &Path,
     hits_later: HitsLater,
     unsaved: Option<crate::search::UnsavedIndex>,
@@ -234,11 +235,10 @@ fn build_hit_store(unbuilt: crate::search::UnbuiltHitStore) -> Option<HitStore> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::service::marketplace::{Simulator, SimulatorConfig};
-    use crate::service::source::LocalCatalogue;
+    use crate::service::source::{CatalogueSource, SearchArgs};
 
     /// The work handed to run after the warm-up finds the kept hit store read through. It first
-    /// waits for the test to hand it the service: had it run before the warm-up, on the same
+    /// waits for the test to hand it the catalogue: had it run before the warm-up, on the same
     /// thread, the store could not have been read through yet.
     #[test]
     fn work_after_the_warm_up_runs_once_the_kept_store_is_read_through() {
@@ -248,7 +248,7 @@ mod tests {
         let mut config = ServiceConfig::new(&catalogue);
         // A large catalogue: the hit store is built or read through on a thread of its own.
         config.background_from = 1;
-        let first = ServiceState::open(&config).unwrap();
+        let first = LocalCatalogue::open(&config, Box::new(|| {})).unwrap();
         let started = Instant::now();
         while !(first.hits_ready() && SearchIndex::file_for(&catalogue).exists()) {
             assert!(
@@ -259,21 +259,14 @@ mod tests {
         }
         drop(first);
 
-        let (hand, handed) = std::sync::mpsc::channel::<std::sync::Weak<ServiceState>>();
+        let (hand, handed) = std::sync::mpsc::channel::<std::sync::Weak<LocalCatalogue>>();
         let (report, reported) = std::sync::mpsc::channel::<bool>();
         let after_warm_up = Box::new(move || {
-            let service = handed.recv().unwrap().upgrade().unwrap();
-            let read_through = service.hits.get().is_some_and(HitStore::is_cached);
+            let local = handed.recv().unwrap().upgrade().unwrap();
+            let read_through = local.hits.get().is_some_and(HitStore::is_cached);
             report.send(read_through).unwrap();
         });
-        let simulator = Simulator::open(&catalogue, SimulatorConfig::default()).unwrap();
-        let second = ServiceState::assemble(
-            &config,
-            Arc::new(simulator),
-            Arc::new(LocalCatalogue),
-            after_warm_up,
-        )
-        .unwrap();
+        let second = LocalCatalogue::open(&config, after_warm_up).unwrap();
         hand.send(Arc::downgrade(&second)).unwrap();
         let read_through = reported
             .recv_timeout(std::time::Duration::from_secs(60))
@@ -287,15 +280,14 @@ mod tests {
     /// thread after the start, holds it back until the first search is done.
     #[test]
     fn a_gtin_is_found_before_and_after_the_gtin_map_is_read() {
-        use crate::service::source::{CatalogueSource, SearchArgs};
         let dir = tempfile::tempdir().unwrap();
         let catalogue = dir.path().join("catalogue.sqlite");
         crate::catalogue::generate::for_tests(&catalogue, 200, 9);
-        let (gtin, pk): (String, i64) = rusqlite::Connection::open(&catalogue)
+        let (gtin, id): (String, String) = rusqlite::Connection::open(&catalogue)
             .unwrap()
             .query_row(
-                "SELECT gtin, product_pk FROM variants WHERE gtin IS NOT NULL
-                  ORDER BY pk DESC LIMIT 1",
+                "SELECT v.gtin, p.id FROM variants v JOIN products p ON p.pk = v.product_pk
+                  WHERE v.gtin IS NOT NULL ORDER BY v.pk DESC LIMIT 1",
                 [],
                 |row| Ok((row.get(0)?, row.get(1)?)),
             )
@@ -306,14 +298,7 @@ mod tests {
         let after_warm_up = Box::new(move || {
             let _ = released.recv();
         });
-        let simulator = Simulator::open(&catalogue, SimulatorConfig::default()).unwrap();
-        let state = ServiceState::assemble(
-            &config,
-            Arc::new(simulator),
-            Arc::new(LocalCatalogue),
-            after_warm_up,
-        )
-        .unwrap();
+        let local = LocalCatalogue::open(&config, after_warm_up).unwrap();
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .enable_all()
@@ -326,18 +311,25 @@ mod tests {
             page: 1,
             limit: 10,
             country: crate::model::Country::Us,
+            tier: crate::model::Tier::Pro,
             cached_only: false,
         };
-        assert!(state.search.gtins_pending());
-        let before = runtime
-            .block_on(LocalCatalogue.search(&state, &args))
-            .unwrap();
-        assert_eq!(before.value.pks, [pk]);
-        assert!(state.search.gtins_pending(), "the map was read already");
+        let ids = |page: &[u8]| -> Vec<String> {
+            serde_json::from_slice::<Vec<crate::model::SearchHit>>(page)
+                .unwrap()
+                .into_iter()
+                .map(|hit| hit.id)
+                .collect()
+        };
+        assert!(local.search.gtins_pending());
+        let mut before = Vec::new();
+        runtime.block_on(local.search(&args, &mut before)).unwrap();
+        assert_eq!(ids(&before), std::slice::from_ref(&id));
+        assert!(local.search.gtins_pending(), "the map was read already");
 
         release.send(()).unwrap();
         let started = Instant::now();
-        while state.search.gtins_pending() {
+        while local.search.gtins_pending() {
             assert!(
                 started.elapsed().as_secs() < 60,
                 "the GTIN map is never read"
@@ -346,9 +338,8 @@ mod tests {
         }
         // Another page size: not the page kept from the first search.
         args.limit = 5;
-        let after = runtime
-            .block_on(LocalCatalogue.search(&state, &args))
-            .unwrap();
-        assert_eq!(after.value.pks, [pk]);
+        let mut after = Vec::new();
+        runtime.block_on(local.search(&args, &mut after)).unwrap();
+        assert_eq!(ids(&after), [id]);
     }
 }
