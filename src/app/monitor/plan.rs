@@ -287,17 +287,27 @@ impl Task {
             self.planner.last_run.insert(kind, now);
             report.ran.push(kind);
         }
-        let stock_every = ask_every.unwrap_or(alerts_every);
+        // Stock alerts cost no KicksDB call: checked at the monitor's own pace, not planned.
+        let stock_every = chrono::Duration::from_std(self.config.check_every)
+            .unwrap_or_else(|_| chrono::Duration::minutes(1));
+        let mut stock_checked = false;
         if !stock_alerts.is_empty()
             && self
                 .stock_checked_at
-                .is_none_or(|at| at > now || (now - at).num_seconds() >= stock_every as i64)
+                .is_none_or(|at| at > now || now - at >= stock_every)
         {
-            let stock: Vec<Alert> = stock_alerts.into_iter().cloned().collect();
+            let stock: Vec<Alert> = stock_alerts.iter().map(|a| (*a).clone()).collect();
             self.check_stock(&stock).await;
             self.stock_checked_at = Some(now);
+            stock_checked = true;
         }
         report.next_due = self.planner.next_due(&plan, now);
+        if !stock_alerts.is_empty() {
+            let stock_due = self
+                .stock_checked_at
+                .map_or(now, |at| (at + stock_every).max(now));
+            report.next_due = Some(report.next_due.map_or(stock_due, |due| due.min(stock_due)));
+        }
         let note = plan.note();
         {
             let mut shared = self.handle.lock();
@@ -308,7 +318,7 @@ impl Task {
                 budget: Some(budget),
                 plan: Some(plan),
             };
-            if !report.ran.is_empty() {
+            if !report.ran.is_empty() || stock_checked {
                 shared.status.checks += 1;
             }
             shared.status.waiting = note;
