@@ -76,7 +76,7 @@ pub struct RoundReport {
     pub metered: bool,
     /// What ran.
     pub ran: Vec<DemandKind>,
-    /// The alerts whose prices came in this round.
+    /// The alerts whose prices came in fresh this round (not kept from earlier).
     pub alerts_checked: Vec<i64>,
     /// When the next run is due.
     pub next_due: Option<DateTime<Utc>>,
@@ -157,6 +157,9 @@ fn realtime(alert: &Alert) -> bool {
     alert.spec.kind == AlertKind::BidAtOrAbove
         || (alert.spec.kind == AlertKind::AskAtOrBelow && !batched(alert))
 }
+
+/// The source name of prices the service kept from earlier (`X-Solescope-Source`).
+const KEPT_SOURCE: &str = "kicksdb-mirror";
 
 fn secs(duration: Duration) -> u64 {
     duration.as_secs().max(1)
@@ -406,6 +409,13 @@ impl Task {
             .iter()
             .map(|p| ((sku_key(&p.sku), p.currency.clone()), quotes_from_prices(p)))
             .collect();
+        // Prices the service kept (KicksDB could not answer: its limit, the budget spent) are
+        // compared too, but the alert was not checked against the market now.
+        let fresh: BTreeSet<(String, String)> = prices
+            .iter()
+            .filter(|p| p.source != KEPT_SOURCE)
+            .map(|p| (sku_key(&p.sku), p.currency.clone()))
+            .collect();
         let history: Vec<(String, Vec<SizeQuote>)> = {
             let mut seen = BTreeSet::new();
             alerts
@@ -434,7 +444,14 @@ impl Task {
             let Some(quotes) = by_code.get(&key) else {
                 continue;
             };
-            checked.push(alert.id);
+            if fresh.contains(&key) {
+                checked.push(alert.id);
+            } else {
+                self.handle.lock().status.last_error = Some(format!(
+                    "{}: compared with prices kept from earlier; KicksDB did not price it now",
+                    alert.spec.product.style_code
+                ));
+            }
             self.step(alert, quotes).await;
         }
         if !checked.is_empty() {
