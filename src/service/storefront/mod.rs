@@ -23,6 +23,10 @@
 mod front;
 pub mod mapping;
 pub mod wire;
+// The catalogue crawl (issue 63): new files only; `turns.rs` adds the crawl's hooks into this
+// file's per-store pacing and pauses.
+pub mod catalogue_keys;
+pub mod matching;
 
 pub use self::front::StoresInFront;
 
