@@ -282,7 +282,8 @@ const BRAND_FAMILIES: &[(&str, &str)] = &[
 ];
 
 /// The family `name` belongs to, when it names a brand Solescope knows.
-fn brand_family(name: &str) -> Option<&'static str> {
+#[must_use]
+pub fn brand_family(name: &str) -> Option<&'static str> {
     let plain: String = name
         .chars()
         .filter(char::is_ascii_alphanumeric)

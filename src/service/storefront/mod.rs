@@ -26,7 +26,12 @@ pub mod wire;
 // The catalogue crawl (issue 63): new files only; `turns.rs` adds the crawl's hooks into this
 // file's per-store pacing and pauses.
 pub mod catalogue_keys;
+pub mod crawl;
+pub mod feed;
 pub mod matching;
+pub mod store_catalogue;
+pub mod store_db;
+mod turns;
 
 pub use self::front::StoresInFront;
 
