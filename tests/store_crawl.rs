@@ -41,15 +41,19 @@ impl Catalogue {
     /// The id of the product with style code `sku`.
     fn id_of(&self, sku: &str) -> String {
         self.conn()
-            .query_row("SELECT id FROM products WHERE sku = ?1", [sku], |row| row.get(0))
+            .query_row("SELECT id FROM products WHERE sku = ?1", [sku], |row| {
+                row.get(0)
+            })
             .unwrap_or_else(|err| panic!("{sku}: {err}"))
     }
 
     fn has_code(&self, sku_norm: &str) -> bool {
         self.conn()
-            .query_row("SELECT count(*) FROM products WHERE sku_norm = ?1", [sku_norm], |row| {
-                row.get::<_, i64>(0)
-            })
+            .query_row(
+                "SELECT count(*) FROM products WHERE sku_norm = ?1",
+                [sku_norm],
+                |row| row.get::<_, i64>(0),
+            )
             .unwrap()
             > 0
     }
@@ -154,18 +158,63 @@ async fn every_true_product_is_matched_by_code_or_barcode_and_the_decoy_is_not()
 
     let report = crawl.crawl_now(&store).await.unwrap();
     assert_eq!(report.outcome, PassOutcome::Complete, "{report:?}");
-    assert_eq!(report.pages_read, 2, "318 products: 250 + 68");
-    assert_eq!(report.products_seen, 318);
+    assert_eq!(report.pages_read, 2, "319 products: 250 + 69");
+    assert_eq!(report.products_seen, 319);
     assert_eq!(report.currency.as_deref(), Some("USD"));
 
-    let panda = expect(&crawl, &catalogue, "DD1391-100", "nike-dunk-low-retro-white-black-panda", Evidence::Sku).await;
-    expect(&crawl, &catalogue, "B75806", "samba-og-shoes-cloud-white", Evidence::TitleOrHandle).await;
-    expect(&crawl, &catalogue, "DD1391-101", "dunk-low-michigan-state", Evidence::Sku).await;
-    expect(&crawl, &catalogue, "M1906RA", "nb-1906r-white-gold-m1906ra", Evidence::TitleOrHandle).await;
+    let panda = expect(
+        &crawl,
+        &catalogue,
+        "DD1391-100",
+        "nike-dunk-low-retro-white-black-panda",
+        Evidence::Sku,
+    )
+    .await;
+    expect(
+        &crawl,
+        &catalogue,
+        "B75806",
+        "samba-og-shoes-cloud-white",
+        Evidence::TitleOrHandle,
+    )
+    .await;
+    expect(
+        &crawl,
+        &catalogue,
+        "DD1391-101",
+        "dunk-low-michigan-state",
+        Evidence::Sku,
+    )
+    .await;
+    expect(
+        &crawl,
+        &catalogue,
+        "M1906RA",
+        "nb-1906r-white-gold-m1906ra",
+        Evidence::TitleOrHandle,
+    )
+    .await;
+    expect(
+        &crawl,
+        &catalogue,
+        "FV5029-141",
+        "air-jordan-4-retro-military-blue",
+        Evidence::TitleOrHandle,
+    )
+    .await;
     // No code anywhere: its barcodes, read from `/products/{handle}.json` after the pass.
-    expect(&crawl, &catalogue, "DZ5485-612", "aj1-high-og-lost-found", Evidence::Barcode).await;
+    expect(
+        &crawl,
+        &catalogue,
+        "DZ5485-612",
+        "aj1-high-og-lost-found",
+        Evidence::Barcode,
+    )
+    .await;
     assert!(
-        mock.seen().iter().any(|s| s.path == "/products/aj1-high-og-lost-found.json"),
+        mock.seen()
+            .iter()
+            .any(|s| s.path == "/products/aj1-high-og-lost-found.json"),
         "the barcodes were read from the product's .json"
     );
 
@@ -186,13 +235,25 @@ async fn every_true_product_is_matched_by_code_or_barcode_and_the_decoy_is_not()
         .find(|u| u.product.handle == "nike-dunk-low-retro-panda")
         .expect("the decoy is unmatched");
     assert_eq!(decoy.why, NoMatch::Unmatched(Unmatched::NotInCatalogue));
-    assert_eq!(unmatched.len(), 318 - 5, "the decoy, 300 tees and socks, 12 Vans");
+    assert_eq!(
+        unmatched.len(),
+        319 - 6,
+        "the decoy, 300 tees and socks, 12 Vans"
+    );
     let status = crawl.status(&store);
     assert!(
-        matches!(status, CrawlStatus::Read { products: 318, matched: 5, partial: None, .. }),
+        matches!(
+            status,
+            CrawlStatus::Read {
+                products: 319,
+                matched: 6,
+                partial: None,
+                ..
+            }
+        ),
         "{status:?}"
     );
-    assert!(status.to_string().contains("318 products read"), "{status}");
+    assert!(status.to_string().contains("319 products read"), "{status}");
 }
 
 /// Every request at the mock, in order: no two closer than a second.
@@ -273,7 +334,11 @@ async fn no_request_is_wasted_on_the_last_page() {
     let report = crawl.crawl_now(&store).await.unwrap();
     assert_eq!(report.outcome, PassOutcome::Complete);
     assert_eq!(mock.feed_requests().len(), 3);
-    assert!(report.notes.iter().any(|n| n.contains("/meta.json")), "{:?}", report.notes);
+    assert!(
+        report.notes.iter().any(|n| n.contains("/meta.json")),
+        "{:?}",
+        report.notes
+    );
 }
 
 #[tokio::test]
@@ -294,7 +359,10 @@ async fn a_huge_store_is_read_in_part_and_says_so() {
     assert_eq!(report.pages_read, 3);
     assert_eq!(mock.feed_requests().len(), 3);
     let note = report.notes.join("; ");
-    assert!(note.contains("cap of 3 pages") && note.contains("400"), "{note}");
+    assert!(
+        note.contains("cap of 3 pages") && note.contains("400"),
+        "{note}"
+    );
     let status = crawl.status(&store);
     assert!(
         matches!(&status, CrawlStatus::Read { products: 750, partial: Some(why), .. } if why.contains("cap")),
@@ -321,14 +389,21 @@ async fn a_repeating_page_ends_the_pass_and_a_malformed_or_huge_one_is_skipped_a
     assert_eq!(report.outcome, PassOutcome::Partial);
     assert_eq!(report.pages_read, 1);
     assert_eq!(mock.feed_requests().len(), 2);
-    assert!(report.notes.join(";").contains("page 2 repeats page 1"), "{:?}", report.notes);
+    assert!(
+        report.notes.join(";").contains("page 2 repeats page 1"),
+        "{:?}",
+        report.notes
+    );
 
     mock.set_feed(Feed::Malformed(2));
     let report = crawl.crawl_now(&store).await.unwrap();
     assert_eq!(report.outcome, PassOutcome::Partial);
     assert_eq!((report.pages_read, report.products_seen), (2, 450));
     let notes = report.notes.join(";");
-    assert!(notes.contains("page 2 skipped") && notes.contains("products"), "{notes}");
+    assert!(
+        notes.contains("page 2 skipped") && notes.contains("products"),
+        "{notes}"
+    );
 
     mock.clear_seen();
     mock.set_feed(Feed::Huge(1));
@@ -336,7 +411,10 @@ async fn a_repeating_page_ends_the_pass_and_a_malformed_or_huge_one_is_skipped_a
     assert_eq!(report.outcome, PassOutcome::Partial);
     assert_eq!(report.pages_read, 2);
     let notes = report.notes.join(";");
-    assert!(notes.contains("page 1 skipped") && notes.contains("larger than"), "{notes}");
+    assert!(
+        notes.contains("page 1 skipped") && notes.contains("larger than"),
+        "{notes}"
+    );
     // Nothing was removed by passes that skipped a page.
     assert_eq!(report.products_removed, 0);
 }
@@ -361,38 +439,78 @@ async fn a_slow_store_ends_the_pass_and_a_429_is_waited_out_at_the_stores_pace()
     let report = crawl.crawl_now(&store).await.unwrap();
     assert!(started.elapsed() < Duration::from_secs(3));
     assert_eq!(report.outcome, PassOutcome::Failed);
-    assert!(report.notes.join(";").contains("page 1"), "{:?}", report.notes);
+    assert!(
+        report.notes.join(";").contains("page 1"),
+        "{:?}",
+        report.notes
+    );
     assert!(matches!(crawl.status(&store), CrawlStatus::Failed { .. }));
 
     mock.clear_seen();
-    mock.set_feed(Feed::RateLimitOnce { page: 2, retry_after_secs: 1 });
+    mock.set_feed(Feed::RateLimitOnce {
+        page: 2,
+        retry_after_secs: 1,
+    });
     let report = crawl.crawl_now(&store).await.unwrap();
     assert_eq!(report.outcome, PassOutcome::Complete, "{report:?}");
     let pages = mock.feed_requests();
     assert_eq!(pages.len(), 4, "page 2 asked twice");
     let gap = pages[2].at.duration_since(pages[1].at);
-    assert!(gap >= Duration::from_millis(990), "Retry-After: 1 honoured ({gap:?})");
+    assert!(
+        gap >= Duration::from_millis(990),
+        "Retry-After: 1 honoured ({gap:?})"
+    );
 
     // A Retry-After longer than a pass waits: the pass ends, the store is paused for the
     // lookups too.
-    mock.set_feed(Feed::RateLimitOnce { page: 1, retry_after_secs: 30 });
+    mock.set_feed(Feed::RateLimitOnce {
+        page: 1,
+        retry_after_secs: 30,
+    });
     let report = crawl.crawl_now(&store).await.unwrap();
     assert_eq!(report.outcome, PassOutcome::Failed);
     assert!(report.next_pass_at >= report.finished_at + 30);
     let lookup = storefronts.product("synthetic-runner-1", None).await;
-    assert!(matches!(lookup, Err(ref err) if err.to_string().contains("not asked")), "{lookup:?}");
+    assert!(
+        matches!(lookup, Err(ref err) if err.to_string().contains("not asked")),
+        "{lookup:?}"
+    );
 }
 
 #[tokio::test]
 async fn a_store_that_refuses_the_feed_falls_back_to_lookups_and_says_why() {
     let catalogue = Catalogue::new();
     let cases: Vec<(&str, Box<dyn Fn(&MockStorefront)>, &str)> = vec![
-        ("403", Box::new(|m| m.set_feed(Feed::Forbidden)), "refuses to serve its catalogue feed (HTTP 403)"),
-        ("404", Box::new(|m| m.set_feed(Feed::NotFound)), "has no catalogue feed (HTTP 404)"),
-        ("empty", Box::new(|m| m.set_feed(Feed::Empty)), "feed is empty"),
-        ("401", Box::new(|m| m.set_mode(Mode::Password)), "password-protected"),
-        ("password page", Box::new(|m| m.set_mode(Mode::PasswordPage)), "password-protected"),
-        ("bot page", Box::new(|m| m.set_mode(Mode::BotCheck)), "an HTML page instead of JSON"),
+        (
+            "403",
+            Box::new(|m| m.set_feed(Feed::Forbidden)),
+            "refuses to serve its catalogue feed (HTTP 403)",
+        ),
+        (
+            "404",
+            Box::new(|m| m.set_feed(Feed::NotFound)),
+            "has no catalogue feed (HTTP 404)",
+        ),
+        (
+            "empty",
+            Box::new(|m| m.set_feed(Feed::Empty)),
+            "feed is empty",
+        ),
+        (
+            "401",
+            Box::new(|m| m.set_mode(Mode::Password)),
+            "password-protected",
+        ),
+        (
+            "password page",
+            Box::new(|m| m.set_mode(Mode::PasswordPage)),
+            "password-protected",
+        ),
+        (
+            "bot page",
+            Box::new(|m| m.set_mode(Mode::BotCheck)),
+            "an HTML page instead of JSON",
+        ),
     ];
     for (name, break_it, why) in cases {
         let panda = mock_storefront::sneaker("dunk", 11, "Dunk", "USD", 2, 11_000, &[9.0]);
@@ -408,7 +526,10 @@ async fn a_store_that_refuses_the_feed_falls_back_to_lookups_and_says_why() {
         let status = crawl.status(&store);
         assert!(status.uses_lookups(), "{name}: {status:?}");
         let sentence = status.to_string();
-        assert!(sentence.contains(why) && sentence.contains("looked up one by one"), "{name}: {sentence}");
+        assert!(
+            sentence.contains(why) && sentence.contains("looked up one by one"),
+            "{name}: {sentence}"
+        );
         // Left alone for 6 hours.
         let next = crawl.next_pass_at(&store).await.unwrap().unwrap();
         assert!(next >= report.finished_at + 6 * 3600 - 1, "{name}");
@@ -432,7 +553,7 @@ async fn what_was_crawled_survives_a_restart_and_only_changes_are_written() {
     {
         let (crawl, _) = open(dir.path(), &catalogue.path, &storefronts, fast_config());
         let first = crawl.crawl_now(&store).await.unwrap();
-        assert_eq!(first.products_written, 318);
+        assert_eq!(first.products_written, 319);
         // A restock moves the product's updated_at: that product alone is written again.
         mock.restock(
             "nike-dunk-low-retro-white-black-panda",
@@ -453,17 +574,31 @@ async fn what_was_crawled_survives_a_restart_and_only_changes_are_written() {
     crawl.rematch(&store).await.unwrap();
     let offers = crawl.offers(&panda).await.unwrap();
     assert_eq!(offers.len(), 1);
-    assert!(offers[0].product.variants[1].available, "the restock was kept");
+    assert!(
+        offers[0].product.variants[1].available,
+        "the restock was kept"
+    );
     assert_eq!(
-        crawl.offers(&catalogue.id_of("DZ5485-612")).await.unwrap().len(),
+        crawl
+            .offers(&catalogue.id_of("DZ5485-612"))
+            .await
+            .unwrap()
+            .len(),
         1,
         "barcodes read before the restart still match"
     );
     // The background task: the next pass is 30 minutes after the last, across the restart.
     let task = crawl.spawn(storefronts.stores().clone());
     tokio::time::sleep(Duration::from_millis(1500)).await;
-    assert_eq!(mock.seen().len(), requests_before, "no pass before it is due");
-    assert!(matches!(crawl.status(&store), CrawlStatus::Read { products: 317, .. }));
+    assert_eq!(
+        mock.seen().len(),
+        requests_before,
+        "no pass before it is due"
+    );
+    assert!(matches!(
+        crawl.status(&store),
+        CrawlStatus::Read { products: 318, .. }
+    ));
     drop(task);
 }
 
@@ -488,7 +623,11 @@ async fn the_background_task_crawls_each_listed_store_once_due() {
             false
         }
     };
-    assert!(read(store_of(&a)).await, "{:?}", crawl.status(&store_of(&a)));
+    assert!(
+        read(store_of(&a)).await,
+        "{:?}",
+        crawl.status(&store_of(&a))
+    );
     // A store added to the list is crawled at once.
     storefronts.stores().add(store_of(&b));
     assert!(read(store_of(&b)).await);

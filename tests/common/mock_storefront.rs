@@ -28,8 +28,8 @@ use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::body::Body;
-use axum::extract::{Request, State};
 use axum::body::Bytes;
+use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
@@ -610,7 +610,7 @@ pub fn listed_shoe(
     product
 }
 
-/// A realistic sneaker shop of about 320 products (two pages of 250), none of whose handles
+/// A realistic sneaker shop of 319 products (two pages of 250), none of whose handles
 /// is a catalogue slug:
 ///
 /// - the Dunk Low 'Panda' `DD1391-100`, SKUs with a zero-padded size after the code
@@ -620,6 +620,7 @@ pub fn listed_shoe(
 ///   catalogue's GTINs, `lost_and_found_gtins`, in `/products/{handle}.json` only) say what it is;
 /// - the Dunk Low 'Michigan State' `DD1391-101`, lower-case SKUs with a space and a half size;
 /// - the New Balance 1906R 'White Gold' `M1906RA`, the code in its handle only;
+/// - the Air Jordan 4 'Military Blue' `FV5029-141`, written `FV5029 141` in its title only;
 /// - a decoy: "Nike Dunk Low Retro 'Panda'" with the Next Nature Panda's code `DD1873-102`, which
 ///   the catalogue does not hold;
 /// - 300 T-shirts and socks with the store's own SKUs, and 12 sneakers the catalogue does not
@@ -653,7 +654,11 @@ pub fn sneaker_store(lost_and_found_gtins: &[String]) -> Vec<MockProduct> {
             "Air Jordan 1 Retro High OG 'Lost & Found'",
             "Jordan",
             &vec![None; lost_and_found_gtins.len().max(1)],
-            &lost_and_found_gtins.iter().cloned().map(Some).collect::<Vec<_>>(),
+            &lost_and_found_gtins
+                .iter()
+                .cloned()
+                .map(Some)
+                .collect::<Vec<_>>(),
         ),
         listed_shoe(
             "dunk-low-michigan-state",
@@ -672,6 +677,14 @@ pub fn sneaker_store(lost_and_found_gtins: &[String]) -> Vec<MockProduct> {
             &[],
         ),
         listed_shoe(
+            "air-jordan-4-retro-military-blue",
+            9_100_000_000_007,
+            "Air Jordan 4 Retro Military Blue FV5029 141",
+            "Jordan",
+            &[None, None],
+            &[],
+        ),
+        listed_shoe(
             "nike-dunk-low-retro-panda",
             9_100_000_000_006,
             "Nike Dunk Low Retro 'Panda'",
@@ -683,7 +696,10 @@ pub fn sneaker_store(lost_and_found_gtins: &[String]) -> Vec<MockProduct> {
     for i in 0..300_u64 {
         let kind = if i % 2 == 0 { "Tee" } else { "Crew Socks" };
         let mut item = listed_shoe(
-            &format!("essential-{}-{i}", kind.to_ascii_lowercase().replace(' ', "-")),
+            &format!(
+                "essential-{}-{i}",
+                kind.to_ascii_lowercase().replace(' ', "-")
+            ),
             9_100_000_001_000 + i,
             &format!("Essential {kind} {i}"),
             "Shop Brand",
@@ -783,7 +799,10 @@ fn respond(
     }
     if path == "/meta.json" {
         if !state.meta {
-            return html(StatusCode::NOT_FOUND, "<html><body>404 Not Found</body></html>");
+            return html(
+                StatusCode::NOT_FOUND,
+                "<html><body>404 Not Found</body></html>",
+            );
         }
         let count = state.order.len() as u64 + state.synthetic;
         let body = json!({
@@ -840,14 +859,33 @@ fn feed_page(state: &mut MockState, query: &str) -> (Response, Option<Duration>)
     let this_page = |n: u32| page == u64::from(n);
     match state.feed.clone() {
         Feed::Normal | Feed::Slow(..) | Feed::IgnoresPaging => {}
-        Feed::Forbidden => return (html(StatusCode::FORBIDDEN, "<html><body>Forbidden</body></html>"), None),
-        Feed::NotFound => return (html(StatusCode::NOT_FOUND, "<html><body>404 Not Found</body></html>"), None),
+        Feed::Forbidden => {
+            return (
+                html(StatusCode::FORBIDDEN, "<html><body>Forbidden</body></html>"),
+                None,
+            );
+        }
+        Feed::NotFound => {
+            return (
+                html(
+                    StatusCode::NOT_FOUND,
+                    "<html><body>404 Not Found</body></html>",
+                ),
+                None,
+            );
+        }
         Feed::Empty => return (json_response(json!({"products": []}).to_string()), None),
         Feed::Malformed(n) if this_page(n) => {
-            return (json_response(r#"{"products": {"oops": "this is not a list"}}"#.into()), None);
+            return (
+                json_response(r#"{"products": {"oops": "this is not a list"}}"#.into()),
+                None,
+            );
         }
         Feed::Huge(n) if this_page(n) => return (huge_page(12), None),
-        Feed::RateLimitOnce { page: n, retry_after_secs } if this_page(n) && !state.rate_limited_once => {
+        Feed::RateLimitOnce {
+            page: n,
+            retry_after_secs,
+        } if this_page(n) && !state.rate_limited_once => {
             state.rate_limited_once = true;
             let mut response = StatusCode::TOO_MANY_REQUESTS.into_response();
             response
@@ -857,7 +895,11 @@ fn feed_page(state: &mut MockState, query: &str) -> (Response, Option<Duration>)
         }
         Feed::Malformed(_) | Feed::Huge(_) | Feed::RateLimitOnce { .. } => {}
     }
-    let page = if state.feed == Feed::IgnoresPaging { 1 } else { page };
+    let page = if state.feed == Feed::IgnoresPaging {
+        1
+    } else {
+        page
+    };
     let total = state.order.len() as u64 + state.synthetic;
     let from = (page - 1) * limit;
     let to = (from + limit).min(total);

@@ -211,7 +211,11 @@ impl Pass {
 impl Crawler {
     /// A crawler reading through `storefronts`' per-store queues into `db`.
     #[must_use]
-    pub fn new(storefronts: Arc<Storefronts>, db: Arc<Mutex<StoreDb>>, config: CrawlConfig) -> Self {
+    pub fn new(
+        storefronts: Arc<Storefronts>,
+        db: Arc<Mutex<StoreDb>>,
+        config: CrawlConfig,
+    ) -> Self {
         Self {
             storefronts,
             db,
@@ -350,7 +354,9 @@ impl Crawler {
             },
             Answer::Refused(FeedRefusal::Password) => Err(FeedRefusal::Password),
             Answer::Refused(why) => {
-                pass.note(format!("/meta.json: {why}; the pass reads until a short page"));
+                pass.note(format!(
+                    "/meta.json: {why}; the pass reads until a short page"
+                ));
                 Ok(None)
             }
             Answer::Wait(_) | Answer::TooLarge(_) | Answer::Failed(_) => {
@@ -414,7 +420,13 @@ impl Crawler {
                     let name = meta.name;
                     let count = report.expected_products;
                     on_db(&self.db, move |db| {
-                        db.note_shop(store_id, pass_id, name.as_deref(), currency.as_deref(), count)
+                        db.note_shop(
+                            store_id,
+                            pass_id,
+                            name.as_deref(),
+                            currency.as_deref(),
+                            count,
+                        )
                     })
                     .await?;
                 }
@@ -431,8 +443,7 @@ impl Crawler {
         let finished_at = now_unix();
         let next = match report.outcome {
             PassOutcome::Refused => finished_at + secs(self.config.refused_retry),
-            _ => (started_at + secs(self.config.pass_interval))
-                .max(finished_at + secs(wait_after)),
+            _ => (started_at + secs(self.config.pass_interval)).max(finished_at + secs(wait_after)),
         };
         let mut detail: Vec<String> = report.refusal.iter().map(ToString::to_string).collect();
         detail.extend(pass.notes.iter().cloned());
@@ -527,7 +538,10 @@ impl Crawler {
         loop {
             if page > self.config.max_pages_per_pass {
                 let of = report.expected_products.map_or(String::new(), |count| {
-                    format!(" of about {} ({count} products)", count.div_ceil(u64::from(limit)))
+                    format!(
+                        " of about {} ({count} products)",
+                        count.div_ceil(u64::from(limit))
+                    )
                 });
                 partial(
                     report,
@@ -537,7 +551,10 @@ impl Crawler {
                         self.config.max_pages_per_pass
                     ),
                 );
-                return Ok(PagesEnd { complete_set: false, wait_after: Duration::ZERO });
+                return Ok(PagesEnd {
+                    complete_set: false,
+                    wait_after: Duration::ZERO,
+                });
             }
             let Some(url) = Self::url(
                 store,
@@ -545,17 +562,26 @@ impl Crawler {
                 &[("limit", limit.to_string()), ("page", page.to_string())],
             ) else {
                 partial(report, pass, "the store's address is not a base URL".into());
-                return Ok(PagesEnd { complete_set: false, wait_after: Duration::ZERO });
+                return Ok(PagesEnd {
+                    complete_set: false,
+                    wait_after: Duration::ZERO,
+                });
             };
             let fetched = match self.get(store, url, pass).await {
                 Answer::Json(fetched) => fetched,
                 Answer::Refused(refusal) if page == 1 => {
                     report.refusal = Some(refusal);
-                    return Ok(PagesEnd { complete_set: false, wait_after: Duration::ZERO });
+                    return Ok(PagesEnd {
+                        complete_set: false,
+                        wait_after: Duration::ZERO,
+                    });
                 }
                 Answer::Refused(refusal) => {
                     partial(report, pass, format!("page {page}: {refusal}"));
-                    return Ok(PagesEnd { complete_set: false, wait_after: Duration::ZERO });
+                    return Ok(PagesEnd {
+                        complete_set: false,
+                        wait_after: Duration::ZERO,
+                    });
                 }
                 Answer::Wait(wait) => {
                     partial(
@@ -566,25 +592,39 @@ impl Crawler {
                             wait.as_secs()
                         ),
                     );
-                    return Ok(PagesEnd { complete_set: false, wait_after: wait });
+                    return Ok(PagesEnd {
+                        complete_set: false,
+                        wait_after: wait,
+                    });
                 }
                 Answer::Failed(why) => {
                     partial(report, pass, format!("page {page}: {why}"));
-                    return Ok(PagesEnd { complete_set: false, wait_after: Duration::ZERO });
+                    return Ok(PagesEnd {
+                        complete_set: false,
+                        wait_after: Duration::ZERO,
+                    });
                 }
                 Answer::TooLarge(why) => {
                     pass.note(format!("page {page} skipped: {why}"));
                     skipped_any = true;
                     skipped_in_row += 1;
                     if skipped_in_row >= self.config.max_skipped_pages_in_row {
-                        partial(report, pass, format!("{skipped_in_row} pages in a row could not be read"));
-                        return Ok(PagesEnd { complete_set: false, wait_after: Duration::ZERO });
+                        partial(
+                            report,
+                            pass,
+                            format!("{skipped_in_row} pages in a row could not be read"),
+                        );
+                        return Ok(PagesEnd {
+                            complete_set: false,
+                            wait_after: Duration::ZERO,
+                        });
                     }
                     page += 1;
                     continue;
                 }
             };
-            let decoded = crate::upstream::body::decode_json::<FeedPage>(&fetched.body, &fetched.headers);
+            let decoded =
+                crate::upstream::body::decode_json::<FeedPage>(&fetched.body, &fetched.headers);
             let products = match decoded {
                 Ok(products) => products.products,
                 Err(why) => {
@@ -592,8 +632,15 @@ impl Crawler {
                     skipped_any = true;
                     skipped_in_row += 1;
                     if skipped_in_row >= self.config.max_skipped_pages_in_row {
-                        partial(report, pass, format!("{skipped_in_row} pages in a row could not be read"));
-                        return Ok(PagesEnd { complete_set: false, wait_after: Duration::ZERO });
+                        partial(
+                            report,
+                            pass,
+                            format!("{skipped_in_row} pages in a row could not be read"),
+                        );
+                        return Ok(PagesEnd {
+                            complete_set: false,
+                            wait_after: Duration::ZERO,
+                        });
                     }
                     page += 1;
                     continue;
@@ -603,12 +650,17 @@ impl Crawler {
             let on_page = products.len();
             if page == 1 && on_page == 0 && report.expected_products != Some(0) {
                 report.refusal = Some(FeedRefusal::Empty);
-                return Ok(PagesEnd { complete_set: false, wait_after: Duration::ZERO });
+                return Ok(PagesEnd {
+                    complete_set: false,
+                    wait_after: Duration::ZERO,
+                });
             }
             let mut ids = Vec::with_capacity(on_page);
             let mut kept: Vec<StoreProduct> = Vec::with_capacity(on_page);
             for (index, raw) in products.iter().enumerate() {
-                let id = serde_json::from_str::<FeedProductId>(raw.get()).ok().map(|p| p.id);
+                let id = serde_json::from_str::<FeedProductId>(raw.get())
+                    .ok()
+                    .map(|p| p.id);
                 if let Some(id) = id {
                     ids.push(id);
                 }
@@ -622,7 +674,8 @@ impl Crawler {
                 match product {
                     Ok(product) => kept.push(product),
                     Err(why) => {
-                        let name = id.map_or(format!("products[{index}]"), |id| format!("product {id}"));
+                        let name =
+                            id.map_or(format!("products[{index}]"), |id| format!("product {id}"));
                         pass.note(format!("page {page}: {name} skipped: {why}"));
                         if id.is_none() {
                             skipped_any = true;
@@ -634,15 +687,22 @@ impl Crawler {
                 partial(
                     report,
                     pass,
-                    format!("page {page} repeats page {}: the store ignores paging, so the pass ended there", page - 1),
+                    format!(
+                        "page {page} repeats page {}: the store ignores paging, so the pass ended there",
+                        page - 1
+                    ),
                 );
-                return Ok(PagesEnd { complete_set: false, wait_after: Duration::ZERO });
+                return Ok(PagesEnd {
+                    complete_set: false,
+                    wait_after: Duration::ZERO,
+                });
             }
             seen.extend(ids.iter().copied());
             let (store_id, pass_id, requests) = (pass.store_id, pass.pass_id, pass.requests);
-            let written =
-                on_db(&self.db, move |db| db.write_page(store_id, pass_id, &kept, requests))
-                    .await?;
+            let written = on_db(&self.db, move |db| {
+                db.write_page(store_id, pass_id, &kept, requests)
+            })
+            .await?;
             report.pages_read += 1;
             report.products_seen += u32::try_from(on_page).unwrap_or(u32::MAX);
             report.products_written += written;
@@ -657,7 +717,10 @@ impl Crawler {
                 } else {
                     PassOutcome::Complete
                 };
-                return Ok(PagesEnd { complete_set: !skipped_any, wait_after: Duration::ZERO });
+                return Ok(PagesEnd {
+                    complete_set: !skipped_any,
+                    wait_after: Duration::ZERO,
+                });
             }
             previous_ids = ids;
             page += 1;
@@ -676,7 +739,12 @@ impl Crawler {
         store_id: i64,
         wanted: &[(u64, String, String)],
     ) -> Result<u32, StoreDbError> {
-        let mut pass = Pass { store_id, pass_id: 0, requests: 0, notes: Vec::new() };
+        let mut pass = Pass {
+            store_id,
+            pass_id: 0,
+            requests: 0,
+            notes: Vec::new(),
+        };
         let budget = self.config.barcode_reads_per_pass as usize;
         for (product_id, handle, updated_at) in wanted.iter().take(budget) {
             let path = format!("/products/{}.json", urlencode_segment(handle));
@@ -703,7 +771,10 @@ impl Crawler {
                 Answer::TooLarge(_) | Answer::Failed(_) => continue,
             };
             let (id, at) = (*product_id, updated_at.clone());
-            on_db(&self.db, move |db| db.set_barcodes(store_id, id, &at, &barcodes)).await?;
+            on_db(&self.db, move |db| {
+                db.set_barcodes(store_id, id, &at, &barcodes)
+            })
+            .await?;
         }
         Ok(pass.requests)
     }

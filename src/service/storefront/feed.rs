@@ -259,8 +259,7 @@ fn price_of(index: usize, price: Option<&PriceText>) -> Result<String, FeedError
     let whole = parts.next().unwrap_or_default();
     let fraction = parts.next();
     let digits = |part: &str| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
-    if text.is_empty() || (digits(whole) && fraction.is_none_or(digits) && parts.next().is_none())
-    {
+    if text.is_empty() || (digits(whole) && fraction.is_none_or(digits) && parts.next().is_none()) {
         Ok(text)
     } else {
         Err(FeedError(format!(
@@ -351,7 +350,10 @@ mod tests {
         assert!(kept.variants[0].available && !kept.variants[1].available);
         assert_eq!(
             kept.images,
-            ["https://cdn.shopify.com/a.jpg", "https://cdn.shopify.com/b.jpg"]
+            [
+                "https://cdn.shopify.com/a.jpg",
+                "https://cdn.shopify.com/b.jpg"
+            ]
         );
     }
 

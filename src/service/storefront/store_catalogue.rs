@@ -15,12 +15,12 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::Duration;
 
+use super::Storefronts;
 use super::catalogue_keys::{self, CatalogueKeys, CatalogueKeysError, CatalogueMatch, NoMatch};
 use super::crawl::{CrawlConfig, Crawler, PassReport, on_db};
 use super::feed::StoreProduct;
 use super::matching::{Evidence, StoreKeys, Unmatched};
 use super::store_db::{FeedState, Opened, PassOutcome, StoreDb, StoreDbError};
-use super::Storefronts;
 use crate::model::{RetailerStores, StoreUrl};
 
 /// Why the store catalogue could not answer.
@@ -80,10 +80,18 @@ impl std::fmt::Display for CrawlStatus {
         match self {
             Self::NotYet => f.write_str("its catalogue has not been read yet"),
             Self::Crawling { page } => write!(f, "reading its catalogue (page {page})"),
-            Self::Read { at_unix, products, matched, partial } => {
+            Self::Read {
+                at_unix,
+                products,
+                matched,
+                partial,
+            } => {
                 let at = chrono::DateTime::from_timestamp(*at_unix, 0)
                     .map_or_else(String::new, |t| t.format("%Y-%m-%d %H:%M UTC").to_string());
-                write!(f, "{products} products read at {at}, {matched} of them in the catalogue")?;
+                write!(
+                    f,
+                    "{products} products read at {at}, {matched} of them in the catalogue"
+                )?;
                 if let Some(why) = partial {
                     write!(f, "; {why}")?;
                 }
@@ -207,8 +215,11 @@ impl StoreCatalogue {
 
     /// Matches against another catalogue file from now on (the user switched sources).
     pub fn set_catalogue(&self, catalogue: &Path) {
-        *self.inner.catalogue_path.lock().unwrap_or_else(PoisonError::into_inner) =
-            catalogue.to_path_buf();
+        *self
+            .inner
+            .catalogue_path
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = catalogue.to_path_buf();
     }
 
     /// How `store`'s crawl stands.
@@ -246,7 +257,12 @@ impl StoreCatalogue {
         let report = match self.inner.crawler.pass(store, &progress).await {
             Ok(report) => report,
             Err(err) => {
-                self.set_status(store, CrawlStatus::Failed { why: err.to_string() });
+                self.set_status(
+                    store,
+                    CrawlStatus::Failed {
+                        why: err.to_string(),
+                    },
+                );
                 return Err(err.into());
             }
         };
@@ -255,7 +271,11 @@ impl StoreCatalogue {
             let wanted = self.barcodes_wanted(store).await?;
             if !wanted.is_empty() {
                 let store_id = self.store_matches(store).map_or(0, |m| m.store_id);
-                let requests = self.inner.crawler.read_barcodes(store, store_id, &wanted).await?;
+                let requests = self
+                    .inner
+                    .crawler
+                    .read_barcodes(store, store_id, &wanted)
+                    .await?;
                 if requests > 0 {
                     self.rematch(store).await?;
                 }
@@ -289,10 +309,14 @@ impl StoreCatalogue {
         let unmatched = self
             .store_matches(store)
             .map_or(0, |m| u32::try_from(m.unmatched.len()).unwrap_or(u32::MAX));
-        let newest = passes.iter().find(|p| p.outcome != PassOutcome::Interrupted);
+        let newest = passes
+            .iter()
+            .find(|p| p.outcome != PassOutcome::Interrupted);
         let status = match (row.feed, newest) {
             (FeedState::Refused, _) => CrawlStatus::Lookups {
-                why: row.feed_detail.unwrap_or_else(|| "the store refuses its feed".into()),
+                why: row
+                    .feed_detail
+                    .unwrap_or_else(|| "the store refuses its feed".into()),
             },
             (_, None) => CrawlStatus::NotYet,
             (_, Some(pass)) if pass.outcome == PassOutcome::Failed => CrawlStatus::Failed {
@@ -338,7 +362,10 @@ impl StoreCatalogue {
                 (row, products, read_at)
             };
             let mut keys = keys.lock().unwrap_or_else(PoisonError::into_inner);
-            if keys.as_ref().is_none_or(|k| k.path() != catalogue || k.is_stale()) {
+            if keys
+                .as_ref()
+                .is_none_or(|k| k.path() != catalogue || k.is_stale())
+            {
                 *keys = Some(CatalogueKeys::open(&catalogue)?);
             }
             let Some(keys) = keys.as_ref() else {
@@ -389,8 +416,10 @@ impl StoreCatalogue {
             .map(|(id, _)| *id)
             .collect();
         let store_id = matches.store_id;
-        let products =
-            on_db(self.inner.crawler.db(), move |db| db.products(store_id, Some(&ids))).await?;
+        let products = on_db(self.inner.crawler.db(), move |db| {
+            db.products(store_id, Some(&ids))
+        })
+        .await?;
         let mut wanted: Vec<(bool, StoreProduct)> = products
             .into_iter()
             .filter(|(product, barcodes_for)| {
@@ -399,7 +428,9 @@ impl StoreCatalogue {
             .map(|(product, _)| (looks_like_a_shoe(&product), product))
             .collect();
         wanted.sort_by(|(shoe_a, a), (shoe_b, b)| {
-            shoe_b.cmp(shoe_a).then_with(|| b.updated_at.cmp(&a.updated_at))
+            shoe_b
+                .cmp(shoe_a)
+                .then_with(|| b.updated_at.cmp(&a.updated_at))
         });
         Ok(wanted
             .into_iter()
@@ -429,9 +460,10 @@ impl StoreCatalogue {
         for (store, matches, ids) in found {
             let store_id = matches.store_id;
             let wanted: Vec<u64> = ids.iter().map(|(id, _)| *id).collect();
-            let products =
-                on_db(self.inner.crawler.db(), move |db| db.products(store_id, Some(&wanted)))
-                    .await?;
+            let products = on_db(self.inner.crawler.db(), move |db| {
+                db.products(store_id, Some(&wanted))
+            })
+            .await?;
             for (product, _) in products {
                 let by = ids
                     .iter()
@@ -446,7 +478,11 @@ impl StoreCatalogue {
                 });
             }
         }
-        offers.sort_by(|a, b| a.store.cmp(&b.store).then(a.product.handle.cmp(&b.product.handle)));
+        offers.sort_by(|a, b| {
+            a.store
+                .cmp(&b.store)
+                .then(a.product.handle.cmp(&b.product.handle))
+        });
         Ok(offers)
     }
 
@@ -476,7 +512,11 @@ impl StoreCatalogue {
             let Some(id) = db.product_id_by_handle(row.store_id, &handle)? else {
                 return Ok(None);
             };
-            Ok(db.products(row.store_id, Some(&[id]))?.into_iter().next().map(|(p, _)| p))
+            Ok(db
+                .products(row.store_id, Some(&[id]))?
+                .into_iter()
+                .next()
+                .map(|(p, _)| p))
         })
         .await?)
     }
@@ -494,9 +534,12 @@ impl StoreCatalogue {
         };
         let store_id = matches.store_id;
         let ids: Vec<u64> = matches.unmatched.iter().map(|(id, _)| *id).collect();
-        let products =
-            on_db(self.inner.crawler.db(), move |db| db.products(store_id, Some(&ids))).await?;
-        let why: HashMap<u64, &NoMatch> = matches.unmatched.iter().map(|(id, w)| (*id, w)).collect();
+        let products = on_db(self.inner.crawler.db(), move |db| {
+            db.products(store_id, Some(&ids))
+        })
+        .await?;
+        let why: HashMap<u64, &NoMatch> =
+            matches.unmatched.iter().map(|(id, w)| (*id, w)).collect();
         Ok(products
             .into_iter()
             .filter_map(|(product, _)| {
@@ -512,7 +555,10 @@ impl StoreCatalogue {
     /// The store file could not be read.
     pub async fn next_pass_at(&self, store: &StoreUrl) -> Result<Option<i64>, StoreCatalogueError> {
         let url = store.clone();
-        Ok(on_db(self.inner.crawler.db(), move |db| Ok(db.store(&url)?.next_pass_at)).await?)
+        Ok(on_db(self.inner.crawler.db(), move |db| {
+            Ok(db.store(&url)?.next_pass_at)
+        })
+        .await?)
     }
 
     /// The background task: a cycle per store of `stores` (read again every
@@ -534,7 +580,10 @@ impl StoreCatalogue {
                 if !running.contains_key(&store) {
                     let this = self.clone();
                     let url = store.clone();
-                    running.insert(store, CrawlTask(tokio::spawn(async move { this.cycles(url).await })));
+                    running.insert(
+                        store,
+                        CrawlTask(tokio::spawn(async move { this.cycles(url).await })),
+                    );
                 }
             }
             tokio::time::sleep(self.inner.crawler.config().watch_interval).await;
@@ -581,7 +630,12 @@ fn match_store_products(
         .collect();
     let barcodes: Vec<Vec<&str>> = products
         .iter()
-        .map(|(p, _)| p.variants.iter().filter_map(|v| v.barcode.as_deref()).collect())
+        .map(|(p, _)| {
+            p.variants
+                .iter()
+                .filter_map(|v| v.barcode.as_deref())
+                .collect()
+        })
         .collect();
     let keyed: Vec<(StoreKeys<'_>, &str)> = products
         .iter()

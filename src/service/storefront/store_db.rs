@@ -204,7 +204,9 @@ pub struct StoreDb {
 
 impl std::fmt::Debug for StoreDb {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("StoreDb").field("path", &self.path).finish_non_exhaustive()
+        f.debug_struct("StoreDb")
+            .field("path", &self.path)
+            .finish_non_exhaustive()
     }
 }
 
@@ -390,10 +392,13 @@ impl StoreDb {
         expected_products: Option<u64>,
     ) -> Result<(), StoreDbError> {
         let path = self.path.clone();
-        let tx = self.conn.transaction().map_err(|source| StoreDbError::Sqlite {
-            path: path.clone(),
-            source,
-        })?;
+        let tx = self
+            .conn
+            .transaction()
+            .map_err(|source| StoreDbError::Sqlite {
+                path: path.clone(),
+                source,
+            })?;
         tx.execute(
             "UPDATE store SET shop_name = coalesce(?2, shop_name), currency = coalesce(?3, currency)
              WHERE store_id = ?1",
@@ -492,7 +497,9 @@ impl StoreDb {
                         pass_id,
                     ])
                     .map_err(sqlite)?;
-                drop_variants.execute(params![store_id, id]).map_err(sqlite)?;
+                drop_variants
+                    .execute(params![store_id, id])
+                    .map_err(sqlite)?;
                 for (position, variant) in product.variants.iter().enumerate() {
                     let variant_id = i64::try_from(variant.variant_id).unwrap_or(i64::MAX);
                     let barcode = variant
@@ -520,7 +527,12 @@ impl StoreDb {
             "UPDATE pass SET requests = ?2, pages_read = pages_read + 1,
                  products_seen = products_seen + ?3, products_written = products_written + ?4
              WHERE pass_id = ?1",
-            params![pass_id, requests, i64::try_from(products.len()).unwrap_or(i64::MAX), written],
+            params![
+                pass_id,
+                requests,
+                i64::try_from(products.len()).unwrap_or(i64::MAX),
+                written
+            ],
         )
         .map_err(sqlite)?;
         tx.commit().map_err(sqlite)?;
@@ -580,7 +592,9 @@ impl StoreDb {
             ],
         )
         .map_err(sqlite)?;
-        let detail = (end.feed == FeedState::Refused).then_some(end.detail).flatten();
+        let detail = (end.feed == FeedState::Refused)
+            .then_some(end.detail)
+            .flatten();
         tx.execute(
             "UPDATE store SET feed = ?2, feed_detail = ?3, next_pass_at = ?4 WHERE store_id = ?1",
             params![store_id, end.feed.as_str(), detail, end.next_pass_at],
@@ -679,9 +693,14 @@ impl StoreDb {
             None => {
                 let mut statement = self
                     .conn
-                    .prepare_cached(&format!("{PRODUCT} WHERE store_id = ?1 ORDER BY product_id"))
+                    .prepare_cached(&format!(
+                        "{PRODUCT} WHERE store_id = ?1 ORDER BY product_id"
+                    ))
                     .map_err(sqlite)?;
-                for row in statement.query_map([store_id], read_product).map_err(sqlite)? {
+                for row in statement
+                    .query_map([store_id], read_product)
+                    .map_err(sqlite)?
+                {
                     products.push(row.map_err(sqlite)?);
                 }
                 let mut statement = self
@@ -690,7 +709,10 @@ impl StoreDb {
                         "{VARIANT} WHERE store_id = ?1 ORDER BY product_id, position"
                     ))
                     .map_err(sqlite)?;
-                for row in statement.query_map([store_id], read_variant).map_err(sqlite)? {
+                for row in statement
+                    .query_map([store_id], read_variant)
+                    .map_err(sqlite)?
+                {
                     let (product, variant) = row.map_err(sqlite)?;
                     variants.entry(product).or_default().push(variant);
                 }
@@ -832,15 +854,23 @@ mod tests {
         let pass = db.begin_pass(store.store_id, 1).unwrap();
         let page = [product(1, "t1"), product(2, "t1")];
         assert_eq!(db.write_page(store.store_id, pass, &page, 1).unwrap(), 2);
-        db.set_barcodes(store.store_id, 1, "t1", &HashMap::from([(10, "196153879826".into())]))
-            .unwrap();
+        db.set_barcodes(
+            store.store_id,
+            1,
+            "t1",
+            &HashMap::from([(10, "196153879826".into())]),
+        )
+        .unwrap();
         let mut changed = product(1, "t2");
         changed.variants[0].available = false;
         let page = [changed, product(2, "t1")];
         assert_eq!(db.write_page(store.store_id, pass, &page, 2).unwrap(), 1);
         let kept = db.products(store.store_id, Some(&[1])).unwrap();
         assert!(!kept[0].0.variants[0].available);
-        assert_eq!(kept[0].0.variants[0].barcode.as_deref(), Some("196153879826"));
+        assert_eq!(
+            kept[0].0.variants[0].barcode.as_deref(),
+            Some("196153879826")
+        );
         let seen = HashSet::from([1]);
         let end = PassEnd {
             finished_at: 5,
@@ -863,12 +893,20 @@ mod tests {
     fn a_damaged_file_is_moved_aside_and_created_afresh() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(StoreDb::FILE_NAME);
-        std::fs::write(&path, b"this is not a database, it is a note that got in the way").unwrap();
+        std::fs::write(
+            &path,
+            b"this is not a database, it is a note that got in the way",
+        )
+        .unwrap();
         let (mut db, opened) = StoreDb::open(&path).unwrap();
         let Opened::Rebuilt { moved_to, .. } = opened else {
             panic!("{opened:?}");
         };
-        assert!(std::fs::read(&moved_to).unwrap().starts_with(b"this is not"));
+        assert!(
+            std::fs::read(&moved_to)
+                .unwrap()
+                .starts_with(b"this is not")
+        );
         db.store(&StoreUrl::parse("kith.com").unwrap()).unwrap();
         drop(db);
         // Another schema version.
@@ -876,6 +914,9 @@ mod tests {
         conn.pragma_update(None, "user_version", 9).unwrap();
         drop(conn);
         let (_, opened) = StoreDb::open(&path).unwrap();
-        assert!(matches!(opened, Opened::Rebuilt { ref reason, .. } if reason.contains("version 9")), "{opened:?}");
+        assert!(
+            matches!(opened, Opened::Rebuilt { ref reason, .. } if reason.contains("version 9")),
+            "{opened:?}"
+        );
     }
 }
