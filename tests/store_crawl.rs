@@ -477,10 +477,13 @@ async fn a_slow_store_ends_the_pass_and_a_429_is_waited_out_at_the_stores_pace()
     );
 }
 
+/// Makes a mock store refuse its feed.
+type Refuse = Box<dyn Fn(&MockStorefront)>;
+
 #[tokio::test]
 async fn a_store_that_refuses_the_feed_falls_back_to_lookups_and_says_why() {
     let catalogue = Catalogue::new();
-    let cases: Vec<(&str, Box<dyn Fn(&MockStorefront)>, &str)> = vec![
+    let cases: Vec<(&str, Refuse, &str)> = vec![
         (
             "403",
             Box::new(|m| m.set_feed(Feed::Forbidden)),

@@ -858,7 +858,6 @@ fn feed_page(state: &mut MockState, query: &str) -> (Response, Option<Duration>)
     let page = page.max(1);
     let this_page = |n: u32| page == u64::from(n);
     match state.feed.clone() {
-        Feed::Normal | Feed::Slow(..) | Feed::IgnoresPaging => {}
         Feed::Forbidden => {
             return (
                 html(StatusCode::FORBIDDEN, "<html><body>Forbidden</body></html>"),
@@ -893,7 +892,13 @@ fn feed_page(state: &mut MockState, query: &str) -> (Response, Option<Duration>)
                 .insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
             return (response, None);
         }
-        Feed::Malformed(_) | Feed::Huge(_) | Feed::RateLimitOnce { .. } => {}
+        // Other pages of a faulty feed, and the faults applied below.
+        Feed::Normal
+        | Feed::Slow(..)
+        | Feed::IgnoresPaging
+        | Feed::Malformed(_)
+        | Feed::Huge(_)
+        | Feed::RateLimitOnce { .. } => {}
     }
     let page = if state.feed == Feed::IgnoresPaging {
         1

@@ -195,7 +195,7 @@ impl CodeIndex {
     }
 
     /// The index of already packed `(key, pk)` pairs (sorted here).
-    pub fn from_pairs(pairs: &mut Vec<(CodeKey, i64)>) -> Self {
+    pub fn from_pairs(pairs: &mut [(CodeKey, i64)]) -> Self {
         pairs.sort_unstable();
         let mut keys = Vec::with_capacity(pairs.len());
         let mut pks: Vec<i64> = Vec::with_capacity(pairs.len());
@@ -245,7 +245,7 @@ pub trait GtinLookup {
     fn products_of(&mut self, gtins: &[u64]) -> Result<HashMap<u64, i64>, String>;
 }
 
-impl GtinLookup for HashMap<u64, i64> {
+impl<S: std::hash::BuildHasher> GtinLookup for HashMap<u64, i64, S> {
     fn products_of(&mut self, gtins: &[u64]) -> Result<HashMap<u64, i64>, String> {
         Ok(gtins
             .iter()
@@ -366,8 +366,13 @@ fn codes_in_text(index: &CodeIndex, text: &str, from_sku: bool, found: &mut Foun
     let mut runs: Vec<(usize, usize, CodeKey, CodeHit)> = Vec::new();
     for first in 0..words.len() {
         let mut packer = Packer::default();
-        'run: for last in first..words.len().min(first + MAX_WORDS_PER_CODE) {
-            for &byte in words[last] {
+        'run: for (last, word) in words
+            .iter()
+            .enumerate()
+            .skip(first)
+            .take(MAX_WORDS_PER_CODE)
+        {
+            for &byte in *word {
                 if !packer.push(byte) {
                     break 'run;
                 }
@@ -516,8 +521,8 @@ mod tests {
         }
     }
 
-    fn product(pk: i64, by: Evidence) -> Option<Matched> {
-        Some(Matched::Product { pk, by })
+    fn product(pk: i64, by: Evidence) -> Matched {
+        Matched::Product { pk, by }
     }
 
     #[test]
@@ -555,27 +560,27 @@ mod tests {
         ] {
             assert_eq!(
                 match_by_code(&index, &keys("Dunk", "dunk", &[sku])),
-                product(1, Evidence::Sku),
+                Some(product(1, Evidence::Sku)),
                 "{sku}"
             );
         }
         // The size fused on.
         assert_eq!(
             match_by_code(&index, &keys("Dunk", "dunk", &["DD1391100095"])),
-            product(1, Evidence::Sku)
+            Some(product(1, Evidence::Sku))
         );
         // Not over-cut: the Michigan State's -101 is not the Panda's -100.
         assert_eq!(
             match_by_code(&index, &keys("Dunk", "dunk", &["DD1391-101-9"])),
-            product(5, Evidence::Sku)
+            Some(product(5, Evidence::Sku))
         );
         assert_eq!(
             match_by_code(&index, &keys("Gel-Lyte III", "gel", &["1201A019-108-11"])),
-            product(6, Evidence::Sku)
+            Some(product(6, Evidence::Sku))
         );
         assert_eq!(
             match_by_code(&index, &keys("990v6", "990", &["M990GL6 D 9.5"])),
-            product(3, Evidence::Sku)
+            Some(product(3, Evidence::Sku))
         );
     }
 
@@ -587,18 +592,18 @@ mod tests {
                 &index,
                 &keys("Samba OG Cloud White B75806", "samba-og", &["", "SMB-8"])
             ),
-            product(2, Evidence::TitleOrHandle)
+            Some(product(2, Evidence::TitleOrHandle))
         );
         assert_eq!(
             match_by_code(&index, &keys("Yeezy Slide Onyx", "onyx-hq6448", &[])),
-            product(7, Evidence::TitleOrHandle)
+            Some(product(7, Evidence::TitleOrHandle))
         );
         assert_eq!(
             match_by_code(
                 &index,
                 &keys("Nike Dunk Low", "nike-dunk-low-retro-dd1391-100", &[])
             ),
-            product(1, Evidence::TitleOrHandle)
+            Some(product(1, Evidence::TitleOrHandle))
         );
     }
 
@@ -625,12 +630,12 @@ mod tests {
         // `DD1391` alone is a code too (pk 8), but here it is the start of DD1391-100.
         assert_eq!(
             match_by_code(&index, &keys("Dunk", "dunk", &["DD1391-100"])),
-            product(1, Evidence::Sku)
+            Some(product(1, Evidence::Sku))
         );
         // M1080L1 is the start of M1080L13, found in the same product: only the longer counts.
         assert_eq!(
             match_by_code(&index, &keys("1080 M1080L1", "m1080l13", &["M1080L13-9"])),
-            product(9, Evidence::Sku)
+            Some(product(9, Evidence::Sku))
         );
     }
 

@@ -11,6 +11,7 @@
 //! start from what is on disk (no request), and whenever the catalogue file changes.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::Duration;
@@ -139,6 +140,9 @@ pub struct UnmatchedProduct {
     /// Why it matched nothing.
     pub why: NoMatch,
 }
+
+/// A store, its matches, and its products that are one catalogue product.
+type StoreHits = (StoreUrl, Arc<StoreMatches>, Vec<(u64, Evidence)>);
 
 /// One store's matches.
 #[derive(Debug, Default)]
@@ -445,7 +449,7 @@ impl StoreCatalogue {
     /// # Errors
     /// The store file could not be read.
     pub async fn offers(&self, catalogue_id: &str) -> Result<Vec<StoreOffer>, StoreCatalogueError> {
-        let found: Vec<(StoreUrl, Arc<StoreMatches>, Vec<(u64, Evidence)>)> = self
+        let found: Vec<StoreHits> = self
             .inner
             .matches
             .read()
@@ -577,13 +581,12 @@ impl StoreCatalogue {
             let list = stores.list();
             running.retain(|store, _| list.contains(store));
             for store in list {
-                if !running.contains_key(&store) {
+                if let Entry::Vacant(slot) = running.entry(store) {
                     let this = self.clone();
-                    let url = store.clone();
-                    running.insert(
-                        store,
-                        CrawlTask(tokio::spawn(async move { this.cycles(url).await })),
-                    );
+                    let url = slot.key().clone();
+                    slot.insert(CrawlTask(tokio::spawn(
+                        async move { this.cycles(url).await },
+                    )));
                 }
             }
             tokio::time::sleep(self.inner.crawler.config().watch_interval).await;

@@ -35,9 +35,8 @@ use std::time::Duration;
 use reqwest::Url;
 use reqwest::header::{ACCEPT, HeaderMap, HeaderValue};
 
-use super::feed::{self, FeedPage, FeedProduct, FeedProductId, ShopMeta, StoreProduct};
+use super::feed::ShopMeta;
 use super::store_db::{FeedState, PassEnd, PassOutcome, StoreDb, StoreDbError};
-use super::wire::JsonEnvelope;
 use super::{StorefrontError, Storefronts};
 use crate::model::StoreUrl;
 use crate::upstream::{FetchKind, Fetched, Upstream};
@@ -195,7 +194,7 @@ fn secs(duration: Duration) -> i64 {
 /// A pass in progress.
 struct Pass {
     store_id: i64,
-    pass_id: i64,
+    id: i64,
     requests: u32,
     notes: Vec<String>,
 }
@@ -267,8 +266,8 @@ impl Crawler {
     }
 
     async fn get_once(&self, store: &StoreUrl, url: Url, pass: &mut Pass) -> Answer {
-        let fetcher = match self.fetcher(store) {
-            Ok(fetcher) => fetcher,
+        let client = match self.fetcher(store) {
+            Ok(client) => client,
             Err(err) => return Answer::Failed(err.to_string()),
         };
         match self.storefronts.wait_turn(store).await {
@@ -281,7 +280,7 @@ impl Crawler {
         let mut headers = HeaderMap::new();
         headers.insert(ACCEPT, HeaderValue::from_static("application/json"));
         pass.requests += 1;
-        let fetched = match fetcher.get(url, headers).await {
+        let fetched = match client.get(url, headers).await {
             Ok(fetched) => fetched,
             Err(err) => {
                 return match err.kind {
@@ -382,7 +381,7 @@ impl Crawler {
         let pass_id = on_db(&self.db, move |db| db.begin_pass(store_id, started_at)).await?;
         let mut pass = Pass {
             store_id,
-            pass_id,
+            id: pass_id,
             requests: 0,
             notes: Vec::new(),
         };
@@ -476,8 +475,8 @@ impl Crawler {
         report.notes = pass.notes;
         report.finished_at = finished_at;
         report.next_pass_at = next;
-        match report.outcome {
-            PassOutcome::Complete => tracing::info!(
+        if report.outcome == PassOutcome::Complete {
+            tracing::info!(
                 "crawled {}: {} products on {} pages ({} new or changed, {} gone), {} requests",
                 store.label(),
                 report.products_seen,
@@ -485,8 +484,9 @@ impl Crawler {
                 report.products_written,
                 report.products_removed,
                 report.requests
-            ),
-            _ => tracing::warn!(
+            );
+        } else {
+            tracing::warn!(
                 "crawl of {} ended {:?}: {}",
                 store.label(),
                 report.outcome,
@@ -497,299 +497,11 @@ impl Crawler {
                     .chain(report.notes.iter().cloned())
                     .collect::<Vec<_>>()
                     .join("; ")
-            ),
+            );
         }
         Ok(report)
     }
 }
 
-/// How the page loop ended, for the pass's end.
-struct PagesEnd {
-    /// Every product of the store was seen: the others may be removed.
-    complete_set: bool,
-    /// The store asked to wait this long before it is read again.
-    wait_after: Duration,
-}
-
-impl Crawler {
-    /// Reads pages from 1 until the end, a cap, a repeat or a refusal; fills `report`.
-    async fn pages(
-        &self,
-        store: &StoreUrl,
-        pass: &mut Pass,
-        report: &mut PassReport,
-        seen: &mut HashSet<u64>,
-        progress: &(dyn Fn(u32) + Send + Sync),
-    ) -> Result<PagesEnd, StoreDbError> {
-        let limit = self.config.page_limit.clamp(1, 250);
-        let origin = Url::parse(store.as_str()).ok();
-        let mut previous_ids: Vec<u64> = Vec::new();
-        let mut skipped_in_row = 0;
-        let mut skipped_any = false;
-        let mut page = 1_u32;
-        let partial = |report: &mut PassReport, pass: &mut Pass, why: String| {
-            report.outcome = if report.pages_read > 0 {
-                PassOutcome::Partial
-            } else {
-                PassOutcome::Failed
-            };
-            pass.note(why);
-        };
-        loop {
-            if page > self.config.max_pages_per_pass {
-                let of = report.expected_products.map_or(String::new(), |count| {
-                    format!(
-                        " of about {} ({count} products)",
-                        count.div_ceil(u64::from(limit))
-                    )
-                });
-                partial(
-                    report,
-                    pass,
-                    format!(
-                        "read in part: the cap of {} pages per pass was reached{of}",
-                        self.config.max_pages_per_pass
-                    ),
-                );
-                return Ok(PagesEnd {
-                    complete_set: false,
-                    wait_after: Duration::ZERO,
-                });
-            }
-            let Some(url) = Self::url(
-                store,
-                "/products.json",
-                &[("limit", limit.to_string()), ("page", page.to_string())],
-            ) else {
-                partial(report, pass, "the store's address is not a base URL".into());
-                return Ok(PagesEnd {
-                    complete_set: false,
-                    wait_after: Duration::ZERO,
-                });
-            };
-            let fetched = match self.get(store, url, pass).await {
-                Answer::Json(fetched) => fetched,
-                Answer::Refused(refusal) if page == 1 => {
-                    report.refusal = Some(refusal);
-                    return Ok(PagesEnd {
-                        complete_set: false,
-                        wait_after: Duration::ZERO,
-                    });
-                }
-                Answer::Refused(refusal) => {
-                    partial(report, pass, format!("page {page}: {refusal}"));
-                    return Ok(PagesEnd {
-                        complete_set: false,
-                        wait_after: Duration::ZERO,
-                    });
-                }
-                Answer::Wait(wait) => {
-                    partial(
-                        report,
-                        pass,
-                        format!(
-                            "page {page}: the store asked to be read less often; it is read again in {} s at the earliest",
-                            wait.as_secs()
-                        ),
-                    );
-                    return Ok(PagesEnd {
-                        complete_set: false,
-                        wait_after: wait,
-                    });
-                }
-                Answer::Failed(why) => {
-                    partial(report, pass, format!("page {page}: {why}"));
-                    return Ok(PagesEnd {
-                        complete_set: false,
-                        wait_after: Duration::ZERO,
-                    });
-                }
-                Answer::TooLarge(why) => {
-                    pass.note(format!("page {page} skipped: {why}"));
-                    skipped_any = true;
-                    skipped_in_row += 1;
-                    if skipped_in_row >= self.config.max_skipped_pages_in_row {
-                        partial(
-                            report,
-                            pass,
-                            format!("{skipped_in_row} pages in a row could not be read"),
-                        );
-                        return Ok(PagesEnd {
-                            complete_set: false,
-                            wait_after: Duration::ZERO,
-                        });
-                    }
-                    page += 1;
-                    continue;
-                }
-            };
-            let decoded =
-                crate::upstream::body::decode_json::<FeedPage>(&fetched.body, &fetched.headers);
-            let products = match decoded {
-                Ok(products) => products.products,
-                Err(why) => {
-                    pass.note(format!("page {page} skipped: {why}"));
-                    skipped_any = true;
-                    skipped_in_row += 1;
-                    if skipped_in_row >= self.config.max_skipped_pages_in_row {
-                        partial(
-                            report,
-                            pass,
-                            format!("{skipped_in_row} pages in a row could not be read"),
-                        );
-                        return Ok(PagesEnd {
-                            complete_set: false,
-                            wait_after: Duration::ZERO,
-                        });
-                    }
-                    page += 1;
-                    continue;
-                }
-            };
-            skipped_in_row = 0;
-            let on_page = products.len();
-            if page == 1 && on_page == 0 && report.expected_products != Some(0) {
-                report.refusal = Some(FeedRefusal::Empty);
-                return Ok(PagesEnd {
-                    complete_set: false,
-                    wait_after: Duration::ZERO,
-                });
-            }
-            let mut ids = Vec::with_capacity(on_page);
-            let mut kept: Vec<StoreProduct> = Vec::with_capacity(on_page);
-            for (index, raw) in products.iter().enumerate() {
-                let id = serde_json::from_str::<FeedProductId>(raw.get())
-                    .ok()
-                    .map(|p| p.id);
-                if let Some(id) = id {
-                    ids.push(id);
-                }
-                let mut deserializer = serde_json::Deserializer::from_str(raw.get());
-                let product = serde_path_to_error::deserialize::<_, FeedProduct>(&mut deserializer)
-                    .map_err(|err| format!("{}: {}", err.path(), err.inner()))
-                    .and_then(|product| match &origin {
-                        Some(origin) => feed::product_from_feed(origin, product).map_err(|e| e.0),
-                        None => Err("the store's address is not a URL".into()),
-                    });
-                match product {
-                    Ok(product) => kept.push(product),
-                    Err(why) => {
-                        let name =
-                            id.map_or(format!("products[{index}]"), |id| format!("product {id}"));
-                        pass.note(format!("page {page}: {name} skipped: {why}"));
-                        if id.is_none() {
-                            skipped_any = true;
-                        }
-                    }
-                }
-            }
-            if !ids.is_empty() && ids == previous_ids {
-                partial(
-                    report,
-                    pass,
-                    format!(
-                        "page {page} repeats page {}: the store ignores paging, so the pass ended there",
-                        page - 1
-                    ),
-                );
-                return Ok(PagesEnd {
-                    complete_set: false,
-                    wait_after: Duration::ZERO,
-                });
-            }
-            seen.extend(ids.iter().copied());
-            let (store_id, pass_id, requests) = (pass.store_id, pass.pass_id, pass.requests);
-            let written = on_db(&self.db, move |db| {
-                db.write_page(store_id, pass_id, &kept, requests)
-            })
-            .await?;
-            report.pages_read += 1;
-            report.products_seen += u32::try_from(on_page).unwrap_or(u32::MAX);
-            report.products_written += written;
-            progress(page);
-            let short = on_page < limit as usize;
-            let covered = report.expected_products.is_some_and(|count| {
-                seen.len() as u64 >= count && u64::from(page) * u64::from(limit) >= count
-            });
-            if short || covered {
-                report.outcome = if skipped_any {
-                    PassOutcome::Partial
-                } else {
-                    PassOutcome::Complete
-                };
-                return Ok(PagesEnd {
-                    complete_set: !skipped_any,
-                    wait_after: Duration::ZERO,
-                });
-            }
-            previous_ids = ids;
-            page += 1;
-        }
-    }
-
-    /// Reads `/products/{handle}.json` of each of `wanted` (product id, handle, `updated_at`)
-    /// for its barcodes (the feed has none), at most `barcode_reads_per_pass`, and keeps them.
-    /// Stops at the first refusal or request to wait. Returns the requests sent.
-    ///
-    /// # Errors
-    /// The store file could not be written.
-    pub async fn read_barcodes(
-        &self,
-        store: &StoreUrl,
-        store_id: i64,
-        wanted: &[(u64, String, String)],
-    ) -> Result<u32, StoreDbError> {
-        let mut pass = Pass {
-            store_id,
-            pass_id: 0,
-            requests: 0,
-            notes: Vec::new(),
-        };
-        let budget = self.config.barcode_reads_per_pass as usize;
-        for (product_id, handle, updated_at) in wanted.iter().take(budget) {
-            let path = format!("/products/{}.json", urlencode_segment(handle));
-            let Some(url) = Self::url(store, &path, &[]) else {
-                continue;
-            };
-            let barcodes: HashMap<u64, String> = match self.get(store, url, &mut pass).await {
-                Answer::Json(fetched) => {
-                    match serde_json::from_slice::<JsonEnvelope>(&fetched.body) {
-                        Ok(json) if json.product.id == *product_id => json
-                            .product
-                            .variants
-                            .iter()
-                            .filter_map(|v| {
-                                let code = v.barcode.as_deref()?.trim();
-                                (!code.is_empty()).then(|| (v.id, code.to_owned()))
-                            })
-                            .collect(),
-                        Ok(_) | Err(_) => HashMap::new(),
-                    }
-                }
-                Answer::Refused(FeedRefusal::NotFound(_)) => HashMap::new(),
-                Answer::Refused(_) | Answer::Wait(_) => break,
-                Answer::TooLarge(_) | Answer::Failed(_) => continue,
-            };
-            let (id, at) = (*product_id, updated_at.clone());
-            on_db(&self.db, move |db| {
-                db.set_barcodes(store_id, id, &at, &barcodes)
-            })
-            .await?;
-        }
-        Ok(pass.requests)
-    }
-}
-
-/// A handle as one URL path segment (a handle from the store is `a-z0-9-`; anything else is
-/// escaped rather than trusted).
-fn urlencode_segment(handle: &str) -> String {
-    let mut out = String::with_capacity(handle.len());
-    for byte in handle.bytes() {
-        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'_' | b'.' | b'~') {
-            out.push(char::from(byte));
-        } else {
-            out.push_str(&format!("%{byte:02X}"));
-        }
-    }
-    out
-}
+mod barcodes;
+mod pages;
