@@ -15,7 +15,7 @@
 
 use std::collections::HashSet;
 use std::process::ExitCode;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 #[allow(dead_code, reason = "each benchmark uses a part of the shared helpers")]
@@ -28,6 +28,7 @@ use mock_storefront::MockStorefront;
 use solescope::model::{RetailerStores, StoreUrl};
 use solescope::service::storefront::crawl::{CrawlConfig, Crawler, PassReport};
 use solescope::service::storefront::store_db::{PassOutcome, StoreDb};
+use solescope::service::storefront::worker::StoreWorker;
 use solescope::service::storefront::{StorefrontConfig, Storefronts};
 
 /// One pass over `mock` with `min_interval` between requests, into a fresh store file.
@@ -42,11 +43,8 @@ async fn pass(mock: &MockStorefront, min_interval: Duration) -> (PassReport, Dur
     ));
     let dir = tempfile::tempdir().expect("temporary directory");
     let (db, _) = StoreDb::open(&dir.path().join("stores.sqlite")).expect("store file");
-    let crawler = Crawler::new(
-        storefronts,
-        Arc::new(Mutex::new(db)),
-        CrawlConfig::default(),
-    );
+    let worker = StoreWorker::start(db).expect("store file thread");
+    let crawler = Crawler::new(storefronts, worker, CrawlConfig::default());
     mock.clear_seen();
     let started = Instant::now();
     let report = crawler.pass(&store, &|_| {}).await.expect("pass");

@@ -279,14 +279,29 @@ async fn main() -> ExitCode {
         println!("run {}: {:.2} s", run + 1, time.as_secs_f64());
         if run == 0 {
             for (s, expected) in expected_unmatched.iter().enumerate() {
-                let unmatched = crawl
-                    .unmatched(&store_url(s))
-                    .await
-                    .expect("unmatched")
-                    .len();
-                if unmatched != *expected {
-                    println!("FAIL: store {s}: {unmatched} unmatched, {expected} planted");
+                let unmatched = crawl.unmatched(&store_url(s)).await.expect("unmatched");
+                if unmatched.len() != *expected {
+                    println!(
+                        "FAIL: store {s}: {} unmatched, {expected} planted",
+                        unmatched.len()
+                    );
                     failed = true;
+                    for miss in &unmatched {
+                        let index: usize = miss.product.handle["store-product-".len()..]
+                            .parse()
+                            .expect("index");
+                        let plant = plant_of(index);
+                        if plant != Plant::StoreOnly && plant != Plant::Barcode {
+                            println!(
+                                "  {:?} {} ({}, {}): {}",
+                                miss.product.title,
+                                drawn[index].sku,
+                                drawn[index].brand,
+                                miss.product.variants[0].sku,
+                                miss.why
+                            );
+                        }
+                    }
                 }
             }
             let mut wrong = 0;

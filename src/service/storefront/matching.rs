@@ -16,7 +16,10 @@
 //!
 //! Where two codes found overlap, the longer one wins: in `DD1391-100` the word `DD1391` alone
 //! (the shape of an adidas code) does not count beside `DD1391100`, and a code that is the start
-//! of another code found for the same product is dropped.
+//! of another code found for the same product is dropped. But a product's sizes check each other:
+//! where two or more SKUs hold codes, only the codes all of them hold count, since the size after
+//! the code changes from SKU to SKU (adidas `SV8119-070`, `SV8119-080`, ... hold `SV8119` each,
+//! while `SV8119070`, the shape of a Nike code, is in one SKU only).
 //!
 //! **Barcodes.** A variant's barcode (UPC-A, EAN-13, GTIN-14, EAN-8) is compared as a number, so a
 //! UPC and the same code written as EAN-13 with its leading zero are one. `/products.json` has no
@@ -358,12 +361,13 @@ fn words(text: &str) -> impl Iterator<Item = &[u8]> {
         .filter(|word| !word.is_empty())
 }
 
-/// Adds to `found` every catalogue code in `text` (runs of up to three words); where two
-/// overlap, only the longer run counts. Returns whether any was found.
-fn codes_in_text(index: &CodeIndex, text: &str, from_sku: bool, found: &mut Found) -> bool {
+/// A catalogue code found in a text: its first and last word, the code and what it names.
+type Run = (usize, usize, CodeKey, CodeHit);
+
+/// Every catalogue code in `text`: each run of up to three neighbouring words that is one.
+fn runs_in_text(index: &CodeIndex, text: &str) -> Vec<Run> {
     let words: Vec<&[u8]> = words(text).collect();
-    // Each found run as (first word, last word, key, hit).
-    let mut runs: Vec<(usize, usize, CodeKey, CodeHit)> = Vec::new();
+    let mut runs: Vec<Run> = Vec::new();
     for first in 0..words.len() {
         let mut packer = Packer::default();
         'run: for (last, word) in words
@@ -384,18 +388,71 @@ fn codes_in_text(index: &CodeIndex, text: &str, from_sku: bool, found: &mut Foun
             }
         }
     }
-    let kept: Vec<&(usize, usize, CodeKey, CodeHit)> = runs
-        .iter()
+    runs
+}
+
+/// The runs no longer run covers (in `DD1391-100`, `DD1391100` and not `DD1391`).
+fn longest_runs(runs: &[Run]) -> impl Iterator<Item = (CodeKey, CodeHit)> + '_ {
+    runs.iter()
         .filter(|(first, last, _, _)| {
             !runs.iter().any(|(f, l, _, _)| {
                 f <= first && last <= l && (l - f) > (last - first) // strictly longer, covering
             })
         })
-        .collect();
-    for (_, _, key, hit) in &kept {
-        found.add(*key, *hit, from_sku);
+        .map(|(_, _, key, hit)| (*key, *hit))
+}
+
+/// Adds to `found` every catalogue code in `text`; where two overlap, only the longer run counts.
+fn codes_in_text(index: &CodeIndex, text: &str, found: &mut Found) {
+    for (key, hit) in longest_runs(&runs_in_text(index, text)) {
+        found.add(key, hit, false);
     }
-    !kept.is_empty()
+}
+
+/// Adds to `found` the codes of the SKUs. Where two or more SKUs hold codes, the codes every one
+/// of them holds are the product's (the size after the code differs from SKU to SKU, and with it
+/// an accidental longer code: adidas `SV8119` + size `070` reads as a Nike-shaped `SV8119-070`);
+/// failing that, or with one SKU, each SKU's longest codes count.
+fn codes_in_skus(index: &CodeIndex, skus: &[&str], found: &mut Found) {
+    let per_sku: Vec<Vec<Run>> = skus
+        .iter()
+        .filter(|sku| !sku.trim().is_empty())
+        .map(|sku| {
+            let runs = runs_in_text(index, sku);
+            if runs.is_empty() {
+                fused_code(index, sku)
+                    .map(|(key, hit)| vec![(0, 0, key, hit)])
+                    .unwrap_or_default()
+            } else {
+                runs
+            }
+        })
+        .filter(|runs| !runs.is_empty())
+        .collect();
+    if let [first, rest @ ..] = per_sku.as_slice()
+        && !rest.is_empty()
+    {
+        let mut common: Vec<(CodeKey, CodeHit)> = first
+            .iter()
+            .filter(|(_, _, key, _)| {
+                rest.iter()
+                    .all(|runs| runs.iter().any(|(_, _, other, _)| other == key))
+            })
+            .map(|(_, _, key, hit)| (*key, *hit))
+            .collect();
+        common.dedup();
+        if !common.is_empty() {
+            for (key, hit) in common {
+                found.add(key, hit, true);
+            }
+            return;
+        }
+    }
+    for runs in &per_sku {
+        for (key, hit) in longest_runs(runs) {
+            found.add(key, hit, true);
+        }
+    }
 }
 
 /// A SKU with its size fused on (`DD1391100095`): the longest code it starts with, when the rest
@@ -424,15 +481,9 @@ fn fused_code(index: &CodeIndex, sku: &str) -> Option<(CodeKey, CodeHit)> {
 #[must_use]
 pub fn match_by_code(index: &CodeIndex, product: &StoreKeys<'_>) -> Option<Matched> {
     let mut found = Found::default();
-    for sku in product.skus {
-        if !codes_in_text(index, sku, true, &mut found)
-            && let Some((key, hit)) = fused_code(index, sku)
-        {
-            found.add(key, hit, true);
-        }
-    }
-    codes_in_text(index, product.title, false, &mut found);
-    codes_in_text(index, product.handle, false, &mut found);
+    codes_in_skus(index, product.skus, &mut found);
+    codes_in_text(index, product.title, &mut found);
+    codes_in_text(index, product.handle, &mut found);
     found.verdict()
 }
 
@@ -636,6 +687,22 @@ mod tests {
         assert_eq!(
             match_by_code(&index, &keys("1080 M1080L1", "m1080l13", &["M1080L13-9"])),
             Some(product(9, Evidence::Sku))
+        );
+    }
+
+    #[test]
+    fn the_code_every_size_shares_wins_over_a_code_and_a_size_that_look_like_another_code() {
+        // An adidas code, and the Nike-shaped codes it makes with a size after it.
+        let index = CodeIndex::from_codes([("SV8119", 1), ("SV8119-070", 2), ("SV8119-080", 3)]);
+        let skus = ["SV8119-070", "SV8119-080", "SV8119-090"];
+        assert_eq!(
+            match_by_code(&index, &keys("Samba OG", "samba", &skus)),
+            Some(product(1, Evidence::Sku))
+        );
+        // One SKU alone cannot tell: the longer code counts (the brand check may refuse it).
+        assert_eq!(
+            match_by_code(&index, &keys("Samba OG", "samba", &["SV8119-070"])),
+            Some(product(2, Evidence::Sku))
         );
     }
 

@@ -32,6 +32,7 @@ pub mod matching;
 pub mod store_catalogue;
 pub mod store_db;
 mod turns;
+pub mod worker;
 
 pub use self::front::StoresInFront;
 

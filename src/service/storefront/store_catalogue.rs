@@ -22,6 +22,7 @@ use super::crawl::{CrawlConfig, Crawler, PassReport, on_db};
 use super::feed::StoreProduct;
 use super::matching::{Evidence, StoreKeys, Unmatched};
 use super::store_db::{FeedState, Opened, PassOutcome, StoreDb, StoreDbError};
+use super::worker::StoreWorker;
 use crate::model::{RetailerStores, StoreUrl};
 
 /// Why the store catalogue could not answer.
@@ -157,7 +158,6 @@ struct StoreMatches {
 struct Inner {
     crawler: Crawler,
     catalogue_path: Mutex<PathBuf>,
-    keys: Arc<Mutex<Option<CatalogueKeys>>>,
     matches: RwLock<HashMap<StoreUrl, Arc<StoreMatches>>>,
     statuses: RwLock<HashMap<StoreUrl, CrawlStatus>>,
 }
@@ -202,13 +202,12 @@ impl StoreCatalogue {
         config: CrawlConfig,
     ) -> Result<(Self, Opened), StoreDbError> {
         let (db, opened) = StoreDb::open(path)?;
-        let crawler = Crawler::new(storefronts, Arc::new(Mutex::new(db)), config);
+        let crawler = Crawler::new(storefronts, StoreWorker::start(db)?, config);
         Ok((
             Self {
                 inner: Arc::new(Inner {
                     crawler,
                     catalogue_path: Mutex::new(catalogue.to_path_buf()),
-                    keys: Arc::new(Mutex::new(None)),
                     matches: RwLock::new(HashMap::new()),
                     statuses: RwLock::new(HashMap::new()),
                 }),
@@ -345,57 +344,60 @@ impl StoreCatalogue {
     /// The store file or the catalogue could not be read.
     pub async fn rematch(&self, store: &StoreUrl) -> Result<(), StoreCatalogueError> {
         let url = store.clone();
-        let keys = Arc::clone(&self.inner.keys);
         let catalogue = self
             .inner
             .catalogue_path
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .clone();
-        let db = Arc::clone(self.inner.crawler.db());
-        let matches = tokio::task::spawn_blocking(move || {
-            let (row, products, read_at) = {
-                let mut db = db.lock().unwrap_or_else(PoisonError::into_inner);
-                let row = db.store(&url)?;
-                let products = db.products(row.store_id, None)?;
-                let read_at = db
-                    .passes(row.store_id, 20)?
-                    .iter()
-                    .find(|p| p.pages_read > 0 && p.finished_at.is_some())
-                    .and_then(|p| p.finished_at);
-                (row, products, read_at)
-            };
-            let mut keys = keys.lock().unwrap_or_else(PoisonError::into_inner);
-            if keys
-                .as_ref()
-                .is_none_or(|k| k.path() != catalogue || k.is_stale())
-            {
-                *keys = Some(CatalogueKeys::open(&catalogue)?);
-            }
-            let Some(keys) = keys.as_ref() else {
-                return Ok::<_, StoreCatalogueError>(StoreMatches::default());
-            };
-            let answers = match_store_products(keys, &products)?;
-            let mut matches = StoreMatches {
-                store_id: row.store_id,
-                currency: row.currency,
-                read_at,
-                ..StoreMatches::default()
-            };
-            for ((product, _), answer) in products.iter().zip(answers) {
-                match answer {
-                    CatalogueMatch::Product(found, by) => matches
-                        .by_catalogue
-                        .entry(found.id)
-                        .or_default()
-                        .push((product.product_id, by)),
-                    CatalogueMatch::No(why) => matches.unmatched.push((product.product_id, why)),
+        let matches = self
+            .inner
+            .crawler
+            .db()
+            .run(move |owned| {
+                let (row, products, read_at) = {
+                    let db = &mut owned.db;
+                    let row = db.store(&url)?;
+                    let products = db.products(row.store_id, None)?;
+                    let read_at = db
+                        .passes(row.store_id, 20)?
+                        .iter()
+                        .find(|p| p.pages_read > 0 && p.finished_at.is_some())
+                        .and_then(|p| p.finished_at);
+                    (row, products, read_at)
+                };
+                let keys = &mut owned.keys;
+                if keys
+                    .as_ref()
+                    .is_none_or(|k| k.path() != catalogue || k.is_stale())
+                {
+                    *keys = Some(CatalogueKeys::open(&catalogue)?);
                 }
-            }
-            Ok(matches)
-        })
-        .await
-        .map_err(|err| StoreDbError::Gone(err.to_string()))??;
+                let Some(keys) = keys.as_ref() else {
+                    return Ok::<_, StoreCatalogueError>(StoreMatches::default());
+                };
+                let answers = match_store_products(keys, &products)?;
+                let mut matches = StoreMatches {
+                    store_id: row.store_id,
+                    currency: row.currency,
+                    read_at,
+                    ..StoreMatches::default()
+                };
+                for ((product, _), answer) in products.iter().zip(answers) {
+                    match answer {
+                        CatalogueMatch::Product(found, by) => matches
+                            .by_catalogue
+                            .entry(found.id)
+                            .or_default()
+                            .push((product.product_id, by)),
+                        CatalogueMatch::No(why) => {
+                            matches.unmatched.push((product.product_id, why));
+                        }
+                    }
+                }
+                Ok(matches)
+            })
+            .await?;
         self.inner
             .matches
             .write()

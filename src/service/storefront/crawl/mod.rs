@@ -37,6 +37,7 @@ use reqwest::header::{ACCEPT, HeaderMap, HeaderValue};
 
 use super::feed::ShopMeta;
 use super::store_db::{FeedState, PassEnd, PassOutcome, StoreDb, StoreDbError};
+use super::worker::StoreWorker;
 use super::{StorefrontError, Storefronts};
 use crate::model::StoreUrl;
 use crate::upstream::{FetchKind, Fetched, Upstream};
@@ -159,7 +160,7 @@ const MAX_NOTES: usize = 20;
 /// Reads stores' feeds into the store file.
 pub struct Crawler {
     storefronts: Arc<Storefronts>,
-    db: Arc<Mutex<StoreDb>>,
+    db: StoreWorker,
     config: CrawlConfig,
     fetchers: Mutex<HashMap<StoreUrl, Upstream>>,
 }
@@ -172,15 +173,12 @@ impl std::fmt::Debug for Crawler {
     }
 }
 
-/// Runs `job` on the store file off the async workers.
+/// Runs `job` on the store file's thread.
 pub(super) async fn on_db<T: Send + 'static>(
-    db: &Arc<Mutex<StoreDb>>,
+    worker: &StoreWorker,
     job: impl FnOnce(&mut StoreDb) -> Result<T, StoreDbError> + Send + 'static,
 ) -> Result<T, StoreDbError> {
-    let db = Arc::clone(db);
-    tokio::task::spawn_blocking(move || job(&mut db.lock().unwrap_or_else(PoisonError::into_inner)))
-        .await
-        .map_err(|err| StoreDbError::Gone(err.to_string()))?
+    worker.run(move |owned| job(&mut owned.db)).await
 }
 
 fn now_unix() -> i64 {
@@ -210,11 +208,7 @@ impl Pass {
 impl Crawler {
     /// A crawler reading through `storefronts`' per-store queues into `db`.
     #[must_use]
-    pub fn new(
-        storefronts: Arc<Storefronts>,
-        db: Arc<Mutex<StoreDb>>,
-        config: CrawlConfig,
-    ) -> Self {
+    pub fn new(storefronts: Arc<Storefronts>, db: StoreWorker, config: CrawlConfig) -> Self {
         Self {
             storefronts,
             db,
@@ -231,7 +225,7 @@ impl Crawler {
 
     /// The store file.
     #[must_use]
-    pub fn db(&self) -> &Arc<Mutex<StoreDb>> {
+    pub fn db(&self) -> &StoreWorker {
         &self.db
     }
 
