@@ -1,5 +1,5 @@
 //! What the catalogue crawl read, kept on disk: `stores.sqlite` in the user's data directory,
-//! beside `user.sqlite` and apart from it (schema in `store_db.sql`).
+//! beside `user.sqlite` and apart from it (schema in `schema.sql`).
 //!
 //! - **Atomic:** a page of the feed is written in one transaction with its pass's progress, and
 //!   a pass's end (its outcome, the products gone from the store, when the next pass may run) in
