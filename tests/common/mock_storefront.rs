@@ -9,15 +9,26 @@
 //! can be changed while it runs (a sold-out size that comes back). Every request is recorded
 //! (path, time, `User-Agent`).
 //!
+//! The whole catalogue as restock monitors read it (issue 63): `GET /products.json?limit=&page=`
+//! (250 a page at most, `limit` clamped, 30 without it, `page` from 1; per variant `available`
+//! and a price string, **no barcode and no currency**; tags as an array) and `GET /meta.json`
+//! (the shop's `currency` and `published_products_count`). A store can hold synthetic products
+//! made on the fly (a 100,000-product store costs nothing until a page is asked). Feed faults
+//! ([`Feed`]): 403, 404, an empty feed, paging ignored (every page is page 1), a malformed page, a
+//! huge page (streamed, no `Content-Length`), a slow page, a 429 with `Retry-After` once.
+//! [`sneaker_store`] is a realistic store whose handles are its own, not the catalogue's slugs.
+//!
 //! Used by the integration tests and by `examples/mock_storefront.rs` (a process for the window).
 #![allow(dead_code)]
 
 use std::collections::HashMap;
+use std::convert::Infallible;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::body::Body;
+use axum::body::Bytes;
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -157,6 +168,48 @@ impl MockProduct {
             "tags": "Sneakers, Footwear", "variants": variants, "options": options,
             "images": images, "image": images.first()
         }})
+    }
+
+    /// The product as `/products.json` lists it: tags an array, per variant `available` and a
+    /// price string, no barcode, no currency.
+    pub fn feed_json(&self) -> Value {
+        let variants: Vec<Value> = self
+            .variants
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                json!({
+                    "id": v.id, "title": Self::variant_title(v),
+                    "option1": v.options[0], "option2": v.options[1], "option3": v.options[2],
+                    "sku": v.sku, "requires_shipping": true, "taxable": true,
+                    "featured_image": null, "available": v.available,
+                    "price": self.json_price(v.price_minor), "grams": 1200,
+                    "compare_at_price": null, "position": i + 1, "product_id": self.id,
+                    "created_at": "2026-01-05T10:00:00-05:00", "updated_at": v.updated_at
+                })
+            })
+            .collect();
+        let images: Vec<Value> = self
+            .images
+            .iter()
+            .enumerate()
+            .map(|(i, src)| {
+                json!({"id": 7_000 + i, "created_at": self.published_at, "position": i + 1,
+                       "updated_at": self.updated_at, "product_id": self.id, "variant_ids": [],
+                       "src": src, "width": 1600, "height": 1200})
+            })
+            .collect();
+        json!({
+            "id": self.id, "title": self.title, "handle": self.handle,
+            "body_html": self.body_html, "published_at": self.published_at,
+            "created_at": "2026-01-05T10:00:00-05:00", "updated_at": self.updated_at,
+            "vendor": self.vendor, "product_type": self.product_type,
+            "tags": if self.product_type == "Sneakers" { vec!["Sneakers", "Footwear"] } else { vec![self.product_type.as_str()] },
+            "variants": variants, "images": images,
+            "options": self.options.iter().enumerate().map(|(i, (name, values))| {
+                json!({"name": name, "position": i + 1, "values": values})
+            }).collect::<Vec<_>>()
+        })
     }
 
     /// `/products/{handle}.js`.
@@ -324,11 +377,41 @@ pub enum Mode {
     ServerError,
 }
 
+/// How the store answers `/products.json` (the rest answers as [`Mode`] says).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Feed {
+    /// Pages of products.
+    Normal,
+    /// 403 on the feed (the per-product endpoints still answer).
+    Forbidden,
+    /// 404 on the feed.
+    NotFound,
+    /// `{"products": []}` on every page.
+    Empty,
+    /// Every page is page 1 (a store that ignores `page`).
+    IgnoresPaging,
+    /// This page is not the feed's shape.
+    Malformed(u32),
+    /// This page is 12 MiB, streamed without `Content-Length`.
+    Huge(u32),
+    /// This page is answered after this long.
+    Slow(u32, Duration),
+    /// The first request for this page is a 429 with `Retry-After`.
+    RateLimitOnce {
+        /// The page.
+        page: u32,
+        /// `Retry-After`, seconds.
+        retry_after_secs: u64,
+    },
+}
+
 /// One request the mock received.
 #[derive(Debug, Clone)]
 pub struct Seen {
     /// Path.
     pub path: String,
+    /// Query string ("" when none).
+    pub query: String,
     /// When.
     pub at: Instant,
     /// `User-Agent`, if sent.
@@ -338,7 +421,18 @@ pub struct Seen {
 #[derive(Debug)]
 struct MockState {
     products: HashMap<String, MockProduct>,
+    /// Handles in the feed's order.
+    order: Vec<String>,
+    /// Synthetic products after the listed ones, made when a page asks for them.
+    synthetic: u64,
     mode: Mode,
+    feed: Feed,
+    /// Whether `/meta.json` answers (else 404).
+    meta: bool,
+    /// The shop's currency in `/meta.json`.
+    currency: String,
+    /// The 429 of `Feed::RateLimitOnce` was sent.
+    rate_limited_once: bool,
     seen: Vec<Seen>,
 }
 
@@ -357,15 +451,34 @@ impl MockStorefront {
         Self::serve(listener, products)
     }
 
+    /// Starts a store selling `listed` and then `synthetic` products made on the fly.
+    pub async fn start_with_synthetic(listed: Vec<MockProduct>, synthetic: u64) -> Self {
+        let store = Self::start(listed).await;
+        store.set_synthetic(synthetic);
+        store
+    }
+
+    /// Sells `synthetic` products made on the fly after the listed ones.
+    pub fn set_synthetic(&self, synthetic: u64) {
+        self.state.lock().unwrap().synthetic = synthetic;
+    }
+
     /// Serves `products` on `listener`.
     pub fn serve(listener: tokio::net::TcpListener, products: Vec<MockProduct>) -> Self {
         let base_url = format!("http://{}", listener.local_addr().unwrap());
+        let order = products.iter().map(|p| p.handle.clone()).collect();
         let state = Arc::new(Mutex::new(MockState {
             products: products
                 .into_iter()
                 .map(|p| (p.handle.clone(), p))
                 .collect(),
+            order,
+            synthetic: 0,
             mode: Mode::Normal,
+            feed: Feed::Normal,
+            meta: true,
+            currency: "USD".into(),
+            rate_limited_once: false,
             seen: Vec::new(),
         }));
         let app = Router::new()
@@ -413,6 +526,200 @@ impl MockStorefront {
     pub fn seen(&self) -> Vec<Seen> {
         self.state.lock().unwrap().seen.clone()
     }
+
+    /// Forgets the requests received so far.
+    pub fn clear_seen(&self) {
+        self.state.lock().unwrap().seen.clear();
+    }
+
+    /// Switches how `/products.json` answers.
+    pub fn set_feed(&self, feed: Feed) {
+        let mut state = self.state.lock().unwrap();
+        state.feed = feed;
+        state.rate_limited_once = false;
+    }
+
+    /// Whether `/meta.json` answers (else 404).
+    pub fn set_meta(&self, meta: bool) {
+        self.state.lock().unwrap().meta = meta;
+    }
+
+    /// Sets whether `variant_id` of `handle` is in stock, and moves the product's `updated_at`
+    /// on, as Shopify does on a change.
+    pub fn restock(&self, handle: &str, variant_id: u64, available: bool, updated_at: &str) {
+        self.set_available(handle, variant_id, available);
+        let mut state = self.state.lock().unwrap();
+        state.products.get_mut(handle).unwrap().updated_at = updated_at.into();
+    }
+
+    /// Takes `handle` off the store.
+    pub fn remove(&self, handle: &str) {
+        let mut state = self.state.lock().unwrap();
+        state.products.remove(handle);
+        state.order.retain(|h| h != handle);
+    }
+
+    /// The requests for `/products.json`.
+    pub fn feed_requests(&self) -> Vec<Seen> {
+        self.seen()
+            .into_iter()
+            .filter(|s| s.path == "/products.json")
+            .collect()
+    }
+}
+
+/// A product of a synthetic store, made from its place in the feed (from 0): a sneaker with a
+/// style code no real catalogue holds (`ZZ` and the number) in its SKUs, six sizes.
+pub fn synthetic_product(index: u64) -> MockProduct {
+    let id = 8_000_000_000_000 + index;
+    let mut product = sneaker(
+        &format!("synthetic-runner-{index}"),
+        id,
+        &format!("Synthetic Runner {index}"),
+        "USD",
+        2,
+        9_000 + i64::try_from(index % 100).unwrap() * 100,
+        &[7.0, 8.0, 9.0, 10.0, 11.0, 12.0],
+    );
+    for (i, variant) in product.variants.iter_mut().enumerate() {
+        variant.sku = format!("ZZ{index:07}-{}", 7 + i);
+        variant.barcode = None;
+    }
+    product.vendor = "Synthetic".into();
+    product
+}
+
+/// A sneaker of a real catalogue release as a store lists it: its own `handle` and `title`,
+/// `skus` per size (`None`: no SKU), `barcodes` per size (`/products/{handle}.json` only).
+pub fn listed_shoe(
+    handle: &str,
+    id: u64,
+    title: &str,
+    vendor: &str,
+    skus: &[Option<String>],
+    barcodes: &[Option<String>],
+) -> MockProduct {
+    let sizes: Vec<f64> = (0..skus.len()).map(|i| 7.0 + i as f64).collect();
+    let mut product = sneaker(handle, id, title, "USD", 2, 11_000, &sizes);
+    product.vendor = vendor.into();
+    for (i, variant) in product.variants.iter_mut().enumerate() {
+        variant.sku = skus[i].clone().unwrap_or_default();
+        variant.barcode = barcodes.get(i).cloned().flatten();
+        variant.available = i % 3 != 1;
+    }
+    product
+}
+
+/// A realistic sneaker shop of 319 products (two pages of 250), none of whose handles
+/// is a catalogue slug:
+///
+/// - the Dunk Low 'Panda' `DD1391-100`, SKUs with a zero-padded size after the code
+///   (`DD1391-100-070`);
+/// - the Samba OG `B75806`, the code in its title only (no SKUs);
+/// - the Chicago 'Lost and Found' `DZ5485-612`, no code anywhere: only its barcodes (the
+///   catalogue's GTINs, `lost_and_found_gtins`, in `/products/{handle}.json` only) say what it is;
+/// - the Dunk Low 'Michigan State' `DD1391-101`, lower-case SKUs with a space and a half size;
+/// - the New Balance 1906R 'White Gold' `M1906RA`, the code in its handle only;
+/// - the Air Jordan 4 'Military Blue' `FV5029-141`, written `FV5029 141` in its title only;
+/// - a decoy: "Nike Dunk Low Retro 'Panda'" with the Next Nature Panda's code `DD1873-102`, which
+///   the catalogue does not hold;
+/// - 300 T-shirts and socks with the store's own SKUs, and 12 sneakers the catalogue does not
+///   hold (Vans style codes).
+pub fn sneaker_store(lost_and_found_gtins: &[String]) -> Vec<MockProduct> {
+    let sized = |code: &str, sizes: usize| -> Vec<Option<String>> {
+        (0..sizes)
+            .map(|i| Some(format!("{code}-{:03}", (7 + i) * 10)))
+            .collect()
+    };
+    let mut products = vec![
+        listed_shoe(
+            "nike-dunk-low-retro-white-black-panda",
+            9_100_000_000_001,
+            "Nike Dunk Low Retro White/Black",
+            "Nike",
+            &sized("DD1391-100", 6),
+            &[],
+        ),
+        listed_shoe(
+            "samba-og-shoes-cloud-white",
+            9_100_000_000_002,
+            "adidas Samba OG Shoes Cloud White / Core Black B75806",
+            "adidas Originals",
+            &[None, None, None, None],
+            &[],
+        ),
+        listed_shoe(
+            "aj1-high-og-lost-found",
+            9_100_000_000_003,
+            "Air Jordan 1 Retro High OG 'Lost & Found'",
+            "Jordan",
+            &vec![None; lost_and_found_gtins.len().max(1)],
+            &lost_and_found_gtins
+                .iter()
+                .cloned()
+                .map(Some)
+                .collect::<Vec<_>>(),
+        ),
+        listed_shoe(
+            "dunk-low-michigan-state",
+            9_100_000_000_004,
+            "Nike Dunk Low Varsity Maize / Midnight Navy",
+            "Nike",
+            &[Some("dd1391 101 8.5".into()), Some("dd1391 101 9".into())],
+            &[],
+        ),
+        listed_shoe(
+            "nb-1906r-white-gold-m1906ra",
+            9_100_000_000_005,
+            "New Balance 1906R White Gold",
+            "New Balance",
+            &[None, None, None],
+            &[],
+        ),
+        listed_shoe(
+            "air-jordan-4-retro-military-blue",
+            9_100_000_000_007,
+            "Air Jordan 4 Retro Military Blue FV5029 141",
+            "Jordan",
+            &[None, None],
+            &[],
+        ),
+        listed_shoe(
+            "nike-dunk-low-retro-panda",
+            9_100_000_000_006,
+            "Nike Dunk Low Retro 'Panda'",
+            "Nike",
+            &sized("DD1873-102", 5),
+            &[],
+        ),
+    ];
+    for i in 0..300_u64 {
+        let kind = if i % 2 == 0 { "Tee" } else { "Crew Socks" };
+        let mut item = listed_shoe(
+            &format!(
+                "essential-{}-{i}",
+                kind.to_ascii_lowercase().replace(' ', "-")
+            ),
+            9_100_000_001_000 + i,
+            &format!("Essential {kind} {i}"),
+            "Shop Brand",
+            &[Some(format!("TEE-{i:03}-S")), Some(format!("TEE-{i:03}-M"))],
+            &[],
+        );
+        item.product_type = "Apparel".into();
+        products.push(item);
+    }
+    for i in 0..12_u64 {
+        products.push(listed_shoe(
+            &format!("vans-old-skool-{i}"),
+            9_100_000_002_000 + i,
+            &format!("Vans Old Skool Colorway {i}"),
+            "Vans",
+            &[Some(format!("VN0A5KRF{i:03}-9"))],
+            &[],
+        ));
+    }
+    products
 }
 
 const PASSWORD_PAGE: &str = r#"<!doctype html><html><head><title>Opening soon</title></head><body>
@@ -435,7 +742,22 @@ fn html(status: StatusCode, page: &'static str) -> Response {
 }
 
 async fn answer(State(state): State<Arc<Mutex<MockState>>>, request: Request) -> Response {
+    let delay = std::cell::Cell::new(None);
+    let response = respond(&state, &request, &delay);
+    if let Some(delay) = delay.get() {
+        tokio::time::sleep(delay).await;
+    }
+    response
+}
+
+/// The answer to `request`, and in `delay` how long to hold it back.
+fn respond(
+    state: &Mutex<MockState>,
+    request: &Request,
+    delay: &std::cell::Cell<Option<Duration>>,
+) -> Response {
     let path = request.uri().path().to_owned();
+    let query = request.uri().query().unwrap_or_default().to_owned();
     let user_agent = request
         .headers()
         .get(header::USER_AGENT)
@@ -444,6 +766,7 @@ async fn answer(State(state): State<Arc<Mutex<MockState>>>, request: Request) ->
     let mut state = state.lock().unwrap();
     state.seen.push(Seen {
         path: path.clone(),
+        query: query.clone(),
         at: Instant::now(),
         user_agent,
     });
@@ -469,6 +792,33 @@ async fn answer(State(state): State<Arc<Mutex<MockState>>>, request: Request) ->
                 .unwrap();
         }
     }
+    if path == "/products.json" {
+        let (response, wait) = feed_page(&mut state, &query);
+        delay.set(wait);
+        return response;
+    }
+    if path == "/meta.json" {
+        if !state.meta {
+            return html(
+                StatusCode::NOT_FOUND,
+                "<html><body>404 Not Found</body></html>",
+            );
+        }
+        let count = state.order.len() as u64 + state.synthetic;
+        let body = json!({
+            "id": 55_000_001, "name": "Mock Sneaker Shop", "city": "Portland",
+            "province": "Oregon", "country": "US", "currency": state.currency,
+            "domain": "mock.example", "url": "https://mock.example",
+            "myshopify_domain": "mock-sneakers.myshopify.com", "description": "",
+            "ships_to_countries": ["US"], "money_format": "${{amount}}",
+            "published_collections_count": 4, "published_products_count": count
+        });
+        return (
+            [(header::CONTENT_TYPE, "application/json; charset=utf-8")],
+            body.to_string(),
+        )
+            .into_response();
+    }
     let Some(file) = path.strip_prefix("/products/") else {
         return StatusCode::NOT_FOUND.into_response();
     };
@@ -491,4 +841,118 @@ async fn answer(State(state): State<Arc<Mutex<MockState>>>, request: Request) ->
             "<html><body>404 Not Found</body></html>",
         ),
     }
+}
+
+/// `/products.json?limit=&page=` as the current [`Feed`] says, and how long to wait before it.
+fn feed_page(state: &mut MockState, query: &str) -> (Response, Option<Duration>) {
+    let mut limit = 30_u64;
+    let mut page = 1_u64;
+    for pair in query.split('&') {
+        match pair.split_once('=') {
+            Some(("limit", value)) => limit = value.parse().unwrap_or(30),
+            Some(("page", value)) => page = value.parse().unwrap_or(1),
+            _ => {}
+        }
+    }
+    let limit = limit.clamp(1, 250);
+    let page = page.max(1);
+    let this_page = |n: u32| page == u64::from(n);
+    match state.feed.clone() {
+        Feed::Forbidden => {
+            return (
+                html(StatusCode::FORBIDDEN, "<html><body>Forbidden</body></html>"),
+                None,
+            );
+        }
+        Feed::NotFound => {
+            return (
+                html(
+                    StatusCode::NOT_FOUND,
+                    "<html><body>404 Not Found</body></html>",
+                ),
+                None,
+            );
+        }
+        Feed::Empty => return (json_response(json!({"products": []}).to_string()), None),
+        Feed::Malformed(n) if this_page(n) => {
+            return (
+                json_response(r#"{"products": {"oops": "this is not a list"}}"#.into()),
+                None,
+            );
+        }
+        Feed::Huge(n) if this_page(n) => return (huge_page(12), None),
+        Feed::RateLimitOnce {
+            page: n,
+            retry_after_secs,
+        } if this_page(n) && !state.rate_limited_once => {
+            state.rate_limited_once = true;
+            let mut response = StatusCode::TOO_MANY_REQUESTS.into_response();
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
+            return (response, None);
+        }
+        // Other pages of a faulty feed, and the faults applied below.
+        Feed::Normal
+        | Feed::Slow(..)
+        | Feed::IgnoresPaging
+        | Feed::Malformed(_)
+        | Feed::Huge(_)
+        | Feed::RateLimitOnce { .. } => {}
+    }
+    let page = if state.feed == Feed::IgnoresPaging {
+        1
+    } else {
+        page
+    };
+    let total = state.order.len() as u64 + state.synthetic;
+    let from = (page - 1) * limit;
+    let to = (from + limit).min(total);
+    let mut items: Vec<String> = Vec::new();
+    for index in from..to {
+        let product = match state.order.get(index as usize) {
+            Some(handle) => state.products[handle].feed_json(),
+            None => synthetic_product(index - state.order.len() as u64).feed_json(),
+        };
+        items.push(product.to_string());
+    }
+    let body = format!("{{\"products\":[{}]}}", items.join(","));
+    let delay = match state.feed {
+        Feed::Slow(n, delay) if page == u64::from(n) => Some(delay),
+        _ => None,
+    };
+    (json_response(body), delay)
+}
+
+fn json_response(body: String) -> Response {
+    (
+        [(header::CONTENT_TYPE, "application/json; charset=utf-8")],
+        body,
+    )
+        .into_response()
+}
+
+/// A 200 JSON feed page of `megabytes` MiB (one product with a huge description), streamed in
+/// 64 KiB chunks without `Content-Length`.
+fn huge_page(megabytes: usize) -> Response {
+    const CHUNK: usize = 64 << 10;
+    const HEAD: &[u8] = br#"{"products":[{"id":1,"handle":"huge","body_html":""#;
+    const TAIL: &[u8] = br#""}]}"#;
+    let filler = Bytes::from(vec![b'x'; CHUNK]);
+    let mut left = megabytes << 20;
+    let pieces = std::iter::from_fn(move || {
+        let take = left.min(CHUNK);
+        left -= take;
+        (take > 0).then(|| filler.slice(..take))
+    });
+    let chunks = std::iter::once(Bytes::from_static(HEAD))
+        .chain(pieces)
+        .chain(std::iter::once(Bytes::from_static(TAIL)))
+        .map(Ok::<_, Infallible>);
+    let mut response = Response::new(Body::from_stream(futures_util::stream::iter(chunks)));
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    response
 }

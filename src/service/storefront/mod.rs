@@ -23,6 +23,16 @@
 mod front;
 pub mod mapping;
 pub mod wire;
+// The catalogue crawl (issue 63): new files only; `turns.rs` adds the crawl's hooks into this
+// file's per-store pacing and pauses.
+pub mod catalogue_keys;
+pub mod crawl;
+pub mod feed;
+pub mod matching;
+pub mod store_catalogue;
+pub mod store_db;
+mod turns;
+pub mod worker;
 
 pub use self::front::StoresInFront;
 

@@ -1,0 +1,671 @@
+//! Stores as catalogues (issue 63): the handle the service asks which store products are a
+//! catalogue product ([`StoreCatalogue::offers`]), which are no catalogue product
+//! ([`StoreCatalogue::unmatched`]), and how each store's crawl stands ([`StoreCatalogue::status`],
+//! a sentence for Settings); and the background task that runs the passes ([`StoreCatalogue::spawn`]).
+//!
+//! A store's cycle: a pass over its feed (`crawl.rs`), its products matched to the catalogue
+//! (`matching.rs`, `catalogue_keys.rs`), then the barcodes of a few products no code matched read
+//! from `/products/{handle}.json` (the feed has none; [`CrawlConfig::barcode_reads_per_pass`]
+//! a pass, shoes first, newest first; a product's barcodes are read again only when its
+//! `updated_at` changes) and those matched again. Matches are kept in memory and made again at
+//! start from what is on disk (no request), and whenever the catalogue file changes.
+
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::time::Duration;
+
+use super::Storefronts;
+use super::catalogue_keys::{self, CatalogueKeys, CatalogueKeysError, CatalogueMatch, NoMatch};
+use super::crawl::{CrawlConfig, Crawler, PassReport, on_db};
+use super::feed::StoreProduct;
+use super::matching::{Evidence, StoreKeys, Unmatched};
+use super::store_db::{FeedState, Opened, PassOutcome, StoreDb, StoreDbError};
+use super::worker::StoreWorker;
+use crate::model::{RetailerStores, StoreUrl};
+
+/// Why the store catalogue could not answer.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreCatalogueError {
+    /// The store file.
+    #[error(transparent)]
+    Db(#[from] StoreDbError),
+    /// The catalogue file.
+    #[error(transparent)]
+    Catalogue(#[from] CatalogueKeysError),
+}
+
+/// How a store's crawl stands, for Settings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CrawlStatus {
+    /// No pass yet.
+    NotYet,
+    /// A pass is reading page `page`.
+    Crawling {
+        /// The page being read.
+        page: u32,
+    },
+    /// Read: its products, how many are catalogue products, when, and why only in part.
+    Read {
+        /// When the pass ended (Unix seconds).
+        at_unix: i64,
+        /// Products kept.
+        products: u32,
+        /// Of them, catalogue products.
+        matched: u32,
+        /// Why the last pass read only part of the store.
+        partial: Option<String>,
+    },
+    /// The store refuses its feed: its products are looked up one by one.
+    Lookups {
+        /// Why, in a sentence.
+        why: String,
+    },
+    /// The last pass read nothing (the store was unreachable); what was read before stays.
+    Failed {
+        /// Why.
+        why: String,
+    },
+}
+
+impl CrawlStatus {
+    /// Whether the store's products are looked up one by one (its feed is refused).
+    #[must_use]
+    pub fn uses_lookups(&self) -> bool {
+        matches!(self, Self::Lookups { .. })
+    }
+}
+
+impl std::fmt::Display for CrawlStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NotYet => f.write_str("its catalogue has not been read yet"),
+            Self::Crawling { page } => write!(f, "reading its catalogue (page {page})"),
+            Self::Read {
+                at_unix,
+                products,
+                matched,
+                partial,
+            } => {
+                let at = chrono::DateTime::from_timestamp(*at_unix, 0)
+                    .map_or_else(String::new, |t| t.format("%Y-%m-%d %H:%M UTC").to_string());
+                write!(
+                    f,
+                    "{products} products read at {at}, {matched} of them in the catalogue"
+                )?;
+                if let Some(why) = partial {
+                    write!(f, "; {why}")?;
+                }
+                Ok(())
+            }
+            Self::Lookups { why } => {
+                write!(f, "{why}: its products are looked up one by one instead")
+            }
+            Self::Failed { why } => write!(f, "the last reading failed: {why}"),
+        }
+    }
+}
+
+/// A store product that is a catalogue product, as the crawl last read it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoreOffer {
+    /// The store.
+    pub store: StoreUrl,
+    /// The product: handle, title, sizes with price (major units, as written), SKU and stock.
+    pub product: StoreProduct,
+    /// What matched it.
+    pub by: Evidence,
+    /// The prices' currency (the shop's, from `/meta.json`), when known.
+    pub currency: Option<String>,
+    /// When the pass that read it ended (Unix seconds).
+    pub read_at_unix: Option<i64>,
+}
+
+impl StoreOffer {
+    /// How old the crawl's price and stock are.
+    #[must_use]
+    pub fn age(&self) -> Option<Duration> {
+        let at = self.read_at_unix?;
+        u64::try_from(chrono::Utc::now().timestamp() - at)
+            .ok()
+            .map(Duration::from_secs)
+    }
+}
+
+/// A store product that is no catalogue product (store-only), and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnmatchedProduct {
+    /// The product.
+    pub product: StoreProduct,
+    /// Why it matched nothing.
+    pub why: NoMatch,
+}
+
+/// A store, its matches, and its products that are one catalogue product.
+type StoreHits = (StoreUrl, Arc<StoreMatches>, Vec<(u64, Evidence)>);
+
+/// One store's matches.
+#[derive(Debug, Default)]
+struct StoreMatches {
+    store_id: i64,
+    currency: Option<String>,
+    read_at: Option<i64>,
+    by_catalogue: HashMap<String, Vec<(u64, Evidence)>>,
+    unmatched: Vec<(u64, NoMatch)>,
+}
+
+struct Inner {
+    crawler: Crawler,
+    catalogue_path: Mutex<PathBuf>,
+    matches: RwLock<HashMap<StoreUrl, Arc<StoreMatches>>>,
+    statuses: RwLock<HashMap<StoreUrl, CrawlStatus>>,
+}
+
+/// Stores as catalogues. Cheap to clone; clones share.
+#[derive(Clone)]
+pub struct StoreCatalogue {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for StoreCatalogue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StoreCatalogue").finish_non_exhaustive()
+    }
+}
+
+/// Words that say a product is a shoe (its type, tags or title), so its barcodes are read first.
+const SHOE_WORDS: &[&str] = &["shoe", "sneaker", "footwear", "trainer", "boot", "slide"];
+
+fn looks_like_a_shoe(product: &StoreProduct) -> bool {
+    let has = |text: &str| {
+        let lower = text.to_ascii_lowercase();
+        SHOE_WORDS.iter().any(|word| lower.contains(word))
+    };
+    has(&product.product_type)
+        || product.tags.iter().any(|tag| has(tag))
+        || has(&product.title)
+        || catalogue_keys::brand_family(&product.vendor).is_some()
+}
+
+impl StoreCatalogue {
+    /// Opens the store file at `path` (`stores.sqlite` in the data directory; created, or moved
+    /// aside and created when damaged) and matches against the catalogue at `catalogue`.
+    /// Reads through `storefronts`' per-store queues. Sends nothing until asked or spawned.
+    ///
+    /// # Errors
+    /// The store file cannot be created or written.
+    pub fn open(
+        path: &Path,
+        catalogue: &Path,
+        storefronts: Arc<Storefronts>,
+        config: CrawlConfig,
+    ) -> Result<(Self, Opened), StoreDbError> {
+        let (db, opened) = StoreDb::open(path)?;
+        let crawler = Crawler::new(storefronts, StoreWorker::start(db)?, config);
+        Ok((
+            Self {
+                inner: Arc::new(Inner {
+                    crawler,
+                    catalogue_path: Mutex::new(catalogue.to_path_buf()),
+                    matches: RwLock::new(HashMap::new()),
+                    statuses: RwLock::new(HashMap::new()),
+                }),
+            },
+            opened,
+        ))
+    }
+
+    /// Matches against another catalogue file from now on (the user switched sources).
+    pub fn set_catalogue(&self, catalogue: &Path) {
+        *self
+            .inner
+            .catalogue_path
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = catalogue.to_path_buf();
+    }
+
+    /// How `store`'s crawl stands.
+    #[must_use]
+    pub fn status(&self, store: &StoreUrl) -> CrawlStatus {
+        self.inner
+            .statuses
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(store)
+            .cloned()
+            .unwrap_or(CrawlStatus::NotYet)
+    }
+
+    fn set_status(&self, store: &StoreUrl, status: CrawlStatus) {
+        self.inner
+            .statuses
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(store.clone(), status);
+    }
+
+    /// A pass over `store` now (whatever the interval; still at the store's pace), then its
+    /// products matched, a few barcodes read, and matched again.
+    ///
+    /// # Errors
+    /// The store file or the catalogue could not be read or written.
+    pub async fn crawl_now(&self, store: &StoreUrl) -> Result<PassReport, StoreCatalogueError> {
+        self.set_status(store, CrawlStatus::Crawling { page: 1 });
+        let progress = {
+            let this = self.clone();
+            let store = store.clone();
+            move |page: u32| this.set_status(&store, CrawlStatus::Crawling { page: page + 1 })
+        };
+        let report = match self.inner.crawler.pass(store, &progress).await {
+            Ok(report) => report,
+            Err(err) => {
+                self.set_status(
+                    store,
+                    CrawlStatus::Failed {
+                        why: err.to_string(),
+                    },
+                );
+                return Err(err.into());
+            }
+        };
+        if report.pages_read > 0 {
+            self.rematch(store).await?;
+            let wanted = self.barcodes_wanted(store).await?;
+            if !wanted.is_empty() {
+                let store_id = self.store_matches(store).map_or(0, |m| m.store_id);
+                let requests = self
+                    .inner
+                    .crawler
+                    .read_barcodes(store, store_id, &wanted)
+                    .await?;
+                if requests > 0 {
+                    self.rematch(store).await?;
+                }
+            }
+        }
+        self.refresh_status(store).await?;
+        Ok(report)
+    }
+
+    fn store_matches(&self, store: &StoreUrl) -> Option<Arc<StoreMatches>> {
+        self.inner
+            .matches
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(store)
+            .cloned()
+    }
+
+    /// The status from the file: the newest pass, or the refusal kept with the store.
+    async fn refresh_status(&self, store: &StoreUrl) -> Result<(), StoreCatalogueError> {
+        let url = store.clone();
+        let (row, passes) = on_db(self.inner.crawler.db(), move |db| {
+            let row = db.store(&url)?;
+            let passes = db.passes(row.store_id, 10)?;
+            Ok((row, passes))
+        })
+        .await?;
+        let matched = self.store_matches(store).map_or(0, |m| {
+            u32::try_from(m.by_catalogue.values().map(Vec::len).sum::<usize>()).unwrap_or(u32::MAX)
+        });
+        let unmatched = self
+            .store_matches(store)
+            .map_or(0, |m| u32::try_from(m.unmatched.len()).unwrap_or(u32::MAX));
+        let newest = passes
+            .iter()
+            .find(|p| p.outcome != PassOutcome::Interrupted);
+        let status = match (row.feed, newest) {
+            (FeedState::Refused, _) => CrawlStatus::Lookups {
+                why: row
+                    .feed_detail
+                    .unwrap_or_else(|| "the store refuses its feed".into()),
+            },
+            (_, None) => CrawlStatus::NotYet,
+            (_, Some(pass)) if pass.outcome == PassOutcome::Failed => CrawlStatus::Failed {
+                why: pass.detail.clone().unwrap_or_default(),
+            },
+            (_, Some(pass)) => CrawlStatus::Read {
+                at_unix: pass.finished_at.unwrap_or(pass.started_at),
+                products: matched + unmatched,
+                matched,
+                partial: (pass.outcome == PassOutcome::Partial)
+                    .then(|| pass.detail.clone().unwrap_or_default()),
+            },
+        };
+        self.set_status(store, status);
+        Ok(())
+    }
+
+    /// `store`'s products on disk matched to the catalogue again (at start, after a pass, after
+    /// the catalogue changed). Sends nothing.
+    ///
+    /// # Errors
+    /// The store file or the catalogue could not be read.
+    pub async fn rematch(&self, store: &StoreUrl) -> Result<(), StoreCatalogueError> {
+        let url = store.clone();
+        let catalogue = self
+            .inner
+            .catalogue_path
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        let matches = self
+            .inner
+            .crawler
+            .db()
+            .run(move |owned| {
+                let (row, products, read_at) = {
+                    let db = &mut owned.db;
+                    let row = db.store(&url)?;
+                    let products = db.products(row.store_id, None)?;
+                    let read_at = db
+                        .passes(row.store_id, 20)?
+                        .iter()
+                        .find(|p| p.pages_read > 0 && p.finished_at.is_some())
+                        .and_then(|p| p.finished_at);
+                    (row, products, read_at)
+                };
+                let keys = &mut owned.keys;
+                if keys
+                    .as_ref()
+                    .is_none_or(|k| k.path() != catalogue || k.is_stale())
+                {
+                    *keys = Some(CatalogueKeys::open(&catalogue)?);
+                }
+                let Some(keys) = keys.as_ref() else {
+                    return Ok::<_, StoreCatalogueError>(StoreMatches::default());
+                };
+                let answers = match_store_products(keys, &products)?;
+                let mut matches = StoreMatches {
+                    store_id: row.store_id,
+                    currency: row.currency,
+                    read_at,
+                    ..StoreMatches::default()
+                };
+                for ((product, _), answer) in products.iter().zip(answers) {
+                    match answer {
+                        CatalogueMatch::Product(found, by) => matches
+                            .by_catalogue
+                            .entry(found.id)
+                            .or_default()
+                            .push((product.product_id, by)),
+                        CatalogueMatch::No(why) => {
+                            matches.unmatched.push((product.product_id, why));
+                        }
+                    }
+                }
+                Ok(matches)
+            })
+            .await?;
+        self.inner
+            .matches
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(store.clone(), Arc::new(matches));
+        Ok(())
+    }
+
+    /// Products of `store` no code matched whose barcodes were not read at their current
+    /// `updated_at`: shoes first, newest first.
+    async fn barcodes_wanted(
+        &self,
+        store: &StoreUrl,
+    ) -> Result<Vec<(u64, String, String)>, StoreCatalogueError> {
+        let Some(matches) = self.store_matches(store) else {
+            return Ok(Vec::new());
+        };
+        let ids: Vec<u64> = matches
+            .unmatched
+            .iter()
+            .filter(|(_, why)| *why == NoMatch::Unmatched(Unmatched::NotInCatalogue))
+            .map(|(id, _)| *id)
+            .collect();
+        let store_id = matches.store_id;
+        let products = on_db(self.inner.crawler.db(), move |db| {
+            db.products(store_id, Some(&ids))
+        })
+        .await?;
+        let mut wanted: Vec<(bool, StoreProduct)> = products
+            .into_iter()
+            .filter(|(product, barcodes_for)| {
+                barcodes_for.as_deref() != Some(product.updated_at.as_str())
+            })
+            .map(|(product, _)| (looks_like_a_shoe(&product), product))
+            .collect();
+        wanted.sort_by(|(shoe_a, a), (shoe_b, b)| {
+            shoe_b
+                .cmp(shoe_a)
+                .then_with(|| b.updated_at.cmp(&a.updated_at))
+        });
+        Ok(wanted
+            .into_iter()
+            .take(self.inner.crawler.config().barcode_reads_per_pass as usize)
+            .map(|(_, p)| (p.product_id, p.handle, p.updated_at))
+            .collect())
+    }
+
+    /// Every store product that is catalogue product `catalogue_id`, with its sizes' price and
+    /// stock as the crawl last read them, the currency and the read's time.
+    ///
+    /// # Errors
+    /// The store file could not be read.
+    pub async fn offers(&self, catalogue_id: &str) -> Result<Vec<StoreOffer>, StoreCatalogueError> {
+        let found: Vec<StoreHits> = self
+            .inner
+            .matches
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .iter()
+            .filter_map(|(store, matches)| {
+                let ids = matches.by_catalogue.get(catalogue_id)?.clone();
+                Some((store.clone(), Arc::clone(matches), ids))
+            })
+            .collect();
+        let mut offers = Vec::new();
+        for (store, matches, ids) in found {
+            let store_id = matches.store_id;
+            let wanted: Vec<u64> = ids.iter().map(|(id, _)| *id).collect();
+            let products = on_db(self.inner.crawler.db(), move |db| {
+                db.products(store_id, Some(&wanted))
+            })
+            .await?;
+            for (product, _) in products {
+                let by = ids
+                    .iter()
+                    .find(|(id, _)| *id == product.product_id)
+                    .map_or(Evidence::Sku, |(_, by)| *by);
+                offers.push(StoreOffer {
+                    store: store.clone(),
+                    product,
+                    by,
+                    currency: matches.currency.clone(),
+                    read_at_unix: matches.read_at,
+                });
+            }
+        }
+        offers.sort_by(|a, b| {
+            a.store
+                .cmp(&b.store)
+                .then(a.product.handle.cmp(&b.product.handle))
+        });
+        Ok(offers)
+    }
+
+    /// The catalogue product (id) that `store`'s product `handle` is, if it is one.
+    #[must_use]
+    pub fn catalogue_id_of(&self, store: &StoreUrl, product_id: u64) -> Option<String> {
+        let matches = self.store_matches(store)?;
+        matches
+            .by_catalogue
+            .iter()
+            .find(|(_, ids)| ids.iter().any(|(id, _)| *id == product_id))
+            .map(|(catalogue, _)| catalogue.clone())
+    }
+
+    /// `store`'s product with the store's own handle `handle`, if the crawl read one.
+    ///
+    /// # Errors
+    /// The store file could not be read.
+    pub async fn product_by_handle(
+        &self,
+        store: &StoreUrl,
+        handle: &str,
+    ) -> Result<Option<StoreProduct>, StoreCatalogueError> {
+        let (url, handle) = (store.clone(), handle.to_owned());
+        Ok(on_db(self.inner.crawler.db(), move |db| {
+            let row = db.store(&url)?;
+            let Some(id) = db.product_id_by_handle(row.store_id, &handle)? else {
+                return Ok(None);
+            };
+            Ok(db
+                .products(row.store_id, Some(&[id]))?
+                .into_iter()
+                .next()
+                .map(|(p, _)| p))
+        })
+        .await?)
+    }
+
+    /// `store`'s products that are no catalogue product, with why (store-only products).
+    ///
+    /// # Errors
+    /// The store file could not be read.
+    pub async fn unmatched(
+        &self,
+        store: &StoreUrl,
+    ) -> Result<Vec<UnmatchedProduct>, StoreCatalogueError> {
+        let Some(matches) = self.store_matches(store) else {
+            return Ok(Vec::new());
+        };
+        let store_id = matches.store_id;
+        let ids: Vec<u64> = matches.unmatched.iter().map(|(id, _)| *id).collect();
+        let products = on_db(self.inner.crawler.db(), move |db| {
+            db.products(store_id, Some(&ids))
+        })
+        .await?;
+        let why: HashMap<u64, &NoMatch> =
+            matches.unmatched.iter().map(|(id, w)| (*id, w)).collect();
+        Ok(products
+            .into_iter()
+            .filter_map(|(product, _)| {
+                let why = (*why.get(&product.product_id)?).clone();
+                Some(UnmatchedProduct { product, why })
+            })
+            .collect())
+    }
+
+    /// When the next pass over `store` may start (Unix seconds; `None`: at once).
+    ///
+    /// # Errors
+    /// The store file could not be read.
+    pub async fn next_pass_at(&self, store: &StoreUrl) -> Result<Option<i64>, StoreCatalogueError> {
+        let url = store.clone();
+        Ok(on_db(self.inner.crawler.db(), move |db| {
+            Ok(db.store(&url)?.next_pass_at)
+        })
+        .await?)
+    }
+
+    /// The background task: a cycle per store of `stores` (read again every
+    /// [`CrawlConfig::watch_interval`], so a store added in Settings is crawled at once and a
+    /// removed one no longer), each when its next pass is due; matches made from disk first.
+    /// Runs on the current tokio runtime until the returned handle is dropped.
+    #[must_use]
+    pub fn spawn(&self, stores: RetailerStores) -> CrawlTask {
+        let this = self.clone();
+        CrawlTask(tokio::spawn(async move { this.supervise(stores).await }))
+    }
+
+    async fn supervise(self, stores: RetailerStores) {
+        let mut running: HashMap<StoreUrl, CrawlTask> = HashMap::new();
+        loop {
+            let list = stores.list();
+            running.retain(|store, _| list.contains(store));
+            for store in list {
+                if let Entry::Vacant(slot) = running.entry(store) {
+                    let this = self.clone();
+                    let url = slot.key().clone();
+                    slot.insert(CrawlTask(tokio::spawn(
+                        async move { this.cycles(url).await },
+                    )));
+                }
+            }
+            tokio::time::sleep(self.inner.crawler.config().watch_interval).await;
+        }
+    }
+
+    async fn cycles(self, store: StoreUrl) {
+        if let Err(err) = self.rematch(&store).await {
+            tracing::warn!("matching what was read from {}: {err:#}", store.label());
+        }
+        if let Err(err) = self.refresh_status(&store).await {
+            tracing::warn!("{}: {err:#}", store.label());
+        }
+        loop {
+            let due = match self.next_pass_at(&store).await {
+                Ok(due) => due,
+                Err(err) => {
+                    tracing::warn!("{}: {err:#}", store.label());
+                    Some(chrono::Utc::now().timestamp() + 60)
+                }
+            };
+            if let Some(due) = due {
+                let wait = due - chrono::Utc::now().timestamp();
+                if let Ok(wait) = u64::try_from(wait) {
+                    tokio::time::sleep(Duration::from_secs(wait)).await;
+                }
+            }
+            if let Err(err) = self.crawl_now(&store).await {
+                tracing::warn!("crawling {}: {err:#}", store.label());
+                tokio::time::sleep(self.inner.crawler.config().pass_interval).await;
+            }
+        }
+    }
+}
+
+/// The matcher's answers for `products`, in order.
+fn match_store_products(
+    keys: &CatalogueKeys,
+    products: &[(StoreProduct, Option<String>)],
+) -> Result<Vec<CatalogueMatch>, CatalogueKeysError> {
+    let skus: Vec<Vec<&str>> = products
+        .iter()
+        .map(|(p, _)| p.variants.iter().map(|v| v.sku.as_str()).collect())
+        .collect();
+    let barcodes: Vec<Vec<&str>> = products
+        .iter()
+        .map(|(p, _)| {
+            p.variants
+                .iter()
+                .filter_map(|v| v.barcode.as_deref())
+                .collect()
+        })
+        .collect();
+    let keyed: Vec<(StoreKeys<'_>, &str)> = products
+        .iter()
+        .zip(skus.iter().zip(&barcodes))
+        .map(|((product, _), (skus, barcodes))| {
+            (
+                StoreKeys {
+                    title: &product.title,
+                    handle: &product.handle,
+                    skus,
+                    barcodes,
+                },
+                product.vendor.as_str(),
+            )
+        })
+        .collect();
+    keys.match_products(&keyed)
+}
+
+/// The background crawl; dropping it stops every store's cycle.
+#[derive(Debug)]
+pub struct CrawlTask(tokio::task::JoinHandle<()>);
+
+impl Drop for CrawlTask {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
