@@ -120,6 +120,12 @@ struct ServeArgs {
     /// one the simulator answers.
     #[arg(long = "retailer-store", value_name = "URL", value_parser = parse_store)]
     retailer_stores: Vec<StoreUrl>,
+    /// Where the stores' catalogues are kept (default: stores.sqlite in the data directory).
+    #[arg(long, value_name = "PATH")]
+    stores_file: Option<PathBuf>,
+    /// Least minutes between two readings of a store's whole catalogue.
+    #[arg(long, value_name = "N", default_value_t = 30)]
+    store_pass_minutes: u32,
     #[command(flatten)]
     budget: cli::BudgetArgs,
 }
@@ -136,6 +142,12 @@ enum SourceArg {
     /// KicksDB, live, with a mirror for when it cannot be reached.
     Kicksdb,
 }
+
+/// The stores' crawled catalogues, in the data directory.
+const STORES_FILE: &str = "stores.sqlite";
+
+/// Least time between two readings of a store's whole catalogue in the window.
+const STORE_PASS_INTERVAL: std::time::Duration = std::time::Duration::from_secs(30 * 60);
 
 /// The environment variable `serve --source kicksdb` reads the KicksDB key from (never an
 /// argument: arguments are visible to every user of the machine).
@@ -278,7 +290,20 @@ fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
     let mut config = ServiceConfig::new(&catalogue);
     config.simulator.latency_ms = args.upstream_latency_ms;
     config.simulator.failure_rate = args.upstream_failure_rate;
-    config.retailer_stores = RetailerStores::new(args.retailer_stores.iter().cloned());
+    let stores_file = match &args.stores_file {
+        Some(file) => file.clone(),
+        None => demo::data_dir()
+            .context(
+                "no home directory, so no place for the stores' catalogues (pass --stores-file)",
+            )?
+            .join(STORES_FILE),
+    };
+    config.store_reading = Some(service::start::crawled_store_reading(
+        RetailerStores::new(args.retailer_stores.iter().cloned()),
+        &stores_file,
+        &catalogue,
+        std::time::Duration::from_secs(60 * u64::from(args.store_pass_minutes.max(1))),
+    ));
     for store in &args.retailer_stores {
         tracing::info!("retailer-a reads the storefront {store}");
     }
@@ -566,8 +591,23 @@ fn run_window(screenshot: &ScreenshotArgs, extra_stores: &[StoreUrl]) -> anyhow:
     let status = StartupStatus::new()
         .with_retailer_stores(retailer_stores.clone())
         .with_budget_settings(budget_settings.clone());
-    // The KicksDB service reads the same stores for retail prices and stock.
-    let live_stores = retailer_stores.clone();
+    // The demo's and the KicksDB service's one reading of the stores: one crawl of each, kept
+    // in the data directory (a screenshot's in its own temporary folder).
+    let screenshot_dir = match &screenshot.screenshot {
+        Some(_) => Some(tempfile::tempdir().context("a folder for the screenshot's user data")?),
+        None => None,
+    };
+    let data_dir = match &screenshot_dir {
+        Some(dir) => Some(dir.path().to_path_buf()),
+        None => demo::data_dir(),
+    };
+    let store_reading = service::start::crawled_store_reading(
+        retailer_stores.clone(),
+        &data_dir.clone().unwrap_or_default().join(STORES_FILE),
+        &path,
+        STORE_PASS_INTERVAL,
+    );
+    let live_stores = store_reading.clone();
     let worker_status = status.clone();
     let service_runtime = runtime_handle.clone();
     let prepare = move |repaint: Box<dyn Fn() + Send>| {
@@ -589,7 +629,7 @@ fn run_window(screenshot: &ScreenshotArgs, extra_stores: &[StoreUrl]) -> anyhow:
                 worker_status.set_message("Starting the local service…");
                 repaint();
                 let mut config = ServiceConfig::new(&path);
-                config.retailer_stores = retailer_stores;
+                config.store_reading = Some(store_reading);
                 let state = ServiceState::open(&config)
                     .with_context(|| format!("opening {}", path.display()))?;
                 let server = service_runtime
@@ -655,16 +695,9 @@ fn run_window(screenshot: &ScreenshotArgs, extra_stores: &[StoreUrl]) -> anyhow:
     };
     let request = plan.as_ref().map(|plan| plan.request.clone());
     let state_path = demo::data_dir().map(|dir| dir.join("app.ron"));
-    // A screenshot must not touch the user's own data: it gets a user database of its own (portfolio, alerts), in a
-    // temporary folder, which the autopilot fills with a few demo pairs.
-    let screenshot_dir = match &request {
-        Some(_) => Some(tempfile::tempdir().context("a folder for the screenshot's user data")?),
-        None => None,
-    };
-    let user_db = match &screenshot_dir {
-        Some(dir) => Some(dir.path().join(UserDb::FILE_NAME)),
-        None => demo::data_dir().map(|dir| dir.join(UserDb::FILE_NAME)),
-    };
+    // A screenshot must not touch the user's own data: it gets a user database of its own
+    // (portfolio, alerts), in a temporary folder, which the autopilot fills with a few pairs.
+    let user_db = data_dir.map(|dir| dir.join(UserDb::FILE_NAME));
     let live = kicksdb_launcher(&runtime_handle, live_stores, budget_settings);
     let outcome = app::run(
         status,
@@ -695,7 +728,7 @@ fn run_window(screenshot: &ScreenshotArgs, extra_stores: &[StoreUrl]) -> anyhow:
 /// answers its base URL. A second launch (a new key) stops the first service.
 fn kicksdb_launcher(
     runtime: &tokio::runtime::Handle,
-    retailer_stores: RetailerStores,
+    store_reading: service::storefront::StoreReading,
     budget_settings: solescope::model::budget::BudgetSettingsCell,
 ) -> app::LiveLauncher {
     let running: Arc<tokio::sync::Mutex<Option<service::ServerHandle>>> = Arc::default();
@@ -703,7 +736,7 @@ fn kicksdb_launcher(
     Arc::new(move |key: String| {
         let running = Arc::clone(&running);
         let runtime = runtime.clone();
-        let retailer_stores = retailer_stores.clone();
+        let store_reading = store_reading.clone();
         let budget_settings = budget_settings.clone();
         Box::pin(async move {
             if let Some(old) = running.lock().await.take() {
@@ -722,8 +755,7 @@ fn kicksdb_launcher(
                         key,
                         base_url,
                         &mirror,
-                        retailer_stores,
-                        solescope::service::storefront::StorefrontConfig::default(),
+                        store_reading,
                         budget_settings,
                     )
                     .await

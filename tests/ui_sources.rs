@@ -30,7 +30,8 @@ use solescope::app::{App, AppInit, AppState, Feed, KICKSDB_ACCOUNT, LiveLauncher
 use solescope::app::{View, monitor::history_key};
 use solescope::client::{KeyStore as _, MemoryKeyStore};
 use solescope::model::{AlertFiring, AlertKind, NewAlert, ProductRef, RetailerStores, StoreUrl};
-use solescope::service::storefront::StorefrontConfig;
+use solescope::service::storefront::crawl::CrawlConfig;
+use solescope::service::storefront::{StoreReading, StorefrontConfig};
 use solescope::userdb::UserDb;
 
 /// Records notifications instead of showing them.
@@ -184,12 +185,20 @@ fn launcher(
                 min_interval: Duration::from_millis(20),
                 ..StorefrontConfig::default()
             };
+            // Each store's catalogue crawled and matched to the mirror, as the window does.
+            let reading = StoreReading::with_crawl(
+                stores,
+                storefront,
+                &mirror.with_extension("stores.sqlite"),
+                &mirror,
+                CrawlConfig::default(),
+            )
+            .map_err(|err| err.to_string())?;
             let handle = solescope::service::start::kicksdb_in_window(
                 key,
                 mock_url,
                 &mirror,
-                stores,
-                storefront,
+                reading,
                 solescope::model::budget::BudgetSettingsCell::default(),
             )
             .await?;

@@ -84,6 +84,11 @@ pub struct StoreInfo {
     pub last_error: Option<String>,
     /// Until when it is not asked (Unix seconds), after repeated failures or a `Retry-After`.
     pub paused_until_unix: Option<i64>,
+    /// How the reading of its whole catalogue stands, in a sentence ("5,000 products read at
+    /// …, 312 of them in the catalogue", or why its products are looked up one by one); absent
+    /// when the service keeps no crawled catalogues.
+    #[serde(default)]
+    pub catalogue: Option<String>,
 }
 
 impl RealtimeInfo {

@@ -44,7 +44,7 @@ use self::limits::WindowLimiter;
 use self::local::LocalCatalogue;
 use self::marketplace::{Marketplaces, Simulator, SimulatorConfig};
 use self::source::CatalogueSource;
-use self::storefront::{StorefrontConfig, Storefronts, StoresInFront};
+use self::storefront::{StoreReading, StorefrontConfig, StoresInFront};
 use crate::catalogue::CatalogueError;
 
 /// Real-time requests per key per minute (spec, Limits).
@@ -87,6 +87,10 @@ pub struct ServiceConfig {
     pub retailer_stores: crate::model::RetailerStores,
     /// How the storefronts are read (politeness, cache, pauses).
     pub storefront: StorefrontConfig,
+    /// The stores' reading when it is shared or crawls their catalogues (`main` makes one,
+    /// with the crawl kept in the data directory, and gives it to every service it starts);
+    /// `None`: per-product lookups of `retailer_stores`, read as `storefront` says.
+    pub store_reading: Option<StoreReading>,
 }
 
 /// Default of [`ServiceConfig::background_from`]: below it the hit store and the index file
@@ -108,6 +112,7 @@ impl ServiceConfig {
             background_from: BACKGROUND_FROM,
             retailer_stores: crate::model::RetailerStores::default(),
             storefront: StorefrontConfig::default(),
+            store_reading: None,
         }
     }
 }
@@ -141,6 +146,8 @@ pub struct ServiceState {
     /// Where the real-time lookups are answered: the storefronts in front of the resale
     /// source's marketplaces (see [`marketplace`]).
     marketplaces: Arc<dyn Marketplaces>,
+    /// How the stores are read; its crawl is started with the server ([`spawn`]).
+    store_reading: StoreReading,
     realtime_budget: WindowLimiter,
     /// See [`ServiceConfig::realtime_per_minute`].
     realtime_per_minute: u32,
@@ -192,16 +199,18 @@ impl ServiceState {
         marketplaces: Arc<dyn Marketplaces>,
         catalogue: Arc<dyn CatalogueSource>,
     ) -> Result<Arc<Self>, ServiceError> {
-        let storefronts =
-            Storefronts::new(config.retailer_stores.clone(), config.storefront.clone());
+        let store_reading = config.store_reading.clone().unwrap_or_else(|| {
+            StoreReading::lookups_only(config.retailer_stores.clone(), config.storefront.clone())
+        });
         let marketplaces = Arc::new(StoresInFront::new(
-            storefronts,
+            store_reading.clone(),
             marketplaces,
             Arc::clone(&catalogue),
         ));
         Ok(Arc::new(Self {
             catalogue,
             marketplaces,
+            store_reading,
             realtime_budget: WindowLimiter::new(config.realtime_per_minute, 60),
             realtime_per_minute: config.realtime_per_minute,
             shared: config.shared.clone().map(shared::Shared::new),
@@ -420,6 +429,8 @@ pub async fn spawn(addr: &str, state: Arc<ServiceState>) -> Result<ServerHandle,
     let listener = TcpListener::bind(addr).await.map_err(io)?;
     let bound = listener.local_addr().map_err(io)?;
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    // The stores' background crawl, when kept, runs on this runtime (once per shared reading).
+    state.store_reading.start();
     let app = router(state);
     let task = tokio::spawn(async move {
         let served = axum::serve(listener, app)

@@ -99,6 +99,13 @@ pub trait CatalogueSource: Send + Sync {
         None
     }
 
+    /// The catalogue file the source keeps, for what reads a whole catalogue's style codes and
+    /// barcodes at once (stores are matched to it: `storefront::store_catalogue`); `None` when
+    /// it keeps none.
+    fn codes_file(&self) -> Option<std::path::PathBuf> {
+        None
+    }
+
     /// Per size, the lowest ask of up to 50 products by style code (`GET /api/v2/prices`): a
     /// live source from one batched upstream call per 50 codes, the local catalogue from its
     /// file.

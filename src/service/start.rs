@@ -8,20 +8,54 @@ use std::sync::Arc;
 use super::kicksdb::{Kicksdb, KicksdbConfig};
 use super::marketplace::Marketplaces;
 use super::source::CatalogueSource;
-use super::storefront::StorefrontConfig;
+use super::storefront::{StoreReading, StorefrontConfig};
 use super::{ServerHandle, ServiceConfig, ServiceState};
 use crate::model::RetailerStores;
 
+/// A reading of `stores` as the window and `serve` do it: read politely, each store's whole
+/// catalogue crawled into `file` (`stores.sqlite` in the data directory) at most every
+/// `pass_interval`, and matched against `catalogue` (the window's KicksDB mirror joins when
+/// that service starts). When the file cannot be opened, the stores are looked up product by
+/// product (logged).
+#[must_use]
+pub fn crawled_store_reading(
+    stores: RetailerStores,
+    file: &Path,
+    catalogue: &Path,
+    pass_interval: std::time::Duration,
+) -> StoreReading {
+    let crawl = super::storefront::crawl::CrawlConfig {
+        pass_interval,
+        ..super::storefront::crawl::CrawlConfig::default()
+    };
+    match StoreReading::with_crawl(
+        stores.clone(),
+        StorefrontConfig::default(),
+        file,
+        catalogue,
+        crawl,
+    ) {
+        Ok(reading) => reading,
+        Err(err) => {
+            tracing::error!(
+                "the stores' catalogues cannot be kept ({err:#}): {}; stores are looked up product by product",
+                file.display()
+            );
+            StoreReading::lookups_only(stores, StorefrontConfig::default())
+        }
+    }
+}
+
 /// Starts the service over KicksDB at `base_url` with `key`, its mirror at `mirror`, reading
-/// `stores` (shared with the window, which edits them) for `retailer-a` as `storefront` says,
-/// spending from the monthly budget `budget` says (shared with the window's Settings too), on
-/// `127.0.0.1:0` of the current runtime. The error is a sentence for the window.
+/// the stores as `stores` does (shared with the window, which edits the list, and with its demo
+/// service: one crawl of each store), spending from the monthly budget `budget` says (shared
+/// with the window's Settings too), on `127.0.0.1:0` of the current runtime. The error is a
+/// sentence for the window.
 pub async fn kicksdb_in_window(
     key: String,
     base_url: String,
     mirror: &Path,
-    stores: RetailerStores,
-    storefront: StorefrontConfig,
+    stores: StoreReading,
     budget: crate::model::budget::BudgetSettingsCell,
 ) -> Result<ServerHandle, String> {
     let mirror = mirror.to_path_buf();
@@ -31,8 +65,7 @@ pub async fn kicksdb_in_window(
         live.budget.settings = budget;
         let mut config = ServiceConfig::new(&mirror);
         config.realtime_per_minute = live.realtime_per_minute;
-        config.retailer_stores = stores;
-        config.storefront = storefront;
+        config.store_reading = Some(stores);
         let source = Arc::new(Kicksdb::new(&live, None).map_err(|err| format!("{err:#}"))?);
         ServiceState::with_sources(
             &config,

@@ -318,6 +318,10 @@ impl CatalogueSource for Arc<Kicksdb> {
         self.quota_current()
     }
 
+    fn codes_file(&self) -> Option<std::path::PathBuf> {
+        Some(self.mirror_path().to_path_buf())
+    }
+
     async fn prices(
         &self,
         codes: &[String],

@@ -22,6 +22,8 @@ use crate::search::{HitStore, RecentSearches, SearchIndex};
 
 /// The catalogue file itself, ranked by the service's search index.
 pub struct LocalCatalogue {
+    /// The catalogue file.
+    path: std::path::PathBuf,
     pool: Arc<Pool>,
     search: Arc<SearchIndex>,
     /// Every product's search hit, ready to be written as JSON (see [`HitStore`]); empty while
@@ -58,6 +60,7 @@ impl LocalCatalogue {
         let stats = read::stats(&conn)?;
         drop(conn);
         let local = Arc::new(Self {
+            path: config.catalogue.clone(),
             pool: Arc::new(pool),
             search: Arc::new(search),
             hits,
@@ -356,6 +359,10 @@ impl CatalogueSource for Arc<LocalCatalogue> {
             read::colorway(conn, &slug)?.ok_or_else(|| no_product_with_slug(&slug))
         })
         .await
+    }
+
+    fn codes_file(&self) -> Option<std::path::PathBuf> {
+        Some(self.path.clone())
     }
 
     fn key_tier(&self, key_digest: &str) -> Result<Option<Tier>, ApiError> {

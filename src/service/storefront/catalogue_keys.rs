@@ -61,14 +61,23 @@ pub enum NoMatch {
     },
 }
 
-/// The size and modification time of a file: when either changes, its keys are read again.
-pub type FileStamp = (u64, Option<SystemTime>);
+/// The size and modification time of a catalogue file and of its write-ahead log: when any
+/// changes, its keys are read again. (A catalogue written in WAL mode, such as KicksDB's
+/// mirror, changes in its `-wal` file until a checkpoint; the main file alone would not show a
+/// product written a moment ago.)
+pub type FileStamp = [(u64, Option<SystemTime>); 2];
 
-/// The stamp of the file at `path`.
+/// The stamp of the catalogue file at `path` and its `-wal` beside it.
 #[must_use]
 pub fn file_stamp(path: &Path) -> Option<FileStamp> {
-    let meta = std::fs::metadata(path).ok()?;
-    Some((meta.len(), meta.modified().ok()))
+    let stamp = |path: &Path| {
+        std::fs::metadata(path)
+            .ok()
+            .map(|meta| (meta.len(), meta.modified().ok()))
+    };
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    Some([stamp(path)?, stamp(Path::new(&wal)).unwrap_or((0, None))])
 }
 
 /// A catalogue's codes in memory and its file open for GTINs and names.

@@ -2,54 +2,255 @@
 //! With stores configured, `retailer-a` is answered by them (each answer naming its store), and
 //! `?store=` reads one of them; without, the source behind answers it as it can. The resale
 //! lookups always go to the source behind. What it offers (`GET /api/v2/sources`) is the source's,
-//! with the stores and their health as the retailer's.
+//! with the stores, their health and their crawl as the retailer's.
+//!
+//! A store is asked for the product it sells under its own handle: the one the crawl matched to
+//! the catalogue product by style code or barcode (`store_catalogue`), never the catalogue's
+//! slug, unless the store refuses its feed (then the slug is all there is to ask by). Its price
+//! and stock are read live (`/products/{handle}.json` and `.js`); when that read fails, the
+//! crawl's price and stock answer, with their age.
 
-use std::sync::Arc;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use super::Storefronts;
+use super::crawl::CrawlConfig;
+use super::feed::StoreProduct;
+use super::store_catalogue::{CrawlStatus, CrawlTask, StoreCatalogue, StoreOffer};
+use super::store_db::StoreDbError;
+use super::{StorefrontConfig, StorefrontError};
 use crate::model::{
-    RealtimeInfo, ResaleAProduct, ResaleBNode, RetailerInfo, RetailerProduct, StoreInfo,
+    RealtimeInfo, ResaleAProduct, ResaleBNode, RetailerInfo, RetailerProduct, RetailerStores,
+    RetailerVariant, StoreInfo, StoreUrl,
 };
 use crate::service::marketplace::{Marketplaces, RelatedQuery, UpstreamError};
 use crate::service::origin::names::STOREFRONT;
 use crate::service::origin::{AnswerOrigin, Sourced};
 use crate::service::source::CatalogueSource;
 
-/// [`Storefronts`] in front of `behind` for `retailer-a`.
-pub struct StoresInFront {
-    stores: Storefronts,
-    behind: Arc<dyn Marketplaces>,
-    /// Turns a catalogue id into what the stores are asked for.
-    catalogue: Arc<dyn CatalogueSource>,
+impl std::fmt::Debug for StoreReading {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StoreReading")
+            .field("stores", &self.storefronts.stores().list())
+            .field("crawl", &self.crawl.is_some())
+            .finish_non_exhaustive()
+    }
 }
 
-impl StoresInFront {
-    /// `stores` in front of `behind`; `catalogue` is where a catalogue id is looked up.
-    pub fn new(
-        stores: Storefronts,
-        behind: Arc<dyn Marketplaces>,
-        catalogue: Arc<dyn CatalogueSource>,
-    ) -> Self {
+/// How a service reads the stores: one paced reader shared by the lookups and the crawl, and
+/// the crawled catalogues when they are kept. Clones share; the window's two services (demo and
+/// KicksDB) share one, so a store is read by one crawl at one pace.
+#[derive(Clone)]
+pub struct StoreReading {
+    storefronts: Arc<Storefronts>,
+    crawl: Option<StoreCatalogue>,
+    /// The background crawl, once started; it stops when the last clone is dropped.
+    task: Arc<Mutex<Option<CrawlTask>>>,
+}
+
+impl StoreReading {
+    /// Per-product lookups only, no crawl (a store is asked for the catalogue's slug).
+    #[must_use]
+    pub fn lookups_only(stores: RetailerStores, config: StorefrontConfig) -> Self {
         Self {
-            stores,
-            behind,
-            catalogue,
+            storefronts: Arc::new(Storefronts::new(stores, config)),
+            crawl: None,
+            task: Arc::default(),
         }
     }
 
-    /// The handle to ask the stores for: the id as given, except that a catalogue UUID (what
-    /// the window and its alerts hold) stands for its product's catalogue slug.
-    async fn handle_for(&self, id: &str) -> Result<String, UpstreamError> {
-        if uuid::Uuid::parse_str(id).is_err() {
-            return Ok(id.to_owned());
+    /// Lookups and the crawl of each store's catalogue, kept in `file` (`stores.sqlite` in the
+    /// data directory), matched against the catalogue file `catalogue` (others join as services
+    /// over them start). Sends nothing until [`start`](Self::start).
+    pub fn with_crawl(
+        stores: RetailerStores,
+        config: StorefrontConfig,
+        file: &std::path::Path,
+        catalogue: &std::path::Path,
+        crawl: CrawlConfig,
+    ) -> Result<Self, StoreDbError> {
+        let storefronts = Arc::new(Storefronts::new(stores, config));
+        let (catalogue, opened) =
+            StoreCatalogue::open(file, catalogue, Arc::clone(&storefronts), crawl)?;
+        tracing::info!(?opened, file = %file.display(), "store catalogues");
+        Ok(Self {
+            storefronts,
+            crawl: Some(catalogue),
+            task: Arc::default(),
+        })
+    }
+
+    /// Starts the background crawl of the configured stores on the current runtime, once
+    /// however many services share this reading.
+    pub fn start(&self) {
+        let Some(crawl) = &self.crawl else {
+            return;
+        };
+        let mut task = self.task.lock().unwrap_or_else(PoisonError::into_inner);
+        if task.is_none() {
+            *task = Some(crawl.spawn(self.storefronts.stores().clone()));
         }
-        match self.catalogue.held(id).await {
-            Ok(Some(held)) => Ok(held.slug),
-            Ok(None) => Ok(id.to_owned()),
-            Err(err) => Err(UpstreamError::Internal(format!(
-                "looking the product up in the catalogue: {err}"
-            ))),
+    }
+
+    /// The crawled catalogues, when kept.
+    #[must_use]
+    pub fn crawl(&self) -> Option<&StoreCatalogue> {
+        self.crawl.as_ref()
+    }
+}
+
+/// The stores of a [`StoreReading`] in front of `behind` for `retailer-a`.
+pub struct StoresInFront {
+    reading: StoreReading,
+    behind: Arc<dyn Marketplaces>,
+    /// Turns a catalogue id into what the stores are asked for.
+    catalogue: Arc<dyn CatalogueSource>,
+    /// The catalogue file the crawl matches stores against for this service.
+    codes_file: Option<PathBuf>,
+}
+
+/// What to ask one store for a product.
+enum Ask {
+    /// Its own handle, and what the crawl read of it when it matched.
+    Handle(String, Option<StoreOffer>),
+    /// It does not sell it (its catalogue, read, has no such product): the sentence why.
+    NotSold(String),
+}
+
+impl StoresInFront {
+    /// `reading`'s stores in front of `behind`; `catalogue` is where a catalogue id is looked
+    /// up, and what the crawl matches stores against.
+    pub fn new(
+        reading: StoreReading,
+        behind: Arc<dyn Marketplaces>,
+        catalogue: Arc<dyn CatalogueSource>,
+    ) -> Self {
+        let codes_file = catalogue.codes_file();
+        if let (Some(crawl), Some(file)) = (reading.crawl(), &codes_file) {
+            crawl.add_catalogue(file);
         }
+        Self {
+            reading,
+            behind,
+            catalogue,
+            codes_file,
+        }
+    }
+
+    fn stores(&self) -> &Storefronts {
+        &self.reading.storefronts
+    }
+
+    /// What to ask `store` for the product `id` (a catalogue UUID or slug, or the store's own
+    /// handle), given the crawl's `offers` of the catalogue product `held_id`.
+    async fn ask_for(
+        &self,
+        store: &StoreUrl,
+        id: &str,
+        held: Option<&crate::catalogue::read::HeldProduct>,
+        offers: &[StoreOffer],
+    ) -> Ask {
+        if let Some(offer) = offers.iter().find(|offer| offer.store == *store) {
+            return Ask::Handle(offer.product.handle.clone(), Some(offer.clone()));
+        }
+        let crawl = self.reading.crawl();
+        let status = crawl.map_or(CrawlStatus::NotYet, |crawl| crawl.status(store));
+        let read = matches!(status, CrawlStatus::Read { .. });
+        if let (Some(crawl), true) = (crawl, read) {
+            // The store's own handle (what its pages and a user paste name).
+            if let Ok(Some(product)) = crawl.product_by_handle(store, id).await {
+                return Ask::Handle(product.handle, None);
+            }
+            if held.is_some() {
+                return Ask::NotSold(format!(
+                    "{} sells no product with this style code or barcode ({status})",
+                    store.label()
+                ));
+            }
+        }
+        // No catalogue read yet, or the store refuses its feed: the catalogue's slug is all
+        // there is to ask by.
+        Ask::Handle(held.map_or_else(|| id.to_owned(), |h| h.slug.clone()), None)
+    }
+
+    /// `store`'s answer for the product: read live by its handle; when that fails and the
+    /// crawl read the product, the crawl's price and stock with their age.
+    async fn from_store(
+        &self,
+        store: &StoreUrl,
+        ask: Ask,
+    ) -> Result<Sourced<RetailerProduct>, StorefrontError> {
+        let (handle, offer) = match ask {
+            Ask::Handle(handle, offer) => (handle, offer),
+            Ask::NotSold(why) => {
+                return Err(StorefrontError::NotSold {
+                    store: store.label().to_owned(),
+                    why,
+                });
+            }
+        };
+        match self.stores().product_at(store, &handle).await {
+            Ok(product) => Ok(Sourced {
+                value: product,
+                origin: AnswerOrigin::store(store.label()),
+            }),
+            Err(err) if err.is_answer() => Err(err),
+            Err(err) => match offer {
+                Some(offer) => {
+                    let mut origin = AnswerOrigin::store(store.label());
+                    origin.as_of = offer.read_at_unix.and_then(rfc3339);
+                    origin.stale_reason = Some(err.to_string());
+                    Ok(Sourced {
+                        value: product_from_offer(&offer),
+                        origin,
+                    })
+                }
+                None => Err(err),
+            },
+        }
+    }
+}
+
+fn rfc3339(unix: i64) -> Option<String> {
+    chrono::DateTime::from_timestamp(unix, 0)
+        .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
+}
+
+/// The crawl's reading of a store product in the interface's `retailer-a` shape: the feed has
+/// the sizes, their price (the shop's currency) and stock; no description or barcode unless read.
+fn product_from_offer(offer: &StoreOffer) -> RetailerProduct {
+    let product: &StoreProduct = &offer.product;
+    let currency = offer.currency.clone().unwrap_or_default();
+    let skus: Vec<&str> = product.variants.iter().map(|v| v.sku.as_str()).collect();
+    RetailerProduct {
+        id: format!("gid://shopify/Product/{}", product.product_id),
+        title: product.title.clone(),
+        slug: product.handle.clone(),
+        product_type: product.product_type.clone(),
+        brand: product.vendor.clone(),
+        description: String::new(),
+        sku: super::mapping::common_sku(&skus),
+        images: product.images.clone(),
+        colorway: String::new(),
+        release_date: String::new(),
+        updated_at: String::new(),
+        variants: product
+            .variants
+            .iter()
+            .map(|variant| {
+                let barcode = variant.barcode.clone().unwrap_or_default();
+                RetailerVariant {
+                    id: format!("gid://shopify/ProductVariant/{}", variant.variant_id),
+                    size: variant.size.clone(),
+                    price: variant.price.trim().parse::<f64>().unwrap_or(0.0),
+                    currency: currency.clone(),
+                    barcode_type: super::mapping::barcode_type(&barcode).to_owned(),
+                    barcode,
+                    available: variant.available,
+                    updated_at: String::new(),
+                }
+            })
+            .collect(),
     }
 }
 
@@ -57,7 +258,7 @@ impl StoresInFront {
 impl Marketplaces for StoresInFront {
     fn sources(&self) -> RealtimeInfo {
         let mut info = self.behind.sources();
-        let stores = self.stores.stores();
+        let stores = self.stores().stores();
         if !stores.is_empty() {
             info.retailer_a = Some(RetailerInfo {
                 source: STOREFRONT.to_owned(),
@@ -72,6 +273,10 @@ impl Marketplaces for StoresInFront {
                             failures_in_row: health.failures_in_row,
                             last_error: health.last_error,
                             paused_until_unix: health.paused_until_unix,
+                            catalogue: self
+                                .reading
+                                .crawl()
+                                .map(|crawl| crawl.status(&url).to_string()),
                         }
                     })
                     .collect(),
@@ -97,14 +302,30 @@ impl Marketplaces for StoresInFront {
         id: &str,
         store: Option<&str>,
     ) -> Result<Sourced<RetailerProduct>, UpstreamError> {
-        if !self.stores.is_active() {
+        if !self.stores().is_active() {
             return self.behind.retailer_product(id, store).await;
         }
-        let handle = self.handle_for(id).await?;
-        let (product, url) = self.stores.product_and_store(&handle, store).await?;
-        Ok(Sourced {
-            value: product,
-            origin: AnswerOrigin::store(url.label()),
-        })
+        let stores = self.stores().named_or_all(store)?;
+        let held = self.catalogue.held(id).await.map_err(|err| {
+            UpstreamError::Internal(format!("looking the product up in the catalogue: {err}"))
+        })?;
+        let offers = match (self.reading.crawl(), &held, &self.codes_file) {
+            (Some(crawl), Some(held), Some(file)) => {
+                crawl.offers_in(file, &held.id).await.unwrap_or_else(|err| {
+                    tracing::warn!("the crawled catalogues could not be read: {err:#}");
+                    Vec::new()
+                })
+            }
+            _ => Vec::new(),
+        };
+        let mut failures: Vec<StorefrontError> = Vec::new();
+        for url in stores {
+            let ask = self.ask_for(&url, id, held.as_ref(), &offers).await;
+            match self.from_store(&url, ask).await {
+                Ok(answer) => return Ok(answer),
+                Err(err) => failures.push(err),
+            }
+        }
+        Err(super::failures_error(&failures, id))
     }
 }

@@ -131,9 +131,16 @@ const SEPARATORS: [char; 5] = ['-', '_', ' ', '/', '.'];
 
 /// The SKU the variants share, or their common stem without a trailing separator.
 fn shared_sku(variants: &[JsonVariant]) -> String {
-    let skus: Vec<&str> = variants
+    let skus: Vec<&str> = variants.iter().filter_map(|v| v.sku.as_deref()).collect();
+    common_sku(&skus)
+}
+
+/// The SKU `skus` share (blank ones left out), or their common stem without a trailing
+/// separator (`DD1391-100-9`, `DD1391-100-10` → `DD1391-100`).
+pub(super) fn common_sku(skus: &[&str]) -> String {
+    let skus: Vec<&str> = skus
         .iter()
-        .filter_map(|v| v.sku.as_deref().map(str::trim))
+        .map(|s| s.trim())
         .filter(|s| !s.is_empty())
         .collect();
     let Some(first) = skus.first() else {

@@ -34,7 +34,7 @@ pub mod store_db;
 mod turns;
 pub mod worker;
 
-pub use self::front::StoresInFront;
+pub use self::front::{StoreReading, StoresInFront};
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -99,6 +99,15 @@ pub enum StorefrontError {
         /// The handle asked for.
         handle: String,
     },
+    /// 404: the store's catalogue, read, has no product with the catalogue product's style code
+    /// or barcode (it is not asked by the catalogue's slug: stores name products their own way).
+    #[error("{why}")]
+    NotSold {
+        /// The store's label.
+        store: String,
+        /// Why, in a sentence naming the store and its catalogue's reading.
+        why: String,
+    },
     /// 401, or a password page.
     #[error("{store}: this store is password-protected")]
     PasswordProtected {
@@ -147,17 +156,38 @@ pub enum StorefrontError {
 
 impl StorefrontError {
     fn is_answer(&self) -> bool {
-        matches!(self, Self::NotFound { .. })
+        matches!(self, Self::NotFound { .. } | Self::NotSold { .. })
     }
 }
 
 impl From<StorefrontError> for UpstreamError {
     fn from(err: StorefrontError) -> Self {
         match err {
-            StorefrontError::NotFound { .. } => UpstreamError::NotFound(err.to_string()),
+            StorefrontError::NotFound { .. } | StorefrontError::NotSold { .. } => {
+                UpstreamError::NotFound(err.to_string())
+            }
             StorefrontError::Timeout(_) => UpstreamError::Timeout(err.to_string()),
             _ => UpstreamError::Failed(err.to_string()),
         }
+    }
+}
+
+/// What every store's failure to give `what` adds up to: 404 when each said it has no such
+/// product, the one failure when there was one, else 502 naming each store's failure.
+fn failures_error(failures: &[StorefrontError], what: &str) -> UpstreamError {
+    match failures {
+        [] => UpstreamError::NotFound("no retail store is configured".into()),
+        [only] => only.clone().into(),
+        all if all.iter().all(StorefrontError::is_answer) => UpstreamError::NotFound(format!(
+            "no configured store has a product {:?}",
+            what.chars().take(80).collect::<String>()
+        )),
+        all => UpstreamError::Failed(
+            all.iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("; "),
+        ),
     }
 }
 
@@ -247,7 +277,20 @@ impl Storefronts {
         handle: &str,
         store: Option<&str>,
     ) -> Result<(RetailerProduct, StoreUrl), UpstreamError> {
-        let stores = match store {
+        let mut failures: Vec<StorefrontError> = Vec::new();
+        for url in self.named_or_all(store)? {
+            match self.product_at(&url, handle).await {
+                Ok(product) => return Ok((product, url)),
+                Err(err) => failures.push(err),
+            }
+        }
+        Err(failures_error(&failures, handle))
+    }
+
+    /// The store named `store` (only a configured one: 404 otherwise), or every configured
+    /// store in order.
+    pub fn named_or_all(&self, store: Option<&str>) -> Result<Vec<StoreUrl>, UpstreamError> {
+        Ok(match store {
             // 404 rather than 400: the name is well formed, there is just no such store here.
             Some(name) => vec![self.stores.find(name).ok_or_else(|| {
                 UpstreamError::NotFound(format!(
@@ -256,29 +299,7 @@ impl Storefronts {
                 ))
             })?],
             None => self.stores.list(),
-        };
-        let mut failures: Vec<StorefrontError> = Vec::new();
-        for url in stores {
-            match self.product_at(&url, handle).await {
-                Ok(product) => return Ok((product, url)),
-                Err(err) => failures.push(err),
-            }
-        }
-        match failures.as_slice() {
-            [] => Err(UpstreamError::NotFound(
-                "no retail store is configured".into(),
-            )),
-            [only] => Err(only.clone().into()),
-            all if all.iter().all(StorefrontError::is_answer) => Err(UpstreamError::NotFound(
-                format!("no configured store has a product '{handle}'"),
-            )),
-            all => Err(UpstreamError::Failed(
-                all.iter()
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .join("; "),
-            )),
-        }
+        })
     }
 
     fn store_names(&self) -> String {

@@ -145,20 +145,38 @@ pub struct UnmatchedProduct {
 /// A store, its matches, and its products that are one catalogue product.
 type StoreHits = (StoreUrl, Arc<StoreMatches>, Vec<(u64, Evidence)>);
 
-/// One store's matches.
-#[derive(Debug, Default)]
+/// One store's matches against one catalogue file.
+#[derive(Debug)]
 struct StoreMatches {
     store_id: i64,
     currency: Option<String>,
     read_at: Option<i64>,
+    /// The catalogue file as it was when matched (size and modification time).
+    catalogue_stamp: Option<catalogue_keys::FileStamp>,
     by_catalogue: HashMap<String, Vec<(u64, Evidence)>>,
     unmatched: Vec<(u64, NoMatch)>,
 }
 
+impl Default for StoreMatches {
+    fn default() -> Self {
+        Self {
+            store_id: 0,
+            currency: None,
+            read_at: None,
+            catalogue_stamp: None,
+            by_catalogue: HashMap::new(),
+            unmatched: Vec::new(),
+        }
+    }
+}
+
 struct Inner {
     crawler: Crawler,
-    catalogue_path: Mutex<PathBuf>,
-    matches: RwLock<HashMap<StoreUrl, Arc<StoreMatches>>>,
+    /// The catalogue files stores are matched against, the main one first (the window's
+    /// services share one crawl: the demo's catalogue and KicksDB's mirror each have theirs).
+    catalogues: Mutex<Vec<PathBuf>>,
+    /// Matches per catalogue file and store.
+    matches: RwLock<HashMap<(PathBuf, StoreUrl), Arc<StoreMatches>>>,
     statuses: RwLock<HashMap<StoreUrl, CrawlStatus>>,
 }
 
@@ -207,7 +225,7 @@ impl StoreCatalogue {
             Self {
                 inner: Arc::new(Inner {
                     crawler,
-                    catalogue_path: Mutex::new(catalogue.to_path_buf()),
+                    catalogues: Mutex::new(vec![catalogue.to_path_buf()]),
                     matches: RwLock::new(HashMap::new()),
                     statuses: RwLock::new(HashMap::new()),
                 }),
@@ -220,9 +238,34 @@ impl StoreCatalogue {
     pub fn set_catalogue(&self, catalogue: &Path) {
         *self
             .inner
-            .catalogue_path
+            .catalogues
             .lock()
-            .unwrap_or_else(PoisonError::into_inner) = catalogue.to_path_buf();
+            .unwrap_or_else(PoisonError::into_inner) = vec![catalogue.to_path_buf()];
+    }
+
+    /// Matches against `catalogue` too (a second service over another catalogue file shares
+    /// this crawl); its matches are made from disk when first asked ([`offers_in`](Self::offers_in)).
+    pub fn add_catalogue(&self, catalogue: &Path) {
+        let mut catalogues = self
+            .inner
+            .catalogues
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if !catalogues.iter().any(|c| c == catalogue) {
+            catalogues.push(catalogue.to_path_buf());
+        }
+    }
+
+    fn catalogues(&self) -> Vec<PathBuf> {
+        self.inner
+            .catalogues
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    fn main_catalogue(&self) -> PathBuf {
+        self.catalogues().into_iter().next().unwrap_or_default()
     }
 
     /// How `store`'s crawl stands.
@@ -289,11 +332,15 @@ impl StoreCatalogue {
     }
 
     fn store_matches(&self, store: &StoreUrl) -> Option<Arc<StoreMatches>> {
+        self.matches_in(&self.main_catalogue(), store)
+    }
+
+    fn matches_in(&self, catalogue: &Path, store: &StoreUrl) -> Option<Arc<StoreMatches>> {
         self.inner
             .matches
             .read()
             .unwrap_or_else(PoisonError::into_inner)
-            .get(store)
+            .get(&(catalogue.to_path_buf(), store.clone()))
             .cloned()
     }
 
@@ -343,13 +390,22 @@ impl StoreCatalogue {
     /// # Errors
     /// The store file or the catalogue could not be read.
     pub async fn rematch(&self, store: &StoreUrl) -> Result<(), StoreCatalogueError> {
+        for catalogue in self.catalogues() {
+            self.rematch_in(&catalogue, store).await?;
+        }
+        Ok(())
+    }
+
+    /// `store`'s products on disk matched against `catalogue`.
+    async fn rematch_in(
+        &self,
+        catalogue: &Path,
+        store: &StoreUrl,
+    ) -> Result<(), StoreCatalogueError> {
         let url = store.clone();
-        let catalogue = self
-            .inner
-            .catalogue_path
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone();
+        let stamp = catalogue_keys::file_stamp(catalogue);
+        let catalogue = catalogue.to_path_buf();
+        let key = (catalogue.clone(), store.clone());
         let matches = self
             .inner
             .crawler
@@ -381,6 +437,7 @@ impl StoreCatalogue {
                     store_id: row.store_id,
                     currency: row.currency,
                     read_at,
+                    catalogue_stamp: stamp,
                     ..StoreMatches::default()
                 };
                 for ((product, _), answer) in products.iter().zip(answers) {
@@ -402,8 +459,42 @@ impl StoreCatalogue {
             .matches
             .write()
             .unwrap_or_else(PoisonError::into_inner)
-            .insert(store.clone(), Arc::new(matches));
+            .insert(key, Arc::new(matches));
         Ok(())
+    }
+
+    /// Matches of `stores` against `catalogue`, made again from disk first where there are
+    /// none yet or the catalogue file changed since (a mirror that took new products: a store
+    /// must not be said not to sell a product only because it was matched before the product
+    /// arrived). A store whose matching fails keeps its old matches (logged).
+    async fn fresh_matches(
+        &self,
+        catalogue: &Path,
+        stores: &[StoreUrl],
+    ) -> Vec<(StoreUrl, Arc<StoreMatches>)> {
+        let stamp = catalogue_keys::file_stamp(catalogue);
+        let mut found = Vec::new();
+        for store in stores {
+            let current = self.matches_in(catalogue, store);
+            let stale = current.as_ref().is_none_or(|m| m.catalogue_stamp != stamp);
+            let read = self.status(store) != CrawlStatus::NotYet
+                || self
+                    .inner
+                    .matches
+                    .read()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .keys()
+                    .any(|(_, matched)| matched == store);
+            if stale && read {
+                if let Err(err) = self.rematch_in(catalogue, store).await {
+                    tracing::warn!("matching {} again: {err:#}", store.label());
+                }
+            }
+            if let Some(matches) = self.matches_in(catalogue, store) {
+                found.push((store.clone(), matches));
+            }
+        }
+        found
     }
 
     /// Products of `store` no code matched whose barcodes were not read at their current
@@ -451,15 +542,47 @@ impl StoreCatalogue {
     /// # Errors
     /// The store file could not be read.
     pub async fn offers(&self, catalogue_id: &str) -> Result<Vec<StoreOffer>, StoreCatalogueError> {
-        let found: Vec<StoreHits> = self
+        self.offers_in(&self.main_catalogue(), catalogue_id).await
+    }
+
+    /// [`offers`](Self::offers) of the product `catalogue_id` of `catalogue` (one of the files
+    /// given to [`open`](Self::open) or [`add_catalogue`](Self::add_catalogue)), its stores
+    /// matched again first when the file changed since.
+    ///
+    /// # Errors
+    /// The store file could not be read.
+    pub async fn offers_in(
+        &self,
+        catalogue: &Path,
+        catalogue_id: &str,
+    ) -> Result<Vec<StoreOffer>, StoreCatalogueError> {
+        // The stores read or matched so far (a store matched from disk after a restart has no
+        // status until its cycle starts).
+        let mut stores: Vec<StoreUrl> = self
             .inner
-            .matches
+            .statuses
             .read()
             .unwrap_or_else(PoisonError::into_inner)
-            .iter()
+            .keys()
+            .cloned()
+            .collect();
+        stores.extend(
+            self.inner
+                .matches
+                .read()
+                .unwrap_or_else(PoisonError::into_inner)
+                .keys()
+                .map(|(_, store)| store.clone()),
+        );
+        stores.sort();
+        stores.dedup();
+        let found: Vec<StoreHits> = self
+            .fresh_matches(catalogue, &stores)
+            .await
+            .into_iter()
             .filter_map(|(store, matches)| {
                 let ids = matches.by_catalogue.get(catalogue_id)?.clone();
-                Some((store.clone(), Arc::clone(matches), ids))
+                Some((store, matches, ids))
             })
             .collect();
         let mut offers = Vec::new();
