@@ -1,0 +1,198 @@
+//! Stores as catalogues through the service (issue 63): `solescope serve`'s service with two mock
+//! Shopify stores that name their products their own way (no handle is a catalogue slug), their
+//! catalogues crawled and matched by style code or barcode. `GET /api/v3/retailer-a/products/{id}`
+//! finds the store's product by the catalogue's id or slug, and by the store's own handle; a store
+//! that does not sell the product says so (never a product with a near-identical title); when a
+//! store cannot be read live, the crawl's price and stock answer with their age.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::mock_storefront::{MockStorefront, Mode, sneaker_store};
+use solescope::model::{RetailerEnvelope, RetailerStores, ServiceSources, StoreUrl, V2Envelope};
+use solescope::service::storefront::crawl::CrawlConfig;
+use solescope::service::storefront::{StoreReading, StorefrontConfig};
+use solescope::service::{self, ServiceState};
+
+/// The service over a generated catalogue (every real release) with `stores` crawled.
+struct Served {
+    base: String,
+    catalogue: std::path::PathBuf,
+    _server: service::ServerHandle,
+    _dir: tempfile::TempDir,
+}
+
+async fn serve(stores: &[&MockStorefront]) -> Served {
+    let dir = tempfile::tempdir().unwrap();
+    let catalogue = common::catalogue(dir.path(), "catalogue.sqlite", 2_000, 11);
+    let list = RetailerStores::new(
+        stores
+            .iter()
+            .map(|store| StoreUrl::parse(&store.base_url).unwrap()),
+    );
+    let reading = StoreReading::with_crawl(
+        list,
+        StorefrontConfig {
+            // A live read reused for a tenth of a second: each request of the test reads.
+            cache_ttl: Duration::from_millis(100),
+            min_interval: Duration::from_millis(20),
+            failures_before_pause: 100,
+            ..StorefrontConfig::default()
+        },
+        &dir.path().join("stores.sqlite"),
+        &catalogue,
+        CrawlConfig {
+            watch_interval: Duration::from_millis(100),
+            ..CrawlConfig::default()
+        },
+    )
+    .unwrap();
+    let mut config = common::config(&catalogue);
+    config.store_reading = Some(reading);
+    let state = tokio::task::spawn_blocking(move || ServiceState::open(&config))
+        .await
+        .unwrap()
+        .unwrap();
+    let server = service::spawn("127.0.0.1:0", state).await.unwrap();
+    Served {
+        base: server.base_url(),
+        catalogue,
+        _server: server,
+        _dir: dir,
+    }
+}
+
+impl Served {
+    async fn get(&self, path: &str) -> reqwest::Response {
+        reqwest::Client::new()
+            .get(format!("{}{path}", self.base))
+            .header("Authorization", "demo-pro")
+            .send()
+            .await
+            .unwrap()
+    }
+
+    /// Waits until every store's catalogue was read.
+    async fn crawled(&self) {
+        let started = Instant::now();
+        loop {
+            let sources: V2Envelope<ServiceSources> =
+                self.get("/api/v2/sources").await.json().await.unwrap();
+            let stores = sources.data.realtime.stores().to_vec();
+            if !stores.is_empty()
+                && stores.iter().all(|s| {
+                    s.catalogue
+                        .as_deref()
+                        .is_some_and(|c| c.contains("products read"))
+                })
+            {
+                return;
+            }
+            assert!(started.elapsed() < Duration::from_secs(30), "{stores:?}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// `(id, slug)` of the catalogue product with style code `sku`.
+    fn product(&self, sku: &str) -> (String, String) {
+        rusqlite::Connection::open(&self.catalogue)
+            .unwrap()
+            .query_row(
+                "SELECT id, slug FROM products WHERE sku = ?1",
+                [sku],
+                |row| Ok((row.get(0)?, row.get(1)?)),
+            )
+            .unwrap()
+    }
+}
+
+#[tokio::test]
+async fn a_store_is_asked_for_its_own_product_matched_by_style_code_never_by_our_slug() {
+    let first = MockStorefront::start(sneaker_store(&[])).await;
+    let second = MockStorefront::start(sneaker_store(&[])).await;
+    let served = serve(&[&first, &second]).await;
+    served.crawled().await;
+    let (panda_id, panda_slug) = served.product("DD1391-100");
+    for key in [
+        &panda_id,
+        &panda_slug,
+        &"nike-dunk-low-retro-white-black-panda".to_owned(),
+    ] {
+        for store in [&first, &second] {
+            let answer = served
+                .get(&format!(
+                    "/api/v3/retailer-a/products/{key}?store={}",
+                    store.label()
+                ))
+                .await;
+            assert_eq!(answer.status(), 200, "{key} at {}", store.label());
+            assert_eq!(
+                answer.headers()["x-solescope-store"],
+                store.label().as_str(),
+                "{key}"
+            );
+            let product: RetailerEnvelope = answer.json().await.unwrap();
+            // The store's own Panda, not the decoy titled like it (`nike-dunk-low-retro-panda`,
+            // code DD1873-102), and not asked for by our slug.
+            assert_eq!(product.data.slug, "nike-dunk-low-retro-white-black-panda");
+            assert_ne!(product.data.slug, panda_slug);
+            assert_eq!(product.data.sku, "DD1391-100");
+        }
+    }
+    // A catalogue product the store does not sell: said so, naming the store and its reading.
+    let (chicago, _) = served.product("555088-101");
+    let answer = served
+        .get(&format!(
+            "/api/v3/retailer-a/products/{chicago}?store={}",
+            first.label()
+        ))
+        .await;
+    assert_eq!(answer.status(), 404);
+    let text = answer.text().await.unwrap();
+    assert!(
+        text.contains("sells no product with this style code"),
+        "{text}"
+    );
+    assert!(
+        !first
+            .seen()
+            .iter()
+            .any(|seen| seen.path.contains(&panda_slug)),
+        "a store was asked for our slug"
+    );
+}
+
+#[tokio::test]
+async fn a_store_that_cannot_be_read_live_answers_with_the_crawls_price_and_its_age() {
+    let store = MockStorefront::start(sneaker_store(&[])).await;
+    let served = serve(&[&store]).await;
+    served.crawled().await;
+    let (panda_id, _) = served.product("DD1391-100");
+    let path = format!(
+        "/api/v3/retailer-a/products/{panda_id}?store={}",
+        store.label()
+    );
+    let live = served.get(&path).await;
+    assert_eq!(live.status(), 200);
+    assert!(live.headers().get("x-solescope-as-of").is_none());
+    let live: RetailerEnvelope = live.json().await.unwrap();
+
+    store.set_mode(Mode::ServerError);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let kept = served.get(&path).await;
+    assert_eq!(kept.status(), 200);
+    assert!(kept.headers().get("x-solescope-as-of").is_some());
+    assert!(kept.headers().get("x-solescope-stale-reason").is_some());
+    let kept: RetailerEnvelope = kept.json().await.unwrap();
+    assert_eq!(kept.data.slug, live.data.slug);
+    let sizes = |p: &RetailerEnvelope| -> Vec<(String, bool)> {
+        p.data
+            .variants
+            .iter()
+            .map(|v| (v.size.clone(), v.available))
+            .collect()
+    };
+    assert_eq!(sizes(&kept), sizes(&live), "the crawl's sizes and stock");
+    assert!(kept.data.variants.iter().any(|v| v.price > 0.0));
+}
