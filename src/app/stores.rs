@@ -98,6 +98,7 @@ impl App {
                         paused_until_unix: store.paused_until_unix,
                     },
                     saved: false,
+                    catalogue: store.catalogue.clone(),
                 })
             })
             .collect();
@@ -118,13 +119,15 @@ impl App {
             let rows = shared
                 .list()
                 .into_iter()
-                .map(|url| StoreRow {
-                    health: reported
-                        .iter()
-                        .find(|row| row.url == url)
-                        .map_or_else(|| shared.health(&url), |row| row.health.clone()),
-                    saved: saved.contains(&url),
-                    url,
+                .map(|url| {
+                    let reported = reported.iter().find(|row| row.url == url);
+                    StoreRow {
+                        health: reported
+                            .map_or_else(|| shared.health(&url), |row| row.health.clone()),
+                        catalogue: reported.and_then(|row| row.catalogue.clone()),
+                        saved: saved.contains(&url),
+                        url,
+                    }
                 })
                 .collect();
             (rows, StoresOwner::InWindow)

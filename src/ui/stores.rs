@@ -14,7 +14,36 @@ pub struct StoreRow {
     pub health: StoreHealth,
     /// Whether it is kept in the user database (a store given on the command line is not).
     pub saved: bool,
+    /// How the reading of its whole catalogue stands, as the service said.
+    pub catalogue: Option<String>,
 }
+
+/// Sneaker stores that run on Shopify, from the monitors' site lists of
+/// `shared/research/shopify-storefront.md` §4 (old snapshots: a store may have moved on; its
+/// reading says so). Offered in Settings, each added only when the user ticks it: nothing is
+/// contacted before.
+pub const WELL_KNOWN_STORES: &[(&str, &str)] = &[
+    ("Kith", "https://kith.com"),
+    ("Kith EU", "https://eu.kith.com"),
+    ("Undefeated", "https://undefeated.com"),
+    ("Concepts", "https://cncpts.com"),
+    ("Bodega", "https://bdgastore.com"),
+    ("Packer", "https://packershoes.com"),
+    ("Sneaker Politics", "https://sneakerpolitics.com"),
+    ("Shoe Palace", "https://shoepalace.com"),
+    ("West NYC", "https://westnyc.com"),
+    ("Extra Butter", "https://extrabutterny.com"),
+    ("Hanon", "https://hanon-shop.com"),
+    ("AFEW", "https://en.afew-store.com"),
+    ("Asphaltgold", "https://asphaltgold.com"),
+    ("atmos USA", "https://atmosusa.com"),
+    ("Notre", "https://notre-shop.com"),
+    ("DTLR", "https://dtlr.com"),
+    ("Xhibition", "https://xhibition.co"),
+    ("Wish ATL", "https://wishatl.com"),
+    ("NRML", "https://nrml.ca"),
+    ("Shop Nice Kicks", "https://shopnicekicks.com"),
+];
 
 /// What the user asked for in the section.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -99,11 +128,16 @@ pub fn retail_stores_ui(
             for row in rows {
                 ui.label(row.url.as_str());
                 let text = health_text(&row.health, now);
-                if row.health.failures_in_row > 0 {
-                    ui.colored_label(ui.visuals().warn_fg_color, text);
-                } else {
-                    ui.weak(text);
-                }
+                ui.vertical(|ui| {
+                    if row.health.failures_in_row > 0 {
+                        ui.colored_label(ui.visuals().warn_fg_color, text);
+                    } else {
+                        ui.weak(text);
+                    }
+                    if let Some(catalogue) = &row.catalogue {
+                        ui.weak(format!("Catalogue: {catalogue}"));
+                    }
+                });
                 if owner != StoresOwner::InWindow {
                     ui.weak("the server's");
                 } else if row.saved {
@@ -137,12 +171,74 @@ pub fn retail_stores_ui(
     if let Some(error) = error {
         ui.colored_label(ui.visuals().error_fg_color, error);
     }
+    egui::CollapsingHeader::new("Well-known sneaker stores on Shopify")
+        .default_open(rows.is_empty())
+        .show(ui, |ui| {
+            ui.weak(
+                "Tick a store to read its prices and stock; none is contacted before. Each \
+                 store's whole catalogue is read at most every 30 minutes, at one request a second.",
+            );
+            egui::Grid::new("well_known_stores")
+                .num_columns(2)
+                .show(ui, |ui| {
+                    for (name, url) in WELL_KNOWN_STORES {
+                        let listed = rows.iter().find(|row| row.url.as_str() == *url);
+                        let mut ticked = listed.is_some();
+                        let label = format!("{name} ({})", url.trim_start_matches("https://"));
+                        let enabled = listed.is_none_or(|row| row.saved);
+                        if ui
+                            .add_enabled(enabled, egui::Checkbox::new(&mut ticked, label))
+                            .changed()
+                        {
+                            action = match listed {
+                                Some(row) => StoresAction::Remove(row.url.clone()),
+                                None => StoresAction::Add((*url).to_owned()),
+                            };
+                        }
+                        ui.end_row();
+                    }
+                });
+        });
     action
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A well-known store is offered, and added only when ticked: drawing the list asks for
+    /// nothing.
+    #[test]
+    fn a_well_known_store_is_added_only_when_ticked() {
+        use egui_kittest::kittest::Queryable as _;
+        let mut harness = egui_kittest::Harness::new_ui_state(
+            |ui, asked: &mut Vec<StoresAction>| {
+                let mut draft = String::new();
+                let action =
+                    retail_stores_ui(ui, &[], &mut draft, None, StoresOwner::InWindow, None);
+                if action != StoresAction::None {
+                    asked.push(action);
+                }
+            },
+            Vec::new(),
+        );
+        harness.run();
+        assert!(harness.state().is_empty(), "nothing asked before a tick");
+        harness.get_by_label("Kith (kith.com)").click();
+        harness.run();
+        assert_eq!(
+            harness.state().as_slice(),
+            [StoresAction::Add("https://kith.com".into())]
+        );
+    }
+
+    #[test]
+    fn every_well_known_store_is_a_store_address() {
+        for (name, url) in WELL_KNOWN_STORES {
+            let parsed = StoreUrl::parse(url).unwrap_or_else(|err| panic!("{name}: {err}"));
+            assert_eq!(parsed.as_str(), *url, "{name}");
+        }
+    }
 
     #[test]
     fn a_store_is_answering_failing_or_paused() {
