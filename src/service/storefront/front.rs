@@ -112,7 +112,7 @@ pub struct StoresInFront {
 /// What to ask one store for a product.
 enum Ask {
     /// Its own handle, and what the crawl read of it when it matched.
-    Handle(String, Option<StoreOffer>),
+    Handle(String, Option<Box<StoreOffer>>),
     /// It does not sell it (its catalogue, read, has no such product): the sentence why.
     NotSold(String),
 }
@@ -151,7 +151,7 @@ impl StoresInFront {
         offers: &[StoreOffer],
     ) -> Ask {
         if let Some(offer) = offers.iter().find(|offer| offer.store == *store) {
-            return Ask::Handle(offer.product.handle.clone(), Some(offer.clone()));
+            return Ask::Handle(offer.product.handle.clone(), Some(Box::new(offer.clone())));
         }
         let crawl = self.reading.crawl();
         let status = crawl.map_or(CrawlStatus::NotYet, |crawl| crawl.status(store));
@@ -175,7 +175,7 @@ impl StoresInFront {
 
     /// `store`'s answer for the product: read live by its handle; when that fails and the
     /// crawl read the product, the crawl's price and stock with their age.
-    async fn from_store(
+    async fn read_store(
         &self,
         store: &StoreUrl,
         ask: Ask,
@@ -321,7 +321,7 @@ impl Marketplaces for StoresInFront {
         let mut failures: Vec<StorefrontError> = Vec::new();
         for url in stores {
             let ask = self.ask_for(&url, id, held.as_ref(), &offers).await;
-            match self.from_store(&url, ask).await {
+            match self.read_store(&url, ask).await {
                 Ok(answer) => return Ok(answer),
                 Err(err) => failures.push(err),
             }

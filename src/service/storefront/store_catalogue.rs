@@ -146,7 +146,7 @@ pub struct UnmatchedProduct {
 type StoreHits = (StoreUrl, Arc<StoreMatches>, Vec<(u64, Evidence)>);
 
 /// One store's matches against one catalogue file.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 struct StoreMatches {
     store_id: i64,
     currency: Option<String>,
@@ -155,19 +155,6 @@ struct StoreMatches {
     catalogue_stamp: Option<catalogue_keys::FileStamp>,
     by_catalogue: HashMap<String, Vec<(u64, Evidence)>>,
     unmatched: Vec<(u64, NoMatch)>,
-}
-
-impl Default for StoreMatches {
-    fn default() -> Self {
-        Self {
-            store_id: 0,
-            currency: None,
-            read_at: None,
-            catalogue_stamp: None,
-            by_catalogue: HashMap::new(),
-            unmatched: Vec::new(),
-        }
-    }
 }
 
 struct Inner {
@@ -485,10 +472,11 @@ impl StoreCatalogue {
                     .unwrap_or_else(PoisonError::into_inner)
                     .keys()
                     .any(|(_, matched)| matched == store);
-            if stale && read {
-                if let Err(err) = self.rematch_in(catalogue, store).await {
-                    tracing::warn!("matching {} again: {err:#}", store.label());
-                }
+            if stale
+                && read
+                && let Err(err) = self.rematch_in(catalogue, store).await
+            {
+                tracing::warn!("matching {} again: {err:#}", store.label());
             }
             if let Some(matches) = self.matches_in(catalogue, store) {
                 found.push((store.clone(), matches));
