@@ -1,0 +1,177 @@
+//! Stores as catalogues in the window (issue 63), driven in `egui_kittest`: the demo's service
+//! reading two mock Shopify stores that name their products their own way (no handle is a
+//! catalogue slug; more than one page each; a decoy titled like the Panda), their catalogues
+//! crawled and matched by style code. *Where to buy* on the Dunk Low 'Panda' shows both stores'
+//! prices and stock, and a restock at the second store fires a restock alert.
+
+mod common;
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use common::kittest::{has_label_containing, open_hit, step_until};
+use common::mock_storefront::{MockStorefront, sneaker_store};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
+use solescope::app::monitor::MonitorConfig;
+use solescope::app::notify::{Notifier, NotifyError};
+use solescope::app::{App, AppInit, AppState, LOCAL_DEMO_ACCOUNT, StartupStatus, View};
+use solescope::client::{KeyStore as _, MemoryKeyStore};
+use solescope::model::{AlertFiring, AlertKind, NewAlert, ProductRef, RetailerStores, StoreUrl};
+use solescope::service::storefront::crawl::CrawlConfig;
+use solescope::service::storefront::{StoreReading, StorefrontConfig};
+use solescope::service::{self, ServiceState};
+use solescope::userdb::UserDb;
+
+/// Records notifications instead of showing them.
+#[derive(Default)]
+struct Recorded(Mutex<Vec<AlertFiring>>);
+
+impl Notifier for Recorded {
+    fn notify(&self, firing: &AlertFiring) -> Result<(), NotifyError> {
+        self.0.lock().unwrap().push(firing.clone());
+        Ok(())
+    }
+}
+
+/// The Panda's handle at the mock stores, and the variant id of its sold-out US 8.
+const PANDA_HANDLE: &str = "nike-dunk-low-retro-white-black-panda";
+const PANDA_US8: u64 = 9_100_000_000_001 * 10 + 2;
+
+#[test]
+fn where_to_buy_shows_both_stores_and_a_restock_at_the_second_fires() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalogue = common::catalogue(dir.path(), "ui.sqlite", 2_000, 11);
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let stores: Vec<MockStorefront> = (0..2)
+        .map(|_| runtime.block_on(MockStorefront::start(sneaker_store(&[]))))
+        .collect();
+    let list = RetailerStores::new(
+        stores
+            .iter()
+            .map(|store| StoreUrl::parse(&store.base_url).unwrap()),
+    );
+    let reading = StoreReading::with_crawl(
+        list.clone(),
+        StorefrontConfig {
+            cache_ttl: Duration::from_millis(200),
+            min_interval: Duration::from_millis(20),
+            ..StorefrontConfig::default()
+        },
+        &dir.path().join("stores.sqlite"),
+        &catalogue,
+        CrawlConfig {
+            watch_interval: Duration::from_millis(100),
+            ..CrawlConfig::default()
+        },
+    )
+    .unwrap();
+    let mut config = common::config(&catalogue);
+    config.store_reading = Some(reading);
+    let state = ServiceState::open(&config).unwrap();
+    let server = runtime
+        .block_on(async { service::spawn("127.0.0.1:0", state).await })
+        .unwrap();
+
+    // An alert on the Panda's sold-out US 8, set before the window opens.
+    let panda: (String, String) = rusqlite::Connection::open(&catalogue)
+        .unwrap()
+        .query_row(
+            "SELECT id, title FROM products WHERE sku = 'DD1391-100'",
+            [],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )
+        .unwrap();
+    let db_path = dir.path().join(UserDb::FILE_NAME);
+    UserDb::open(&db_path)
+        .unwrap()
+        .add_alert(
+            &NewAlert {
+                product: ProductRef {
+                    product_id: panda.0.clone(),
+                    style_code: "DD1391-100".into(),
+                    title: panda.1.clone(),
+                },
+                size: Some("8".into()),
+                kind: AlertKind::BackInStock,
+                price_cents: None,
+                currency: "USD".into(),
+            },
+            0,
+        )
+        .unwrap();
+
+    let key_store = Arc::new(MemoryKeyStore::new());
+    key_store.set(LOCAL_DEMO_ACCOUNT, "demo-pro").unwrap();
+    let mut app = App::new(AppInit {
+        runtime: runtime.handle().clone(),
+        key_store,
+        startup: StartupStatus::ready(server.base_url()).with_retailer_stores(list),
+        state: AppState {
+            view: View::Product,
+            last_query: "dunk low panda".into(),
+            ..AppState::default()
+        },
+        screenshot: None,
+        user_db: Some(db_path),
+    });
+    let notified = Arc::new(Recorded::default());
+    app.set_alert_notifier(
+        notified.clone(),
+        MonitorConfig {
+            check_every: Duration::from_millis(200),
+        },
+    );
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1400.0, 2400.0))
+        .build_ui_state(|ui, app: &mut App| app.ui(ui), app);
+    solescope::app::images::install(&harness.ctx, runtime.handle().clone());
+    step_until(&mut harness, "both stores' catalogues read", |h| {
+        h.state().service_sources().is_some_and(|sources| {
+            let stores = sources.realtime.stores();
+            stores.len() == 2
+                && stores.iter().all(|store| {
+                    store
+                        .catalogue
+                        .as_deref()
+                        .is_some_and(|text| text.contains("products read"))
+                })
+        })
+    });
+    step_until(&mut harness, "the search", |h| {
+        h.state().is_idle() && h.state().search_results().is_some()
+    });
+    let index = harness
+        .state()
+        .search_results()
+        .unwrap()
+        .hits
+        .iter()
+        .position(|hit| hit.sku == "DD1391-100")
+        .expect("the Panda among the hits");
+    open_hit(&mut harness, index);
+
+    harness.get_by_label("Compare marketplaces").click();
+    let columns: Vec<String> = stores
+        .iter()
+        .map(|store| format!("{} retail", store.label()))
+        .collect();
+    step_until(&mut harness, "a column per store with its prices", |h| {
+        h.state().is_idle()
+            && columns.iter().all(|label| has_label_containing(h, label))
+            && h.query_all_by_label_contains("110.00 USD").count() >= 2
+    });
+    assert!(has_label_containing(&harness, "sold out"), "the stock too");
+    assert!(notified.0.lock().unwrap().is_empty(), "sold out still");
+
+    stores[1].set_available(PANDA_HANDLE, PANDA_US8, true);
+    let recorded = Arc::clone(&notified);
+    step_until(&mut harness, "the restock alert", |_| {
+        !recorded.0.lock().unwrap().is_empty()
+    });
+    let fired = notified.0.lock().unwrap().clone();
+    assert_eq!(fired.len(), 1, "{fired:?}");
+    assert_eq!(fired[0].size, "8");
+    drop(harness);
+    drop(server);
+}
