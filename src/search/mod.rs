@@ -83,14 +83,17 @@
 //! with several frequent terms (module `spreads`). At most [`MAX_QUERY_WORDS`] words are used; text over
 //! [`MAX_QUERY_CHARS`] characters is refused with [`SearchError::QueryTooLong`] (a 400).
 
+mod analyze;
 mod bits;
 mod bucket;
 mod build;
 mod candidates;
 mod derive;
+mod docs;
 mod documents;
 mod gtins;
 pub mod hits;
+pub mod live;
 mod numbering;
 mod parts;
 mod persist;
@@ -129,6 +132,9 @@ pub const RANK_WINDOW: usize = 4_096;
 pub struct SearchIndex {
     /// `products.pk` of each document; documents are numbered by popularity.
     pks: Vec<i64>,
+    /// `products.popularity` of each document (decreasing; ties by `pk`): where a product
+    /// written live falls among the documents (module `live`).
+    popularity: Vec<i64>,
     dictionary: parts::Dictionary,
     postings: parts::Postings,
     forward: parts::Forward,
@@ -139,6 +145,8 @@ pub struct SearchIndex {
     derivations: derive::DerivationCache,
     /// Full-width sets of the words spread so far (module `spreads`).
     spreads: spreads::SpreadCache,
+    /// What a live index over this one needs beyond ranking (module `live`), made on first use.
+    live_support: std::sync::OnceLock<live::BaseSupport>,
 }
 
 impl std::fmt::Debug for SearchIndex {
@@ -312,6 +320,12 @@ impl SearchIndex {
         let outcome = query::run(self, &mut scratch, request, gtins);
         self.return_scratch(scratch);
         outcome
+    }
+
+    /// What a live index over this one needs beyond ranking (made on first use).
+    pub(in crate::search) fn live_support(&self) -> &live::BaseSupport {
+        self.live_support
+            .get_or_init(|| live::BaseSupport::new(self))
     }
 
     /// Number of products in the index.
