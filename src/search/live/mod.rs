@@ -64,6 +64,7 @@ use std::sync::Arc;
 
 pub use self::product::{
     HitPrices, HitVariant, LiveProduct, MAX_FIELD_BYTES, MAX_LABELS, MAX_VARIANTS, ProductHit,
+    write_to_catalogue,
 };
 pub use self::store::{LiveConfig, LiveIndex, LiveStats, WriteOutcome};
 
@@ -154,3 +155,6 @@ pub(crate) struct Snapshot {
     /// Hits of the products written before the base was merged (from the first merge on).
     pub(crate) overlay: Option<Arc<super::HitStore>>,
 }
+
+#[cfg(test)]
+mod tests;

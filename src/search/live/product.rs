@@ -331,3 +331,77 @@ impl LiveProduct {
         Ok(Some(product))
     }
 }
+
+/// Writes `product` into the catalogue behind `conn` as its row and its sizes (replacing the
+/// product of its key): what a catalogue holding the products written to a live index holds,
+/// for the tests that compare the live index with a full rebuild from such a catalogue.
+#[doc(hidden)]
+pub fn write_to_catalogue(conn: &Connection, product: &LiveProduct) -> Result<(), LiveError> {
+    let hit = &product.hit;
+    conn.execute("DELETE FROM variants WHERE product_pk = ?1", [product.pk])?;
+    conn.execute(
+        "INSERT OR REPLACE INTO products (pk, id, slug, sku, sku_norm, title, brand, model,
+           category, color, gender, age_group, size_system, condition, availability, description,
+           image, link, release_date, retail_usd_cents, retail_eur_cents, min_usd_cents,
+           avg_usd_cents, max_usd_cents, base_usd_cents, min_eur_cents, avg_eur_cents,
+           max_eur_cents, base_eur_cents, is_bundle, labels, inserted_at, popularity)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
+           ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33)",
+        rusqlite::params![
+            product.pk,
+            product.id,
+            product.slug,
+            product.sku,
+            product.sku_norm,
+            product.title,
+            product.brand,
+            product.model,
+            product.category,
+            product.color,
+            product.gender,
+            hit.age_group,
+            hit.size_system,
+            hit.condition,
+            hit.availability,
+            product.description,
+            hit.image,
+            hit.link,
+            hit.release_date,
+            hit.usd.retail_cents,
+            hit.eur.retail_cents,
+            hit.usd.min_cents,
+            hit.usd.avg_cents,
+            hit.usd.max_cents,
+            hit.usd.base_cents,
+            hit.eur.min_cents,
+            hit.eur.avg_cents,
+            hit.eur.max_cents,
+            hit.eur.base_cents,
+            hit.is_bundle,
+            serde_json::to_string(&hit.labels).unwrap_or_else(|_| "[]".to_owned()),
+            hit.inserted_at,
+            product.popularity,
+        ],
+    )?;
+    let mut insert = conn.prepare_cached(
+        "INSERT INTO variants (id, product_pk, position, size, gtin, link, price_usd_cents,
+           price_eur_cents) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?;
+    for (position, variant) in hit.variants.iter().enumerate() {
+        let id: Vec<u8> = variant
+            .id
+            .map(|id| id.as_bytes().to_vec())
+            .unwrap_or_default();
+        insert.execute(rusqlite::params![
+            id,
+            product.pk,
+            position as i64,
+            variant.size,
+            variant.gtin,
+            variant.link,
+            variant.price_usd_cents,
+            variant.price_eur_cents,
+        ])?;
+    }
+    Ok(())
+}

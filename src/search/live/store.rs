@@ -479,6 +479,12 @@ impl LiveIndex {
         merge(&self.shared)
     }
 
+    /// The base in force (tests look into it).
+    #[cfg(test)]
+    pub(crate) fn base(&self) -> Arc<SearchIndex> {
+        Arc::clone(&self.shared.current.load().base)
+    }
+
     /// The index's sizes now.
     pub fn stats(&self) -> LiveStats {
         let snapshot = self.shared.current.load();
