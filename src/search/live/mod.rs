@@ -55,9 +55,11 @@ mod log;
 mod merge;
 mod product;
 mod query;
+mod replay;
 mod segment;
 mod store;
 mod view;
+mod writes;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

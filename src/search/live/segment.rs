@@ -386,9 +386,9 @@ pub(crate) fn live_doc(
     hit: HitLoc,
 ) -> LiveDoc {
     let base_terms = base.dictionary.term_count();
-    let mut entries = Vec::with_capacity(analyzed.terms.len());
-    for (term, meta) in &analyzed.terms {
-        let id = match term.base {
+    make_doc(
+        base,
+        &mut |term| match term.base {
             Some(id) => {
                 // A base term a live document has is kept by name too: prefix expansion
                 // finds it there (module `expand`).
@@ -398,9 +398,26 @@ pub(crate) fn live_doc(
                 id
             }
             None => segment.new_term_id(base_terms, &term.name),
-        };
-        entries.push(id << 8 | u32::from(*meta));
-    }
+        },
+        product,
+        analyzed,
+        hit,
+    )
+}
+
+/// A document made of `analyzed`, its terms numbered by `id_of`.
+pub(crate) fn make_doc(
+    base: &SearchIndex,
+    id_of: &mut dyn FnMut(&TermRef) -> u32,
+    product: &IndexFields,
+    analyzed: Analyzed,
+    hit: HitLoc,
+) -> LiveDoc {
+    let entries: Vec<u32> = analyzed
+        .terms
+        .iter()
+        .map(|(term, meta)| id_of(term) << 8 | u32::from(*meta))
+        .collect();
     let header = DocHeader {
         start: 0,
         description: analyzed.description,
