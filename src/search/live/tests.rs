@@ -84,7 +84,9 @@ fn changes(base: &Connection, pool: &Connection, seed: u64, count: usize) -> Vec
                 if rng.random_bool(0.3) {
                     // A word no product had, so the dictionary grows.
                     let word = vocabulary.choose(&mut rng).unwrap();
-                    product.title = format!("{} {word}{}", product.title, step % 7);
+                    // Letters only: a word typo derivations walk (module `expand`).
+                    let letter = char::from(b'a' + (step % 26) as u8);
+                    product.title = format!("{} {word}{letter} {word}{}", product.title, step % 7);
                 }
                 added.push(product.pk);
                 out.push(Change::Upsert(product));
