@@ -362,6 +362,51 @@ fn main() {
     );
 
     if options.searches_only {
+        // The cost of the live part: the same queries, one thread, over the base alone and
+        // over base and segment, in alternating chunks.
+        let base = SearchIndex::open(catalogue, &conn).expect("index").0;
+        let mut times = [Duration::ZERO; 2];
+        let mut stage_nanos = [[0u64; 11]; 2];
+        solescope::search::stages::record(true);
+        for chunk in check_queries.chunks(100) {
+            for (at, time) in times.iter_mut().enumerate() {
+                let started = Instant::now();
+                for text in chunk {
+                    let request = SearchRequest {
+                        text,
+                        limit: PAGE,
+                        ..SearchRequest::default()
+                    };
+                    if at == 0 {
+                        std::hint::black_box(base.search(&request).expect("search"));
+                    } else {
+                        std::hint::black_box(live.search(&request).expect("search"));
+                    }
+                    let profile = solescope::search::stages::take();
+                    for (sum, nanos) in stage_nanos[at].iter_mut().zip(profile.nanos) {
+                        *sum += nanos;
+                    }
+                }
+                *time += started.elapsed();
+            }
+        }
+        let per = |time: Duration| ms(time) / check_queries.len() as f64;
+        println!(
+            "one thread, {} queries: base alone {:.3} ms a search, base and segment ({} live, {} replaced) {:.3} ms",
+            check_queries.len(),
+            per(times[0]),
+            live.stats().live_products,
+            live.stats().replaced,
+            per(times[1])
+        );
+        for (stage, at) in solescope::search::stages::Stage::ALL.iter().zip(0..) {
+            println!(
+                "  {:>12}: base {:.3} ms, live {:.3} ms a search",
+                stage.name(),
+                stage_nanos[0][at] as f64 / 1e6 / check_queries.len() as f64,
+                stage_nanos[1][at] as f64 / 1e6 / check_queries.len() as f64
+            );
+        }
         std::process::exit(i32::from(failures > 0));
     }
 

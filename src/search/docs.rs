@@ -2,8 +2,6 @@
 //! `0..base`, read from its forward index) and, over a live index, the live segment's products
 //! a query met (numbered from `base` on, in the order the query listed them; module `live`).
 
-use std::sync::Arc;
-
 use super::live::LiveDoc;
 use super::parts::{DocHeader, Forward, TitleSketch};
 
@@ -13,11 +11,11 @@ pub(crate) struct Docs<'a> {
     /// Documents of the index: below this number.
     base: u32,
     /// Document `base + i` is `live[i]`.
-    live: &'a [Arc<LiveDoc>],
+    live: &'a [&'a LiveDoc],
 }
 
 impl<'a> Docs<'a> {
-    pub(crate) fn new(forward: &'a Forward, live: &'a [Arc<LiveDoc>]) -> Self {
+    pub(crate) fn new(forward: &'a Forward, live: &'a [&'a LiveDoc]) -> Self {
         Self {
             forward,
             base: forward.docs.len() as u32,
@@ -30,7 +28,7 @@ impl<'a> Docs<'a> {
     fn live_doc(&self, doc: u32) -> Option<&'a LiveDoc> {
         doc.checked_sub(self.base)
             .and_then(|at| self.live.get(at as usize))
-            .map(|doc| &**doc)
+            .copied()
     }
 
     /// Document `doc`'s header and the entries its offsets point into.

@@ -366,7 +366,9 @@ fn rank(
         });
     }
     if let Some(live) = live.as_deref_mut() {
+        let timer = stages::start(Stage::WordSets);
         live.find_candidates(&expansions, word_count, &exact_sets);
+        timer.stop();
     }
     scratch.expansions = expansions;
 

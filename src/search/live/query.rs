@@ -6,8 +6,6 @@
 //! The live documents a search meets are numbered after the base's (`base + i` is `docs[i]`),
 //! in the order this search listed them; module `docs` reads their forward entries.
 
-use std::sync::Arc;
-
 use super::segment::LiveDoc;
 use super::view::View;
 use crate::catalogue::generate::normalize_sku;
@@ -33,7 +31,7 @@ struct Candidate {
 /// The live segment's part of one search (see the module documentation).
 pub(in crate::search) struct LiveQuery<'a> {
     view: View<'a>,
-    docs: Vec<Arc<LiveDoc>>,
+    docs: Vec<&'a LiveDoc>,
     /// The filters' live slots, in document order; `None` without filters.
     allowed: Option<Vec<u32>>,
     /// Live code hits' slots (ranked first, so not candidates).
@@ -73,7 +71,7 @@ impl<'a> LiveQuery<'a> {
     }
 
     /// The live documents this search numbers (`base + i` is the `i`-th).
-    pub(in crate::search) fn docs(&self) -> &[Arc<LiveDoc>] {
+    pub(in crate::search) fn docs(&self) -> &[&'a LiveDoc] {
         &self.docs
     }
 
@@ -92,28 +90,45 @@ impl<'a> LiveQuery<'a> {
         super::expand::expand(&self.view, word_index, word, out);
     }
 
-    /// The number of `slot`'s live document in this search, listing it now if it is not yet.
-    fn number(&mut self, slot: u32) -> Option<(u32, &Arc<LiveDoc>)> {
-        let doc = self.view.segment.doc(slot)?;
+    /// The number of `slot`'s live document in this search (listed now), and its `ins`.
+    fn number(&mut self, slot: u32) -> Option<(u32, u32)> {
+        let doc: &'a LiveDoc = self.view.segment.doc(slot)?;
         let number = self.base_len() + self.docs.len() as u32;
-        self.docs.push(Arc::clone(doc));
-        Some((number, doc))
+        self.docs.push(doc);
+        Some((number, doc.ins))
     }
 
-    /// Slots in document order.
+    /// Slots in document order. Many of the segment's (a common word's) are picked out of its
+    /// order as it is kept; a few are sorted by their keys.
     fn in_order(&self, slots: &mut Vec<u32>) {
         let segment = self.view.segment;
         slots.sort_unstable();
         slots.dedup();
-        slots.retain(|&slot| segment.doc(slot).is_some());
-        slots.sort_by(|&a, &b| {
-            let (a, b) = (segment.doc(a), segment.doc(b));
-            match (a, b) {
-                (Some(a), Some(b)) => (std::cmp::Reverse(a.popularity), a.pk)
-                    .cmp(&(std::cmp::Reverse(b.popularity), b.pk)),
-                _ => std::cmp::Ordering::Equal,
+        if slots.len() * 8 > segment.alive {
+            let mut wanted = vec![0u64; crate::search::bits::blocks_for(segment.slots.len())];
+            for &slot in slots.iter() {
+                bits::insert(&mut wanted, slot);
             }
-        });
+            slots.clear();
+            slots.extend(
+                segment
+                    .order
+                    .iter()
+                    .copied()
+                    .filter(|&slot| bits::contains(&wanted, slot)),
+            );
+            return;
+        }
+        let mut keyed: Vec<((std::cmp::Reverse<i64>, i64), u32)> = slots
+            .iter()
+            .filter_map(|&slot| {
+                let doc = segment.doc(slot)?;
+                Some(((std::cmp::Reverse(doc.popularity), doc.pk), slot))
+            })
+            .collect();
+        keyed.sort_unstable();
+        slots.clear();
+        slots.extend(keyed.into_iter().map(|(_, slot)| slot));
     }
 
     /// The live slots within the request's `sku` and `gtin` filters (as `query::filtered` for
@@ -181,8 +196,8 @@ impl<'a> LiveQuery<'a> {
         self.code_slots.clone_from(&slots);
         let mut live = Vec::with_capacity(slots.len());
         for slot in slots {
-            if let Some((number, doc)) = self.number(slot) {
-                live.push((number, doc.ins));
+            if let Some(numbered) = self.number(slot) {
+                live.push(numbered);
             }
         }
         merge_in_order(&base_hits, &live)
@@ -274,8 +289,7 @@ impl<'a> LiveQuery<'a> {
             let Some(&candidate) = by_slot.get(&slot) else {
                 continue;
             };
-            if let Some((number, doc)) = self.number(slot) {
-                let ins = doc.ins;
+            if let Some((number, ins)) = self.number(slot) {
                 self.candidates.push(Candidate {
                     doc: number,
                     ins,

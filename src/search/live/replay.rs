@@ -214,6 +214,9 @@ fn fill(
     segment.alive = docs.len();
     segment.slots = docs.into_iter().map(Some).collect();
     segment.postings = persistent(postings);
+    for &term in delta.keys() {
+        segment.note_term(term);
+    }
     segment.delta = delta.into_iter().collect();
     segment.new_words = new_names
         .iter()
@@ -232,7 +235,7 @@ fn fill(
 /// A plain map of slot lists as the segment's persistent one (each list sorted, once each).
 fn persistent<K: std::hash::Hash + Eq + Clone>(
     map: HashMap<K, Vec<u32>>,
-) -> imbl::HashMap<K, Vector<u32>> {
+) -> super::segment::PMap<K, Vector<u32>> {
     map.into_iter()
         .map(|(key, mut slots)| {
             slots.sort_unstable();

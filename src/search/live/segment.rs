@@ -7,7 +7,12 @@
 use std::hash::{BuildHasher, Hasher};
 use std::sync::Arc;
 
-use imbl::{HashMap as PMap, OrdMap, Vector};
+use imbl::{OrdMap, Vector};
+
+/// The segment's persistent hash maps, hashed with `foldhash` (their keys are term ids,
+/// product keys and codes of this process; `SipHash` cost more than the lookup's walk).
+pub(crate) type PMap<K, V> =
+    imbl::GenericHashMap<K, V, foldhash::fast::RandomState, imbl::shared_ptr::DefaultSharedPtr>;
 
 use super::product::IndexFields;
 use crate::search::SearchIndex;
@@ -231,9 +236,47 @@ pub(crate) struct Segment {
     pub(crate) base_hits: PMap<i64, HitLoc>,
     /// Live documents.
     pub(crate) alive: usize,
+    /// The union terms with postings or a changed frequency here, as a one-hash filter
+    /// ([`Segment::may_have`]): a query's hundreds of expansion terms are nearly all terms of
+    /// no live document, and each lookup in the persistent maps is a walk of a few nodes.
+    pub(crate) terms_filter: Arc<Vec<u64>>,
+}
+
+/// Bits of [`Segment::terms_filter`]: 128 KB, copied by a write that adds a term.
+const FILTER_BITS: u32 = 20;
+
+fn filter_bit(term: u32) -> (usize, u64) {
+    let bit = (u64::from(term).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - FILTER_BITS)) as usize;
+    (bit / 64, 1 << (bit % 64))
 }
 
 impl Segment {
+    /// Whether `term` may have postings or a changed frequency here (`false`: it has neither).
+    #[inline]
+    pub(crate) fn may_have(&self, term: u32) -> bool {
+        let (word, bit) = filter_bit(term);
+        self.terms_filter
+            .get(word)
+            .is_some_and(|bits| bits & bit != 0)
+    }
+
+    /// Notes `term` in [`Segment::terms_filter`].
+    pub(crate) fn note_term(&mut self, term: u32) {
+        let (word, bit) = filter_bit(term);
+        if self
+            .terms_filter
+            .get(word)
+            .is_some_and(|bits| bits & bit != 0)
+        {
+            return;
+        }
+        let filter = Arc::make_mut(&mut self.terms_filter);
+        if filter.is_empty() {
+            filter.resize(1 << (FILTER_BITS - 6), 0);
+        }
+        filter[word] |= bit;
+    }
+
     /// Whether the segment changes nothing of its base.
     pub(crate) fn is_empty(&self) -> bool {
         self.alive == 0 && self.dead_count == 0 && self.base_hits.is_empty()
@@ -272,6 +315,7 @@ impl Segment {
         for term in doc.distinct_terms() {
             self.postings.entry(term).or_default().push_back(slot);
             *self.delta.entry(term).or_default() += 1;
+            self.note_term(term);
         }
         let codes = &doc.codes;
         if let Some(sku) = &codes.sku {
@@ -364,6 +408,7 @@ impl Segment {
         dead[doc as usize / 64] |= 1 << (doc % 64);
         self.dead_count += 1;
         self.base_hits.remove(&base.pks[doc as usize]);
+        let mut terms = Vec::new();
         crate::search::numbering::each_term_once(
             &base.forward.entries,
             &[
@@ -371,8 +416,12 @@ impl Segment {
                 base.forward.docs[doc as usize].end,
             ],
             0,
-            &mut |term, _| *self.delta.entry(term).or_default() -= 1,
+            &mut |term, _| terms.push(term),
         );
+        for term in terms {
+            *self.delta.entry(term).or_default() -= 1;
+            self.note_term(term);
+        }
     }
 }
 

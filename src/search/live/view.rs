@@ -105,6 +105,9 @@ impl<'a> View<'a> {
     /// Documents having `term`, of either.
     pub(in crate::search) fn frequency(&self, term: u32) -> u64 {
         let base = self.support.frequency(self.base, term);
+        if !self.segment.may_have(term) {
+            return base;
+        }
         let delta = self.segment.delta.get(&term).copied().unwrap_or(0);
         (base as i64 + delta).max(0) as u64
     }
@@ -116,10 +119,12 @@ impl<'a> View<'a> {
 
     /// Whether `term`'s frequency differs from the base's.
     pub(in crate::search) fn changed(&self, term: u32) -> bool {
-        self.segment
-            .delta
-            .get(&term)
-            .is_some_and(|&delta| delta != 0)
+        self.segment.may_have(term)
+            && self
+                .segment
+                .delta
+                .get(&term)
+                .is_some_and(|&delta| delta != 0)
     }
 
     /// The union id of `word`, when either has it (alive or not).
@@ -136,6 +141,9 @@ impl<'a> View<'a> {
 
     /// The live documents' slots having `term`.
     pub(in crate::search) fn postings(&self, term: u32) -> Option<&'a Vector<u32>> {
+        if !self.segment.may_have(term) {
+            return None;
+        }
         self.segment.postings.get(&term)
     }
 }
