@@ -86,37 +86,49 @@ fn completions(view: &View<'_>, prefix: &str) -> Vec<u32> {
     every_completion(view, prefix, &touched)
 }
 
-/// The most frequent completions among the base's kept ones and the live documents' terms,
-/// when those alone settle them: `None` when a term the base did not keep could enter, or when
-/// frequencies tie at the cut (the names decide then).
+/// The most frequent completions among the base's kept ones and the live documents' terms
+/// (ties by name), when those alone settle them: `None` when a term the base did not keep
+/// could enter.
 fn best_of_kept(view: &View<'_>, kept: &[u32], touched: &[(&str, u32)]) -> Option<Vec<u32>> {
-    let mut candidates: Vec<(u64, u32)> = kept
-        .iter()
-        .copied()
-        .chain(touched.iter().map(|&(_, id)| id))
-        .map(|term| (view.frequency(term), term))
-        .collect();
-    candidates.sort_unstable_by_key(|&(_, term)| term);
-    candidates.dedup_by_key(|&mut (_, term)| term);
-    candidates.retain(|&(frequency, _)| frequency > 0);
-    candidates.sort_unstable_by_key(|&(frequency, term)| (std::cmp::Reverse(frequency), term));
-    // Terms the base did not keep have at most the last kept one's documents (now as before).
-    let complete = kept.len() < CROWDED_KEPT;
-    let not_kept = match kept.last() {
-        Some(&last) if !complete => view.support.frequency(view.base, last),
-        _ => 0,
-    };
-    if candidates.len() <= PREFIX_EXPANSIONS {
-        return complete.then(|| candidates.iter().map(|&(_, term)| term).collect());
+    let names = view.support.kept_names(view.base);
+    let mut candidates: Vec<(u64, &str, u32)> = Vec::with_capacity(kept.len() + touched.len());
+    for &(name, term) in touched {
+        candidates.push((view.frequency(term), name, term));
     }
-    let cut = candidates[PREFIX_EXPANSIONS - 1].0;
-    let next = candidates[PREFIX_EXPANSIONS].0;
-    (cut > next.max(not_kept)).then(|| {
-        candidates[..PREFIX_EXPANSIONS]
+    for &term in kept {
+        if let Some(name) = names.get(&term) {
+            candidates.push((view.frequency(term), name, term));
+        }
+    }
+    candidates.sort_unstable_by_key(|&(_, _, term)| term);
+    candidates.dedup_by_key(|&mut (_, _, term)| term);
+    candidates.retain(|&(frequency, _, _)| frequency > 0);
+    let order =
+        |a: &(u64, &str, u32), b: &(u64, &str, u32)| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1));
+    candidates.sort_unstable_by(order);
+    let take = candidates.len().min(PREFIX_EXPANSIONS);
+    // A term the base did not keep, nor a live document has, comes after the last kept one in
+    // the base's order, and has not gained documents since: the candidates settle the best
+    // unless that last kept one's place could be among them.
+    if kept.len() >= CROWDED_KEPT
+        && let Some(&last) = kept.last()
+    {
+        let bound = (
+            view.support.frequency(view.base, last),
+            names.get(&last).map_or("", |n| &**n),
+        );
+        let settled = take == PREFIX_EXPANSIONS
+            && order(&candidates[take - 1], &(bound.0, bound.1, last)).is_lt();
+        if !settled {
+            return None;
+        }
+    }
+    Some(
+        candidates[..take]
             .iter()
-            .map(|&(_, term)| term)
-            .collect()
-    })
+            .map(|&(_, _, term)| term)
+            .collect(),
+    )
 }
 
 /// Every completion of `prefix` in the base's dictionary and the live documents, the most

@@ -341,6 +341,17 @@ impl LiveIndex {
                 None
             }
         };
+        // What searches over a live segment read of the base, made off the caller's thread.
+        let warm = Arc::clone(&shared.current.load().base);
+        let warmed = std::thread::Builder::new()
+            .name("live-index-warm".into())
+            .spawn(move || {
+                lower_priority();
+                warm.live_support().kept_names(&warm);
+            });
+        if let Err(err) = warmed {
+            tracing::debug!("live index: made on first use instead: {err}");
+        }
         let index = LiveIndex { shared, merger };
         index.signal_if_due();
         Ok(index)
@@ -600,6 +611,7 @@ fn merge(shared: &Shared) -> Result<bool, LiveError> {
     if let Some(pause) = shared.config.merge_pause {
         std::thread::sleep(pause);
     }
+    merged.live_support().kept_names(&merged);
     let merged = Arc::new(merged);
 
     // The writes made meanwhile go to the next log, then the manifest switches generations.

@@ -19,6 +19,9 @@ pub(in crate::search) struct BaseSupport {
     /// Per document, the print of its codes (`segment::codes_print`), made on first use; `None`
     /// while the base's GTIN map is still to be read.
     code_prints: OnceLock<Option<Vec<u64>>>,
+    /// The names of the terms the crowded-prefix table keeps (module `expand` breaks ties of
+    /// frequency by name), made on first use: one walk of the dictionary.
+    kept_names: OnceLock<foldhash::HashMap<u32, Box<str>>>,
 }
 
 impl BaseSupport {
@@ -34,6 +37,7 @@ impl BaseSupport {
             doc_of_pk: DocOfPk::new(&base.pks),
             dense_counts,
             code_prints: OnceLock::new(),
+            kept_names: OnceLock::new(),
         }
     }
 
@@ -46,6 +50,36 @@ impl BaseSupport {
             }
             None => 0,
         }
+    }
+
+    /// The names of the terms the base's crowded-prefix table keeps.
+    pub(in crate::search) fn kept_names(
+        &self,
+        base: &SearchIndex,
+    ) -> &foldhash::HashMap<u32, Box<str>> {
+        self.kept_names.get_or_init(|| {
+            use fst::Streamer;
+            let dictionary = &base.dictionary;
+            let mut kept = vec![0u64; crate::search::bits::blocks_for(dictionary.term_count())];
+            for &term in dictionary
+                .crowded_prefixes
+                .values()
+                .flat_map(|terms| terms.iter())
+            {
+                crate::search::bits::insert(&mut kept, term);
+            }
+            let mut names = foldhash::HashMap::default();
+            for map in [&dictionary.words, &dictionary.codes] {
+                let mut stream = map.stream();
+                while let Some((name, id)) = stream.next() {
+                    let id = id as u32;
+                    if crate::search::bits::contains(&kept, id) {
+                        names.insert(id, String::from_utf8_lossy(name).into());
+                    }
+                }
+            }
+            names
+        })
     }
 
     /// The print of base document `doc`'s codes, when the base's GTINs are read.
