@@ -39,6 +39,25 @@
 //! record, so the service writes a page of hits without reading the catalogue: building the page
 //! (20 products with all their variants, ~80 KB of JSON) had cost more than ranking.
 //!
+//! # Taking products while serving: [`live::LiveIndex`]
+//!
+//! The index above is immutable once built. [`live::LiveIndex`] wraps one as its base and takes
+//! writes while it serves (module [`live`] has the design):
+//!
+//! - `LiveIndex::open(catalogue, conn, LiveConfig)` (base: this index of the catalogue, kept in
+//!   `<catalogue>.search-live/` with its write log), or `LiveIndex::open_in(folder, identity,
+//!   base, config)` over any base (an empty one for a source with no catalogue of its own);
+//! - `upsert(&LiveProduct)` / `upsert_many(&[LiveProduct])` / `delete(pk)`: synced to the log,
+//!   searchable when they return ([`live::WriteOutcome`] says whether the postings or only the
+//!   hit changed); `search(&SearchRequest)` as [`SearchIndex::search`] over one index of the
+//!   same products; `write_hit(pk, country, full, out)` for the products written to it
+//!   ([`HitError::Unknown`] for the others: the catalogue's [`HitStore`] has them);
+//! - merges in the background (`LiveConfig`), or `merge_now()`; `stats()`.
+//!
+//! Searches take no lock a write holds (an `arc-swap` of the base and segment pair); writes are
+//! serialized. [`RecentSearches`] keeps pages for an immutable index: over a live index, a
+//! kept page must be dropped when a write lands (key it by `LiveStats::writes`).
+//!
 //! # Ranking
 //!
 //! Code hits first: a style code (with or without dash), GTIN, product id, slug or link typed in

@@ -40,6 +40,42 @@
 //! replaces (a price change) replaces the hit alone. Writes are serialized; each is appended to
 //! the write log and synced before it is applied and the call returns.
 //!
+//! # API
+//!
+//! - [`LiveIndex::open`]`(catalogue: &Path, conn: &Connection, config: LiveConfig) ->
+//!   Result<LiveIndex, LiveError>`: the catalogue's index ([`SearchIndex::open`](super::SearchIndex::open))
+//!   as generation 0, or the last merged base, and the writes since, read back.
+//!   [`LiveIndex::open_in`]`(folder, identity: [u8; 32], base: impl FnOnce() ->
+//!   Result<SearchIndex, LiveError>, config)` over any base (`base` is called only when the
+//!   folder holds no merged base of `identity`).
+//! - [`LiveIndex::upsert`]`(&LiveProduct) -> Result<WriteOutcome, LiveError>`,
+//!   [`LiveIndex::upsert_many`]`(&[LiveProduct]) -> Result<Vec<WriteOutcome>, LiveError>`
+//!   (one sync for all), [`LiveIndex::delete`]`(pk: i64) -> Result<WriteOutcome, LiveError>`.
+//! - [`LiveIndex::search`]`(&SearchRequest) -> Result<SearchOutcome, SearchError>`.
+//! - [`LiveIndex::write_hit`]`(pk, Country, full: bool, &mut Vec<u8>) -> Result<(), HitError>`:
+//!   the hit of a product written here; [`HitError::Unknown`](super::HitError::Unknown) for
+//!   the catalogue's own, which its [`HitStore`](super::HitStore) writes.
+//! - [`LiveIndex::merge_now`]`() -> Result<bool, LiveError>`, [`LiveIndex::merge_due`],
+//!   [`LiveIndex::merge_failed`], [`LiveIndex::stats`]`() -> LiveStats`.
+//! - [`LiveProduct::read`]`(conn, pk)`: a catalogue product as a write carries it;
+//!   [`LiveProduct::check`]: what a write refuses ([`MAX_FIELD_BYTES`] a field,
+//!   [`MAX_VARIANTS`] sizes, [`MAX_LABELS`] labels).
+//!
+//! Threading: `LiveIndex` is `Send + Sync`; searches from any number of threads take the
+//! current (base, segment) pair without a lock; writes from any thread are serialized by one
+//! mutex (the same key written from two threads at once: one write, then the other, each
+//! whole). A thread of its own merges at nice 10 when [`LiveConfig::background_merges`].
+//!
+//! Merge policy: once the live products and the base products they replaced or deleted
+//! number at least [`LiveConfig::merge_min_changes`] (20,000) and a
+//! [`LiveConfig::merge_base_share`]th (1/16) of the base. A merge builds the new base beside
+//! the old one (both in memory until the swap: some 2x the index's memory at its peak), so it
+//! is rare by design; writes wait only for the swap (the writes made meanwhile are replayed).
+//!
+//! Memory: the base as a [`SearchIndex`], plus per live product its forward entries (4 bytes
+//! a term), its place in the segment's persistent maps (postings, frequency changes, codes)
+//! and its hit's place in the log (the hit itself stays on disk, read with positioned reads).
+//!
 //! # On disk
 //!
 //! In the live index's folder (`<catalogue>.search-live` for [`LiveIndex::open`]), module
