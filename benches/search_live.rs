@@ -189,7 +189,7 @@ fn distinct_queries(conn: &Connection, count: usize, seed: u64) -> Vec<String> {
     let mut statement = conn
         .prepare_cached("SELECT title, sku FROM products WHERE pk = ?1")
         .expect("prepare");
-    let mut seen = std::collections::HashSet::new();
+    let mut known = std::collections::HashSet::new();
     let mut out = Vec::with_capacity(count);
     while out.len() < count {
         let pk = rng.random_range(1..=products);
@@ -234,7 +234,7 @@ fn distinct_queries(conn: &Connection, count: usize, seed: u64) -> Vec<String> {
             3 => sku.replace('-', ""),
             _ => title.clone(),
         };
-        if seen.insert(query.clone()) {
+        if known.insert(query.clone()) {
             out.push(query);
         }
     }
@@ -422,32 +422,32 @@ fn main() {
     for n in 0..options.writes {
         let roll = rng.random_range(0..100);
         let change = if roll < 70 {
-            Change::Upsert(writes.next_new())
+            Change::Upsert(Box::new(writes.next_new()))
         } else {
             let pk = rng.random_range(1..=writes.products);
             match LiveProduct::read(&writes.conn, pk).expect("read") {
-                None => Change::Upsert(writes.next_new()),
+                None => Change::Upsert(Box::new(writes.next_new())),
                 Some(mut product) => match roll {
                     70..=84 => {
                         product.title = format!("{} {}", own_word(1_000_000 + n), product.title);
-                        Change::Upsert(product)
+                        Change::Upsert(Box::new(product))
                     }
                     85..=89 => {
                         product.sku = format!("CH{n:07}-1");
                         product.sku_norm =
                             solescope::catalogue::generate::normalize_sku(&product.sku);
-                        Change::Upsert(product)
+                        Change::Upsert(Box::new(product))
                     }
                     90..=94 => Change::Delete(pk),
                     _ => {
                         product.hit.usd.min_cents += 1 + n as i64 % 100;
-                        Change::Upsert(product)
+                        Change::Upsert(Box::new(product))
                     }
                 },
             }
         };
         match &change {
-            Change::Upsert(product) => batch.push(product.clone()),
+            Change::Upsert(product) => batch.push((**product).clone()),
             Change::Delete(pk) => {
                 live.upsert_many(&batch).expect("writes");
                 batch.clear();
@@ -602,7 +602,7 @@ fn products_copy(catalogue: &Path, path: &Path) -> Connection {
 }
 
 enum Change {
-    Upsert(LiveProduct),
+    Upsert(Box<LiveProduct>),
     Delete(i64),
 }
 
@@ -627,8 +627,8 @@ fn load(
     let stop = AtomicBool::new(false);
     let started = Instant::now();
     let deadline = started + Duration::from_secs_f64(seconds);
-    let (done, times) = std::thread::scope(|scope| {
-        let writer = writes.map(|writes| {
+    let (searched, times) = std::thread::scope(|scope| {
+        let writing = writes.map(|writes| {
             let stop = &stop;
             scope.spawn(move || {
                 let period = Duration::from_secs(1) / WRITES_PER_SECOND as u32;
@@ -666,8 +666,8 @@ fn load(
             .flat_map(|handle| handle.join().expect("searcher"))
             .collect();
         stop.store(true, Ordering::Relaxed);
-        if let Some(writer) = writer {
-            writer.join().expect("writer");
+        if let Some(writing) = writing {
+            writing.join().expect("writer");
         }
         (times.len(), times)
     });
@@ -676,5 +676,5 @@ fn load(
         .as_secs_f64()
         .min(seconds.max(1e-9))
         .max(1e-9);
-    (done as f64 / elapsed, times)
+    (searched as f64 / elapsed, times)
 }

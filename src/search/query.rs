@@ -83,7 +83,7 @@ pub(crate) fn run_over(
     let mut code_hits = code_hits(index, request.text, allowed.as_deref(), gtins);
     if let Some(live) = live.as_deref_mut() {
         code_hits.retain(|&doc| !live.is_dead(doc));
-        code_hits = live.with_code_hits(request.text, code_hits);
+        code_hits = live.with_code_hits(request.text, &code_hits);
     }
     let need = request.offset.saturating_add(request.limit);
     scratch.spreads.clear();

@@ -252,20 +252,19 @@ fn walk_new_words<'v>(
         previous = bytes;
         // The next name after this one (names hold no NUL).
         let after = format!("{name}\0");
-        match dead_at {
+        if let Some(depth) = dead_at {
             // No name under this prefix can match: on to the first name past all of them
             // (past this one alone when that bound is not text, in a word of other scripts).
-            Some(depth) => match successor(&bytes[..depth]) {
-                Some(bound) => from = Some(String::from_utf8(bound).unwrap_or(after)),
-                None => return,
-            },
-            None => {
-                let state = &states[bytes.len()];
-                if automaton.is_match(state) {
-                    each(name, term, automaton.distance(state));
-                }
-                from = Some(after);
+            let Some(bound) = successor(&bytes[..depth]) else {
+                return;
+            };
+            from = Some(String::from_utf8(bound).unwrap_or(after));
+        } else {
+            let state = &states[bytes.len()];
+            if automaton.is_match(state) {
+                each(name, term, automaton.distance(state));
             }
+            from = Some(after);
         }
     }
 }

@@ -173,11 +173,7 @@ impl<'a> LiveQuery<'a> {
     /// The products named exactly by a code in `text`: the base's (`base_hits`, increasing,
     /// within the filters and not replaced) and the segment's, in document order, numbered
     /// for this search.
-    pub(in crate::search) fn with_code_hits(
-        &mut self,
-        text: &str,
-        base_hits: Vec<u32>,
-    ) -> Vec<u32> {
+    pub(in crate::search) fn with_code_hits(&mut self, text: &str, base_hits: &[u32]) -> Vec<u32> {
         let segment = self.view.segment;
         let mut slots: Vec<u32> = Vec::new();
         each_code_key(text, |key| {
@@ -200,7 +196,7 @@ impl<'a> LiveQuery<'a> {
                 live.push(numbered);
             }
         }
-        merge_in_order(&base_hits, &live)
+        merge_in_order(base_hits, &live)
     }
 
     /// Finds the live candidates of the query whose words expand to `expansions`: each

@@ -23,7 +23,7 @@ enum State {
     /// The base's product, with the hit a later record gave it.
     BaseHit(HitLoc),
     /// A product written live, with its hit.
-    Live(IndexFields, HitLoc),
+    Live(Box<IndexFields>, HitLoc),
     /// Deleted.
     Gone,
 }
@@ -58,14 +58,13 @@ impl<'b> Replay<'b> {
         let in_base = self.in_base(pk);
         let state = match (record.kind, previous) {
             (Kind::Product, _) => match (record.fields, record.hit) {
-                (Some(fields), Some(hit)) => Some(State::Live(fields, hit)),
+                (Some(fields), Some(hit)) => Some(State::Live(Box::new(fields), hit)),
                 _ => None,
             },
-            (Kind::Delete, _) => Some(State::Gone),
+            (Kind::Delete, _) | (Kind::Hit, Some((_, State::Gone))) => Some(State::Gone),
             (Kind::Hit, Some((_, State::Live(fields, _)))) => {
                 record.hit.map(|hit| State::Live(fields, hit))
             }
-            (Kind::Hit, Some((_, State::Gone))) => Some(State::Gone),
             (Kind::Hit, Some((_, State::BaseHit(_))) | None) if in_base => {
                 record.hit.map(State::BaseHit)
             }
@@ -98,7 +97,7 @@ impl<'b> Replay<'b> {
                     if let Some(doc) = base_doc {
                         segment.kill_base(base, doc);
                     }
-                    live.push((fields, hit));
+                    live.push((*fields, hit));
                 }
                 State::Gone => {
                     if let Some(doc) = base_doc {
@@ -163,23 +162,21 @@ fn fill(
     let mut docs: Vec<Arc<LiveDoc>> = Vec::with_capacity(live.len());
     for ((fields, hit), analyzed) in live.into_iter().zip(analyzed) {
         let slot = docs.len() as u32;
-        let mut id_of = |term: &TermRef| match term.base {
-            Some(id) => {
+        let mut id_of = |term: &TermRef| {
+            if let Some(id) = term.base {
                 if !touched.contains_key(&*term.name) {
                     touched.insert(Arc::from(&*term.name), id);
                 }
-                id
+                return id;
             }
-            None => match touched.get(&*term.name) {
-                Some(&id) => id,
-                None => {
-                    let id = (base_terms + new_names.len()) as u32;
-                    let name: Arc<str> = Arc::from(&*term.name);
-                    new_names.push(Arc::clone(&name));
-                    touched.insert(name, id);
-                    id
-                }
-            },
+            if let Some(&id) = touched.get(&*term.name) {
+                return id;
+            }
+            let id = (base_terms + new_names.len()) as u32;
+            let name: Arc<str> = Arc::from(&*term.name);
+            new_names.push(Arc::clone(&name));
+            touched.insert(name, id);
+            id
         };
         let doc = make_doc(base, &mut id_of, &fields, analyzed, hit);
         for term in doc.distinct_terms() {

@@ -20,7 +20,7 @@ use crate::search::gtins::GtinLookup;
 use crate::search::hits::{HitError, overlay, stored_record, write_record};
 use crate::search::{SearchError, SearchIndex, SearchOutcome, SearchRequest, persist};
 
-/// When a live index folds its segment into a new base, and where.
+/// When a live index folds its segment into a new base.
 #[derive(Debug, Clone)]
 pub struct LiveConfig {
     /// A merge starts once the live products and the base products they replaced or deleted
@@ -178,7 +178,11 @@ fn read_manifest(folder: &Path) -> Option<([u8; 32], u64)> {
 
 /// Switches the folder to `generation` (atomically and durably: module `durable`).
 fn write_manifest(folder: &Path, identity: &[u8; 32], generation: u64) -> Result<(), LiveError> {
-    let hex: String = identity.iter().map(|byte| format!("{byte:02x}")).collect();
+    let hex = identity.iter().fold(String::new(), |mut hex, byte| {
+        use std::fmt::Write as _;
+        let _ = write!(hex, "{byte:02x}");
+        hex
+    });
     let text = format!("{MANIFEST_HEAD}\nidentity {hex}\ngeneration {generation}\n");
     let path = folder.join(MANIFEST);
     crate::durable::write_bytes(&path, text.as_bytes()).map_err(|err| LiveError::io(&path, err))
@@ -267,7 +271,7 @@ impl LiveIndex {
                     match overlay::open_records(&hits, &files) {
                         Ok(store) => overlay = Some(Arc::new(store)),
                         Err(err) => {
-                            tracing::error!(path = %hits.display(), "live index: the hits of its products are not read: {err}")
+                            tracing::error!(path = %hits.display(), "live index: the hits of its products are not read: {err}");
                         }
                     }
                 }
@@ -322,20 +326,20 @@ impl LiveIndex {
             writer: Mutex::new(Writer { log, generation }),
             folder: folder.to_path_buf(),
             identity,
-            config: config.clone(),
+            config,
             merging: Mutex::new(()),
             signal: (Mutex::new(Signal::default()), Condvar::new()),
             writes: AtomicU64::new(0),
             merge_failed: AtomicBool::new(false),
         });
-        let merger = config.background_merges.then(|| {
+        let merging_thread = shared.config.background_merges.then(|| {
             let shared = Arc::clone(&shared);
             std::thread::Builder::new()
                 .name("live-index-merge".into())
                 .spawn(move || merge_when_wanted(&shared))
         });
-        let merger = match merger.transpose() {
-            Ok(merger) => merger,
+        let merge_thread = match merging_thread.transpose() {
+            Ok(thread) => thread,
             Err(err) => {
                 tracing::error!("live index: no merging thread, merges wait for merge_now: {err}");
                 None
@@ -352,7 +356,10 @@ impl LiveIndex {
         if let Err(err) = warmed {
             tracing::debug!("live index: made on first use instead: {err}");
         }
-        let index = LiveIndex { shared, merger };
+        let index = LiveIndex {
+            shared,
+            merger: merge_thread,
+        };
         index.signal_if_due();
         Ok(index)
     }
@@ -681,28 +688,27 @@ fn search_over(
     };
     let mut live = LiveQuery::new(view);
     let mut scratch = base.take_scratch();
-    let outcome = match base.codes.gtins.map() {
-        Some(map) => Ok(crate::search::query::run_over(
+    let outcome = if let Some(map) = base.codes.gtins.map() {
+        Ok(crate::search::query::run_over(
             base,
             &mut scratch,
             request,
             &GtinLookup::Map(map),
             Some(&mut live),
-        )),
-        None => {
-            let asked = std::cell::RefCell::default();
-            let outcome = crate::search::query::run_over(
-                base,
-                &mut scratch,
-                request,
-                &GtinLookup::Noting(&asked),
-                Some(&mut live),
-            );
-            if asked.into_inner().is_empty() {
-                Ok(outcome)
-            } else {
-                Err(SearchError::GtinsPending)
-            }
+        ))
+    } else {
+        let asked = std::cell::RefCell::default();
+        let outcome = crate::search::query::run_over(
+            base,
+            &mut scratch,
+            request,
+            &GtinLookup::Noting(&asked),
+            Some(&mut live),
+        );
+        if asked.into_inner().is_empty() {
+            Ok(outcome)
+        } else {
+            Err(SearchError::GtinsPending)
         }
     };
     base.return_scratch(scratch);

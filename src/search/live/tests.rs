@@ -45,7 +45,7 @@ fn small_windows(index: &SearchIndex, window: usize) {
 
 /// A write to both the live index and the reference catalogue.
 enum Change {
-    Upsert(LiveProduct),
+    Upsert(Box<LiveProduct>),
     Delete(i64),
 }
 
@@ -89,7 +89,7 @@ fn changes(base: &Connection, pool: &Connection, seed: u64, count: usize) -> Vec
                     product.title = format!("{} {word}{letter} {word}{}", product.title, step % 7);
                 }
                 added.push(product.pk);
-                out.push(Change::Upsert(product));
+                out.push(Change::Upsert(Box::new(product)));
             }
             // A title changed: a word added or dropped.
             30..=44 => {
@@ -103,7 +103,7 @@ fn changes(base: &Connection, pool: &Connection, seed: u64, count: usize) -> Vec
                     title.insert(0, vocabulary.choose(&mut rng).unwrap().clone());
                 }
                 product.title = title.join(" ");
-                out.push(Change::Upsert(product));
+                out.push(Change::Upsert(Box::new(product)));
             }
             // Codes changed: style code and a GTIN.
             45..=54 => {
@@ -115,7 +115,7 @@ fn changes(base: &Connection, pool: &Connection, seed: u64, count: usize) -> Vec
                 if let Some(variant) = product.hit.variants.first_mut() {
                     variant.gtin = Some(format!("{:012}", 400_000_000_000u64 + step as u64));
                 }
-                out.push(Change::Upsert(product));
+                out.push(Change::Upsert(Box::new(product)));
             }
             // Popularity changed: the product moves in document order.
             55..=62 => {
@@ -123,7 +123,7 @@ fn changes(base: &Connection, pool: &Connection, seed: u64, count: usize) -> Vec
                     continue;
                 };
                 product.popularity = rng.random_range(0..50);
-                out.push(Change::Upsert(product));
+                out.push(Change::Upsert(Box::new(product)));
             }
             // Prices changed: the hit alone.
             63..=77 => {
@@ -134,7 +134,7 @@ fn changes(base: &Connection, pool: &Connection, seed: u64, count: usize) -> Vec
                 if let Some(variant) = product.hit.variants.last_mut() {
                     variant.price_usd_cents += 250;
                 }
-                out.push(Change::Upsert(product));
+                out.push(Change::Upsert(Box::new(product)));
             }
             // A live product changed again.
             78..=87 => {
@@ -142,7 +142,7 @@ fn changes(base: &Connection, pool: &Connection, seed: u64, count: usize) -> Vec
                     continue;
                 };
                 let previous = out.iter().rev().find_map(|change| match change {
-                    Change::Upsert(product) if product.pk == pk => Some(product.clone()),
+                    Change::Upsert(product) if product.pk == pk => Some((**product).clone()),
                     _ => None,
                 });
                 let Some(mut product) = previous else {
@@ -154,7 +154,7 @@ fn changes(base: &Connection, pool: &Connection, seed: u64, count: usize) -> Vec
                 } else {
                     product.hit.eur.max_cents += 1;
                 }
-                out.push(Change::Upsert(product));
+                out.push(Change::Upsert(Box::new(product)));
             }
             // Deletes, of the base's products and of live ones.
             _ => {

@@ -7,6 +7,7 @@ use imbl::Vector;
 
 use super::segment::{Segment, codes_print, item_print};
 use crate::search::SearchIndex;
+use crate::search::analyze::ProductCodes;
 use crate::search::documents::DocOfPk;
 use crate::search::parts::Posting;
 
@@ -118,7 +119,7 @@ fn code_prints(base: &SearchIndex) -> Option<Vec<u64>> {
         add(doc, item_print(3, &gtin.to_le_bytes()));
     }
     // A product with no code at all prints 0, as `codes_print` of no code does.
-    debug_assert_eq!(codes_print(&Default::default(), &[]), 0);
+    debug_assert_eq!(codes_print(&ProductCodes::default(), &[]), 0);
     Some(prints)
 }
 
