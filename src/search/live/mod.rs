@@ -104,7 +104,8 @@ pub use self::product::{
     HitPrices, HitVariant, LiveProduct, MAX_FIELD_BYTES, MAX_LABELS, MAX_VARIANTS, ProductHit,
     write_to_catalogue,
 };
-pub use self::store::{LiveConfig, LiveIndex, LiveStats, WriteOutcome};
+pub use self::store::{LiveConfig, LiveIndex, LiveStats};
+pub use self::writes::WriteOutcome;
 
 pub(in crate::search) use self::query::LiveQuery;
 pub(crate) use self::segment::LiveDoc;

@@ -11,9 +11,11 @@ use sha2::{Digest, Sha256};
 use super::log::{Kind, Log};
 use super::product::LiveProduct;
 use super::replay::Replay;
-use super::segment::{HitLoc, Segment, analyze};
+use super::segment::{Segment, analyze};
 use super::view::View;
-use super::writes::{delete, holds, replace, set_hit, unchanged, write_overlay};
+use super::writes::{
+    WriteOutcome, delete, holds, read_hit, replace, set_hit, unchanged, write_overlay,
+};
 use super::{LiveError, LiveQuery, Snapshot};
 use crate::model::Country;
 use crate::search::gtins::GtinLookup;
@@ -46,21 +48,6 @@ impl Default for LiveConfig {
             merge_pause: None,
         }
     }
-}
-
-/// What a write did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WriteOutcome {
-    /// A product of a key the index did not hold.
-    Added,
-    /// The product of the same key replaced (its text, codes or popularity changed).
-    Replaced,
-    /// Only the product's hit replaced (its index fields were unchanged: a price change).
-    HitOnly,
-    /// The product deleted.
-    Deleted,
-    /// A delete of a key the index did not hold.
-    Absent,
 }
 
 /// A live index's sizes.
@@ -663,12 +650,6 @@ fn merge(shared: &Shared) -> Result<bool, LiveError> {
         "live index merged"
     );
     Ok(true)
-}
-
-pub(crate) fn read_hit(loc: &HitLoc) -> Result<Vec<u8>, HitError> {
-    let mut record = vec![0u8; loc.len as usize];
-    crate::search::hits::read_exact_at(&loc.file, &mut record, loc.offset)?;
-    Ok(record)
 }
 
 /// One search over `base` and `segment` (the base alone when the segment changes nothing).

@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use super::product::IndexFields;
 use super::segment::{Analyzed, HitLoc, LiveDoc, Segment, codes_print, live_doc};
-use super::store::{WriteOutcome, read_hit};
 use super::{LiveError, Snapshot};
 use crate::search::SearchIndex;
+use crate::search::hits::HitError;
 use crate::search::hits::overlay;
 
 /// Writes the hits of every product written so far that `merged` holds: the segment's, else
@@ -159,4 +159,25 @@ pub(crate) fn delete(base: &SearchIndex, segment: &mut Segment, pk: i64) {
     {
         segment.kill_base(base, doc);
     }
+}
+
+/// What a write did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WriteOutcome {
+    /// A product of a key the index did not hold.
+    Added,
+    /// The product of the same key replaced (its text, codes or popularity changed).
+    Replaced,
+    /// Only the product's hit replaced (its index fields were unchanged: a price change).
+    HitOnly,
+    /// The product deleted.
+    Deleted,
+    /// A delete of a key the index did not hold.
+    Absent,
+}
+
+pub(crate) fn read_hit(loc: &HitLoc) -> Result<Vec<u8>, HitError> {
+    let mut record = vec![0u8; loc.len as usize];
+    crate::search::hits::read_exact_at(&loc.file, &mut record, loc.offset)?;
+    Ok(record)
 }
