@@ -16,7 +16,6 @@ pub(crate) fn insert(set: &mut [u64], doc: u32) {
 }
 
 /// Whether the bit of `doc` is set.
-#[cfg(test)]
 pub(crate) fn contains(set: &[u64], doc: u32) -> bool {
     let doc = doc as usize;
     set[doc / 64] & (1 << (doc % 64)) != 0
@@ -30,13 +29,11 @@ pub(crate) fn union_with(target: &mut [u64], source: &[u64]) {
 }
 
 /// Number of documents in the set.
-#[cfg(test)]
 pub(crate) fn count(set: &[u64]) -> u64 {
     set.iter().map(|b| u64::from(b.count_ones())).sum()
 }
 
 /// Calls `each` with every document of `set` in increasing order until it returns `false`.
-#[cfg(test)]
 pub(crate) fn for_each(set: &[u64], mut each: impl FnMut(u32) -> bool) {
     for (index, &block) in set.iter().enumerate() {
         let mut bits = block;

@@ -4,8 +4,9 @@
 
 use std::collections::BinaryHeap;
 
+use super::docs::Docs;
 use super::parts::{
-    Forward, MAX_TITLE_POSITION, META_POSITION_SHIFT, META_RANK_MASK, META_TITLE, TitleSketch,
+    MAX_TITLE_POSITION, META_POSITION_SHIFT, META_RANK_MASK, META_TITLE, TitleSketch,
 };
 use super::scratch::{COUNT_PLANES, QueryTerms, Scratch};
 use super::stages::{self, Stage};
@@ -39,7 +40,7 @@ pub(super) struct Bucket<'q> {
 /// `Scratch::window_words` of a window document: the query words it holds (one bit each), the
 /// number it holds exactly (from [`EXACT_SHIFT`]), and whether it was scored already.
 const HELD_WORDS: u32 = (1 << MAX_QUERY_WORDS) - 1;
-const EXACT_SHIFT: u32 = 16;
+pub(super) const EXACT_SHIFT: u32 = 16;
 const SCORED: u32 = 1 << 31;
 
 impl Bucket<'_> {
@@ -130,10 +131,10 @@ impl Bucket<'_> {
     }
 
     /// [`Bucket::may_equal_title`] for document `doc` of a window: its block's floor first
-    /// ([`Forward::title_distinct_floor`]), its own count only where that floor allows it.
-    fn may_equal_title_of(&self, forward: &Forward, doc: u32) -> bool {
-        self.may_equal_title(forward.title_distinct_floor[doc as usize / 64])
-            && self.may_equal_title(forward.title_distinct[doc as usize])
+    /// (`Forward::title_distinct_floor`), its own count only where that floor allows it.
+    fn may_equal_title_of(&self, docs: &Docs<'_>, doc: u32) -> bool {
+        self.may_equal_title(docs.title_distinct_floor(doc))
+            && self.may_equal_title(docs.title_distinct(doc))
     }
 
     /// The best key a document whose title cannot equal the query can have: every matched
@@ -203,12 +204,23 @@ fn pack_key(proximity: u32, attribute: u32, title_equal: bool, inexact_words: u3
     proximity << 24 | attribute << 16 | u32::from(!title_equal) << 8 | inexact_words
 }
 
+/// A live document of a bucket (module `live`): its number in the ranking's [`Docs`], its
+/// `Scratch::window_words` value, and the index documents before it in document order.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct LiveEntry {
+    pub(super) doc: u32,
+    pub(super) words: u32,
+    pub(super) ins: u32,
+}
+
 /// Appends up to `wanted` documents of the bucket, ordered by rules 3-5 then document, in
-/// windows of `Scratch::rank_window` ([`super::RANK_WINDOW`]) documents.
+/// windows of `Scratch::rank_window` ([`super::RANK_WINDOW`]) documents. `live` holds the
+/// bucket's live documents in document order: each window is taken from the index's and
+/// those together, in document order, as from one index holding both.
 pub(super) fn rank_bucket(
     index: &SearchIndex,
     scratch: &mut Scratch,
-    bucket: &Bucket,
+    (bucket, docs, live): (&Bucket, &Docs<'_>, &[LiveEntry]),
     wanted: usize,
     out: &mut Vec<u32>,
 ) {
@@ -218,6 +230,7 @@ pub(super) fn rank_bucket(
     let rank_window = scratch.rank_window;
     let mut remaining = wanted;
     let mut skip = 0usize;
+    let mut skip_live = 0usize;
     loop {
         window.clear();
         window_words.clear();
@@ -225,17 +238,24 @@ pub(super) fn rank_bucket(
         let timer = stages::start_if(bucket.best, Stage::Window);
         bucket.collect_window(index, scratch, range, &mut window, &mut window_words);
         timer.stop();
-        skip += window.len();
+        let live = &live[skip_live.min(live.len())..];
+        let (from_index, from_live) = if live.is_empty() {
+            (window.len(), 0)
+        } else {
+            merge_live(&mut window, &mut window_words, live, rank_window)
+        };
+        skip += from_index;
+        skip_live += from_live;
         if window.is_empty() {
             break;
         }
         keys.clear();
         if window.len() <= remaining || !scratch.shortcuts.bounded {
             let info = &scratch.terms;
-            keys_of(index, info, bucket, &window, &mut keys);
+            keys_of(docs, info, bucket, &window, &mut keys);
             keys.sort_unstable();
             let taken = keys.len().min(remaining);
-            out.extend(keys[..taken].iter().map(|&key| key as u32));
+            out.extend(keys[..taken].iter().map(|&key| window[key as u32 as usize]));
             remaining -= taken;
             if remaining == 0 || window.len() < rank_window {
                 break;
@@ -243,7 +263,7 @@ pub(super) fn rank_bucket(
             continue;
         }
         let mut heap = top_of_window(
-            index,
+            docs,
             scratch,
             bucket,
             (&window, &mut window_words),
@@ -252,7 +272,7 @@ pub(super) fn rank_bucket(
         keys.extend(heap.drain());
         scratch.heap = heap;
         keys.sort_unstable();
-        out.extend(keys.iter().map(|&key| key as u32));
+        out.extend(keys.iter().map(|&key| window[key as u32 as usize]));
         break;
     }
     scratch.window = window;
@@ -273,7 +293,7 @@ pub(super) fn rank_bucket(
 /// few more are scored. Reading a sketch costs a cache miss per document (16 MB of them at a
 /// million products), so it is done only where the plain bound failed.
 fn top_of_window(
-    index: &SearchIndex,
+    docs: &Docs<'_>,
     scratch: &mut Scratch,
     bucket: &Bucket,
     (window, words): (&[u32], &mut [u32]),
@@ -286,7 +306,7 @@ fn top_of_window(
     let info = &scratch.terms;
     let mut by_bound = 0u64;
     let score = |heap: &mut BinaryHeap<u64>, at: usize, words: &mut [u32]| {
-        keep(heap, capacity, key_of(index, info, bucket, window[at]));
+        keep(heap, capacity, key_of(docs, info, bucket, window, at));
         words[at] |= SCORED;
     };
     // `None`: the scan in order ended the window, and only the titles that may equal the
@@ -294,7 +314,7 @@ fn top_of_window(
     let timer = stages::start_if(bucket.best, Stage::InOrder);
     let scanned = if scratch.shortcuts.in_order {
         scan_in_order(
-            index,
+            docs,
             bucket,
             window,
             capacity,
@@ -310,7 +330,7 @@ fn top_of_window(
     let timer = stages::start_if(bucket.best, Stage::Bounds);
     bounds.clear();
     for at in 0..window.len() {
-        if bucket.may_equal_title_of(&index.forward, window[at]) {
+        if bucket.may_equal_title_of(docs, window[at]) {
             score(&mut heap, at, words);
         } else if scanned.is_some_and(|scanned| at >= scanned) {
             bounds.push(u64::from(bucket.plain_bound(words[at])) << 32 | at as u64);
@@ -325,7 +345,7 @@ fn top_of_window(
     let timer = stages::start_if(bucket.best, Stage::ByBound);
     let ended = scanned.is_none()
         || score_in_bound_order(
-            index,
+            docs,
             &mut heap,
             window,
             &mut bounds,
@@ -341,11 +361,7 @@ fn top_of_window(
     if !ended {
         // The sketches are read in a loop of their own, whose reads do not wait on each other.
         sketches.clear();
-        sketches.extend(
-            window
-                .iter()
-                .map(|&doc| index.forward.sketches[doc as usize]),
-        );
+        sketches.extend(window.iter().map(|&doc| docs.sketch(doc)));
         bounds.clear();
         // Those not scored yet: the titles that may equal the query were, above.
         for (at, sketch) in sketches.iter().enumerate() {
@@ -359,7 +375,7 @@ fn top_of_window(
             }
         }
         score_in_bound_order(
-            index,
+            docs,
             &mut heap,
             window,
             &mut bounds,
@@ -386,7 +402,7 @@ fn top_of_window(
 /// window needs no bounds at all. `None` when it ended the window, else the window's position
 /// up to which its documents were scored (a few dozen at most), for the bounds to skip.
 fn scan_in_order(
-    index: &SearchIndex,
+    docs: &Docs<'_>,
     bucket: &Bucket,
     window: &[u32],
     capacity: usize,
@@ -401,18 +417,14 @@ fn scan_in_order(
             return Some(at);
         }
         if at % WARM_BATCH == 0 {
-            warm(index, window[at..].iter().copied());
+            warm(docs, window[at..].iter().copied());
         }
-        if bucket.may_equal_title_of(&index.forward, doc) {
+        if bucket.may_equal_title_of(docs, doc) {
             continue;
         }
         score(heap, at);
         scored += 1;
-        if heap.len() == capacity
-            && heap
-                .peek()
-                .is_some_and(|&worst| worst <= floor | u64::from(doc))
-        {
+        if heap.len() == capacity && heap.peek().is_some_and(|&worst| worst <= floor | at as u64) {
             return None;
         }
     }
@@ -424,7 +436,7 @@ fn scan_in_order(
 /// bound: `true` then, or when every one was scored; `false` when `patience` documents were
 /// scored first.
 fn score_in_bound_order(
-    index: &SearchIndex,
+    docs: &Docs<'_>,
     heap: &mut BinaryHeap<u64>,
     window: &[u32],
     bounds: &mut [u64],
@@ -438,10 +450,10 @@ fn score_in_bound_order(
         let entry = bounds[tried];
         if tried % WARM_BATCH == 0 {
             let next = bounds[tried..].iter();
-            warm(index, next.map(|&entry| window[entry as u32 as usize]));
+            warm(docs, next.map(|&entry| window[entry as u32 as usize]));
         }
         let at = entry as u32 as usize;
-        let bound = entry >> 32 << 32 | u64::from(window[at]);
+        let bound = entry >> 32 << 32 | at as u64;
         if heap.len() == capacity && heap.peek().is_some_and(|&worst| worst < bound) {
             return true;
         }
@@ -499,9 +511,10 @@ fn keep(heap: &mut BinaryHeap<u64>, capacity: usize, key: u64) {
     }
 }
 
-/// The sort key of a document: rules 3-5, then the document number (popularity).
-fn key_of(index: &SearchIndex, terms: &QueryTerms, bucket: &Bucket, doc: u32) -> u64 {
-    u64::from(fine_key(index, terms, bucket, doc)) << 32 | u64::from(doc)
+/// The sort key of the window's document at `at`: rules 3-5, then its place in the window,
+/// which is document order (popularity).
+fn key_of(docs: &Docs<'_>, terms: &QueryTerms, bucket: &Bucket, window: &[u32], at: usize) -> u64 {
+    u64::from(fine_key(docs, terms, bucket, window[at])) << 32 | at as u64
 }
 
 /// Documents scored together: their forward entries are brought into the cache first
@@ -515,43 +528,70 @@ const WARM_BATCH: usize = 8;
 /// waited for alone. Here the loads of a batch do not depend on each other, so they overlap.
 /// Why by hand: a prefetch instruction needs `unsafe`, which the crate forbids, and the
 /// compiler does not hoist loads out of the scoring of the documents before.
-fn warm(index: &SearchIndex, docs: impl Iterator<Item = u32>) {
-    let forward = &index.forward;
-    let mut starts = [0u32; WARM_BATCH];
-    let mut count = 0;
-    for (start, doc) in starts.iter_mut().zip(docs) {
-        *start = forward
-            .docs
-            .get(doc as usize)
-            .map_or(0, |header| header.start);
-        count += 1;
-    }
+fn warm(docs: &Docs<'_>, batch: impl Iterator<Item = u32>) {
     let mut touched = 0u32;
-    for &start in &starts[..count] {
-        touched ^= forward.entries.get(start as usize).copied().unwrap_or(0);
+    for doc in batch.take(WARM_BATCH) {
+        touched ^= docs.first_entry(doc);
     }
     std::hint::black_box(touched);
 }
 
-/// The keys of `docs`, appended to `keys`, a batch at a time ([`warm`]).
+/// The keys of the window's documents, appended to `keys`, a batch at a time ([`warm`]).
 fn keys_of(
-    index: &SearchIndex,
+    docs: &Docs<'_>,
     terms: &QueryTerms,
     bucket: &Bucket,
-    docs: &[u32],
+    window: &[u32],
     keys: &mut Vec<u64>,
 ) {
-    for batch in docs.chunks(WARM_BATCH) {
-        warm(index, batch.iter().copied());
-        keys.extend(batch.iter().map(|&doc| key_of(index, terms, bucket, doc)));
+    for start in (0..window.len()).step_by(WARM_BATCH) {
+        let end = (start + WARM_BATCH).min(window.len());
+        warm(docs, window[start..end].iter().copied());
+        keys.extend((start..end).map(|at| key_of(docs, terms, bucket, window, at)));
     }
+}
+
+/// Takes the window (the index's next documents of the bucket, in `window` and `words`) and
+/// the bucket's next live documents together, in document order, as one window of at most
+/// `limit`; returns how many of each it took.
+fn merge_live(
+    window: &mut Vec<u32>,
+    words: &mut Vec<u32>,
+    live: &[LiveEntry],
+    limit: usize,
+) -> (usize, usize) {
+    let (mut merged, mut merged_words) = (Vec::with_capacity(limit), Vec::with_capacity(limit));
+    let (mut from_index, mut from_live) = (0, 0);
+    while merged.len() < limit {
+        let live_next = live.get(from_live);
+        let index_next = window.get(from_index);
+        let take_live = match (index_next, live_next) {
+            (_, None) => false,
+            (None, Some(_)) => true,
+            (Some(&doc), Some(entry)) => entry.ins <= doc,
+        };
+        if take_live {
+            let entry = live[from_live];
+            merged.push(entry.doc);
+            merged_words.push(entry.words);
+            from_live += 1;
+        } else if let Some(&doc) = index_next {
+            merged.push(doc);
+            merged_words.push(words[from_index]);
+            from_index += 1;
+        } else {
+            break;
+        }
+    }
+    *window = merged;
+    *words = merged_words;
+    (from_index, from_live)
 }
 
 /// Rules 3-5 for one document as a key, lower is better: proximity, field importance, then
 /// exactness (title equal to the query, then words matched whole).
-fn fine_key(index: &SearchIndex, terms: &QueryTerms, bucket: &Bucket, doc: u32) -> u32 {
-    let header = index.forward.docs[doc as usize];
-    let entries = &index.forward.entries;
+fn fine_key(docs: &Docs<'_>, terms: &QueryTerms, bucket: &Bucket, doc: u32) -> u32 {
+    let (header, entries) = docs.doc(doc);
     let start = header.start as usize;
     let description = header.description as usize;
     let end = header.end as usize;

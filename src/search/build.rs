@@ -12,19 +12,15 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rusqlite::{Connection, Row};
 
+use super::analyze::{ProductText, TermSink, codes_of, each_term};
 use super::derive::DerivationCache;
 use super::documents::{DocOfPk, rows_in_doc_order};
 use super::gtins::{IndexGtins, read_gtins};
 use super::numbering::{Numbering, Read};
-use super::parts::{
-    Codes, DocHeader, Forward, MAX_TITLE_POSITION, META_POSITION_SHIFT, META_TITLE, RANK_BRAND,
-    RANK_COLOR, RANK_DESCRIPTION, RANK_TITLE,
-};
+use super::parts::{Codes, DocHeader, Forward};
 use super::sorted_map::{SortedMap, TextEntries, TextMap};
 use super::terms::TermTable;
-use super::text::{for_each_untagged, for_each_word};
 use super::{SearchError, SearchIndex};
-use crate::catalogue::generate::normalize_sku_into;
 
 /// Term ids must fit the 24 bits a forward entry keeps for them.
 const MAX_TERMS: usize = 1 << 24;
@@ -55,10 +51,10 @@ pub(crate) fn build_with(
     defer_gtins_from: Option<usize>,
 ) -> Result<SearchIndex, SearchError> {
     // The products and variants are read in key order, front to back through a memory map.
-    let (pks, first, second, gtins) = crate::catalogue::with_file_mapped(conn, || {
+    let (order, first, second, gtins) = crate::catalogue::with_file_mapped(conn, || {
         read_catalogue(conn, two_threads_from, defer_gtins_from)
     })?;
-    first.finish(second, pks, gtins)
+    first.finish(second, order, gtins)
 }
 
 const PRODUCTS_BETWEEN: &str = "SELECT pk, id, slug, sku, sku_norm, title, brand, model,
@@ -116,12 +112,17 @@ fn read_catalogue(
     conn: &Connection,
     two_threads_from: Option<usize>,
     defer_gtins_from: Option<usize>,
-) -> Result<(Vec<i64>, Builder, Option<Builder>, IndexGtins), SearchError> {
+) -> Result<(DocOrder, Builder, Option<Builder>, IndexGtins), SearchError> {
     // Documents in order, from the popularity index alone (no table read).
-    let mut statement = conn.prepare("SELECT pk FROM products ORDER BY popularity DESC, pk")?;
-    let pks = statement
-        .query_map([], |row| row.get::<_, i64>(0))?
-        .collect::<Result<Vec<i64>, _>>()?;
+    let mut statement =
+        conn.prepare("SELECT pk, popularity FROM products ORDER BY popularity DESC, pk")?;
+    let mut pks = Vec::new();
+    let mut popularity = Vec::new();
+    let mut rows = statement.query([])?;
+    while let Some(row) = rows.next()? {
+        pks.push(row.get::<_, i64>(0)?);
+        popularity.push(row.get::<_, i64>(1)?);
+    }
     if u32::try_from(pks.len()).is_err() {
         return Err(SearchError::TooManyProducts { count: pks.len() });
     }
@@ -138,7 +139,8 @@ fn read_catalogue(
         let gtins = gtins_now
             .then(|| read_gtins(conn, &doc_of_pk))
             .transpose()?;
-        return Ok((pks, builder, None, IndexGtins::new(gtins, doc_of_pk)));
+        let order = DocOrder { pks, popularity };
+        return Ok((order, builder, None, IndexGtins::new(gtins, doc_of_pk)));
     };
     // The second thread's share when it also reads the variants (about as long as reading
     // three quarters of the products).
@@ -171,7 +173,13 @@ fn read_catalogue(
         let (second, gtins) = second?;
         Ok::<_, SearchError>((first?, second, gtins))
     })?;
-    Ok((pks, first, Some(second), IndexGtins::new(gtins, doc_of_pk)))
+    let order = DocOrder { pks, popularity };
+    Ok((
+        order,
+        first,
+        Some(second),
+        IndexGtins::new(gtins, doc_of_pk),
+    ))
 }
 
 /// The products of the chunks this reader takes, some `expected` of them, into a builder.
@@ -204,12 +212,70 @@ fn text<'r>(row: &'r Row<'_>, index: usize) -> Result<&'r str, rusqlite::Error> 
     Ok(crate::catalogue::optional_text_at(row, index)?.unwrap_or(""))
 }
 
-/// `text` in ASCII lower case, written over `buffer`.
-fn lowercase_into<'b>(text: &str, buffer: &'b mut String) -> &'b str {
-    buffer.clear();
-    buffer.push_str(text);
-    buffer.make_ascii_lowercase();
-    buffer
+/// Every document's product key and popularity, in document order (`popularity DESC, pk`).
+pub(super) struct DocOrder {
+    pub(super) pks: Vec<i64>,
+    pub(super) popularity: Vec<i64>,
+}
+
+/// An index's parts as the live index's merge gathers them (module `live`): every product in
+/// document order, its terms already numbered (provisional ids into `names`).
+pub(super) struct Gathered {
+    pub(super) order: DocOrder,
+    /// Terms by provisional id, and the documents having each (none at zero).
+    pub(super) names: TermTable,
+    pub(super) doc_count: Vec<u32>,
+    /// Document -> its first entry in `terms` and `meta`, and its first description entry.
+    pub(super) starts: Vec<u32>,
+    pub(super) description_starts: Vec<u32>,
+    pub(super) terms: Vec<u32>,
+    pub(super) meta: Vec<u8>,
+    pub(super) title_len: Vec<u8>,
+    pub(super) title_distinct: Vec<u8>,
+    pub(super) skus: TextEntries,
+    pub(super) product_ids: Vec<(u128, u32)>,
+    pub(super) slugs: TextEntries,
+    pub(super) gtins: super::gtins::GtinMap,
+}
+
+/// The index of `gathered`: numbered, posted and mapped as a build from a catalogue of the same
+/// products numbers, posts and maps them (the same saved bytes).
+pub(super) fn assemble(gathered: Gathered) -> Result<SearchIndex, SearchError> {
+    let Gathered {
+        order,
+        names,
+        doc_count,
+        starts,
+        description_starts,
+        terms,
+        meta,
+        title_len,
+        title_distinct,
+        skus,
+        product_ids,
+        slugs,
+        gtins,
+    } = gathered;
+    let docs = (0..order.pks.len() as u32).collect();
+    let builder = Builder {
+        docs,
+        names,
+        doc_count,
+        seen_in: Vec::new(),
+        starts,
+        description_starts,
+        terms,
+        meta,
+        title_len,
+        title_distinct,
+        codes: CodeEntries {
+            skus,
+            product_ids,
+            slugs,
+        },
+        buffer: String::new(),
+    };
+    builder.finish(None, order, IndexGtins::ready(gtins))
 }
 
 /// The products as read (in key order), each with its document; every per-product vector here
@@ -263,65 +329,50 @@ impl CodeEntries {
 
 impl Builder {
     fn add_product(&mut self, row: &Row<'_>, doc: u32) -> Result<(), rusqlite::Error> {
+        let product = ProductText {
+            id: text(row, 1)?,
+            slug: text(row, 2)?,
+            sku: text(row, 3)?,
+            sku_norm: text(row, 4)?,
+            title: text(row, 5)?,
+            brand: text(row, 6)?,
+            model: text(row, 7)?,
+            category: text(row, 8)?,
+            color: text(row, 9)?,
+            gender: text(row, 10)?,
+            description: text(row, 11)?,
+        };
+        self.add_text(&product, doc);
+        Ok(())
+    }
+
+    /// Adds one product as document `doc` (module `analyze` says which terms, in which order).
+    pub(super) fn add_text(&mut self, product: &ProductText<'_>, doc: u32) {
         self.docs.push(doc);
         // Stamps count this builder's products (a product's terms are marked with it).
         let stamp = self.docs.len() as u32;
         self.starts.push(self.terms.len() as u32);
-
-        let mut position = 0u32;
-        let mut distinct = 0u32;
-        for_each_word(text(row, 5)?, |word| {
-            let term = self.intern(word);
-            if self.seen_in[term as usize] != stamp {
-                self.seen_in[term as usize] = stamp;
-                self.doc_count[term as usize] += 1;
-                distinct += 1;
-            }
-            let slot = position.min(u32::from(MAX_TITLE_POSITION)) as u8;
-            self.terms.push(term);
-            self.meta
-                .push(RANK_TITLE | META_TITLE | (slot << META_POSITION_SHIFT));
-            position += 1;
-        });
-        self.title_len.push(position.min(255) as u8);
-        self.title_distinct.push(distinct.min(255) as u8);
-
-        let sku = text(row, 3)?;
-        let sku_norm = text(row, 4)?;
-        for_each_word(sku, |word| self.add_term(word, RANK_TITLE, stamp));
         // One buffer for the product's lower-case code, normalized code and slug, instead of
         // a new string for each.
         let mut buffer = std::mem::take(&mut self.buffer);
-        self.add_term(lowercase_into(sku_norm, &mut buffer), RANK_TITLE, stamp);
-        for column in [6, 7] {
-            for_each_word(text(row, column)?, |word| {
-                self.add_term(word, RANK_BRAND, stamp);
-            });
+        let mut sink = BuildSink {
+            builder: self,
+            stamp,
+            position: 0,
+            distinct: 0,
+        };
+        each_term(product, &mut sink, &mut buffer);
+        let codes = codes_of(product, &mut buffer);
+        if let Some(sku) = &codes.sku {
+            self.codes.skus.push(sku, doc);
         }
-        for column in [8, 9, 10] {
-            for_each_word(text(row, column)?, |word| {
-                self.add_term(word, RANK_COLOR, stamp);
-            });
+        if let Some(id) = codes.id {
+            self.codes.product_ids.push((id, doc));
         }
-        self.description_starts.push(self.terms.len() as u32);
-        for_each_untagged(text(row, 11)?, |stretch| {
-            for_each_word(stretch, |word| self.add_term(word, RANK_DESCRIPTION, stamp));
-        });
-
-        buffer.clear();
-        normalize_sku_into(sku_norm, &mut buffer);
-        if !buffer.is_empty() {
-            self.codes.skus.push(&buffer, doc);
-        }
-        if let Ok(id) = uuid::Uuid::try_parse(text(row, 1)?) {
-            self.codes.product_ids.push((id.as_u128(), doc));
-        }
-        let slug = lowercase_into(text(row, 2)?, &mut buffer);
-        if !slug.is_empty() {
+        if let Some(slug) = &codes.slug {
             self.codes.slugs.push(slug, doc);
         }
         self.buffer = buffer;
-        Ok(())
     }
 
     /// Adds a non-title term unless the document already has it (from a better field).
@@ -384,9 +435,10 @@ impl Builder {
     fn finish(
         mut self,
         mut other: Option<Builder>,
-        pks: Vec<i64>,
+        order: DocOrder,
         gtins: IndexGtins,
     ) -> Result<SearchIndex, SearchError> {
+        let DocOrder { pks, popularity } = order;
         let mut codes = std::mem::take(&mut self.codes);
         let other_codes = other.as_mut().map(|other| std::mem::take(&mut other.codes));
         std::thread::scope(|scope| {
@@ -455,6 +507,7 @@ impl Builder {
                 .ok_or(SearchError::CodesTooLarge)?;
             Ok(SearchIndex {
                 pks,
+                popularity,
                 dictionary,
                 postings,
                 forward: Forward::new(docs, numbered.entries),
@@ -462,14 +515,51 @@ impl Builder {
                 scratch: Mutex::new(Vec::new()),
                 derivations: DerivationCache::new(),
                 spreads: super::spreads::SpreadCache::new(),
+                live_support: std::sync::OnceLock::new(),
             })
         })
     }
 }
 
+/// A product's terms into a [`Builder`]: each term's document count, title length and
+/// distinct title words as the product goes.
+struct BuildSink<'b> {
+    builder: &'b mut Builder,
+    stamp: u32,
+    position: u32,
+    distinct: u32,
+}
+
+impl TermSink for BuildSink<'_> {
+    fn title_word(&mut self, word: &str, meta: u8) {
+        let builder = &mut *self.builder;
+        let term = builder.intern(word);
+        if builder.seen_in[term as usize] != self.stamp {
+            builder.seen_in[term as usize] = self.stamp;
+            builder.doc_count[term as usize] += 1;
+            self.distinct += 1;
+        }
+        builder.terms.push(term);
+        builder.meta.push(meta);
+        self.position += 1;
+    }
+
+    fn term(&mut self, word: &str, rank: u8) {
+        self.builder.add_term(word, rank, self.stamp);
+    }
+
+    fn description_starts(&mut self) {
+        let builder = &mut *self.builder;
+        builder.title_len.push(self.position.min(255) as u8);
+        builder.title_distinct.push(self.distinct.min(255) as u8);
+        builder.description_starts.push(builder.terms.len() as u32);
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::super::parts::META_RANK_MASK;
+    use super::super::parts::{META_RANK_MASK, META_TITLE, RANK_DESCRIPTION};
+    use super::super::text::for_each_word;
     use super::*;
 
     /// The index as its saved bytes.

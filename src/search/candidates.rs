@@ -16,6 +16,14 @@ pub(super) struct Filters<'r> {
     pub(super) filtered: bool,
     /// Code hits (block, bit), increasing: ranked first, so not among the candidates.
     pub(super) removed: &'r [(u32, u64)],
+    /// Over a live index, the documents it replaced or deleted, one bit each (module `live`).
+    pub(super) dead: Option<&'r [u64]>,
+}
+
+/// Block `b` of `dead` (none past its end).
+#[inline]
+pub(super) fn dead_at(dead: &[u64], b: usize) -> u64 {
+    dead.get(b).copied().unwrap_or(0)
 }
 
 impl Filters<'_> {
@@ -32,6 +40,9 @@ impl Filters<'_> {
     ) -> u64 {
         if self.filtered {
             any &= scratch_allowed[at];
+        }
+        if let Some(dead) = self.dead {
+            any &= !dead_at(dead, b as usize);
         }
         while *next < self.removed.len() && self.removed[*next].0 < b {
             *next += 1;
@@ -84,8 +95,7 @@ pub(super) fn first_pass(
         // Every block, in order.
         let mut buffers = std::mem::take(&mut scratch.chunks);
         let view = SetView::new(index, scratch);
-        let first =
-            first_pass_every_block(&view, word_sets, filters.removed, &mut tiers, &mut buffers);
+        let first = first_pass_every_block(&view, word_sets, filters, &mut tiers, &mut buffers);
         scratch.tiers = tiers;
         scratch.chunks = buffers;
         return first;
@@ -212,7 +222,7 @@ fn fold_chunk<const ALL: bool>(values: &[&[u64]], out: &mut [u64]) {
 fn first_pass_every_block(
     view: &SetView<'_>,
     word_sets: &[WordSet],
-    removed: &[(u32, u64)],
+    filters: &Filters<'_>,
     tiers: &mut Vec<u8>,
     buffers: &mut [[u64; CHUNK]],
 ) -> FirstPass {
@@ -241,8 +251,13 @@ fn first_pass_every_block(
         for at in whole..len {
             fold_tiers::<1>(values, at, &mut any, &mut missing_at_most);
         }
-        for (at, bit) in code_hits_in(removed, &mut next_removed, start, len) {
+        for (at, bit) in code_hits_in(filters.removed, &mut next_removed, start, len) {
             any[at] &= !bit;
+        }
+        if let Some(dead) = filters.dead {
+            for (at, lanes) in any[..len].iter_mut().enumerate() {
+                *lanes &= !dead_at(dead, start + at);
+            }
         }
         for (i, &candidates) in any[..len].iter().enumerate() {
             let missing = std::array::from_fn(|t| missing_at_most[t][i]);
@@ -315,7 +330,7 @@ pub(super) fn top_pass(
     scratch: &mut Scratch,
     word_sets: &[WordSet],
     levels: &[usize],
-    removed: &[(u32, u64)],
+    (removed, dead): (&[(u32, u64)], Option<&[u64]>),
     wanted: u64,
 ) -> Option<TopPass> {
     let mut active = std::mem::take(&mut scratch.active);
@@ -374,6 +389,15 @@ pub(super) fn top_pass(
                 *lanes &= !bit;
             }
             top[at] &= !bit;
+        }
+        if let Some(dead) = dead {
+            for (at, lanes) in top.iter_mut().enumerate() {
+                let gone = dead_at(dead, start + at);
+                *lanes &= !gone;
+                if let Some(lanes) = any.get_mut(at) {
+                    *lanes &= !gone;
+                }
+            }
         }
         let counted = any
             .iter()

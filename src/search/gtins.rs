@@ -35,7 +35,7 @@ pub(crate) struct GtinMap {
 
 /// The check digit a GTIN-14 number with body `body` (the number without its check digit) must
 /// end with (GS1: weights 3 and 1 from the right, then up to a multiple of ten).
-fn check_digit(mut body: u64) -> u64 {
+pub(crate) fn check_digit(mut body: u64) -> u64 {
     let mut sum = 0;
     let mut weight = 3;
     while body > 0 {
@@ -54,21 +54,34 @@ impl GtinMap {
     /// The map of `entries` (GTIN-14 number, document), in any order, duplicates allowed.
     pub(crate) fn new(mut entries: Vec<(u64, u32)>) -> Self {
         entries.sort_unstable();
-        entries.dedup();
+        Self::from_sorted(entries)
+    }
+
+    /// The map of `entries` in increasing order (duplicates allowed): what [`GtinMap::new`]
+    /// makes of them in any order. A live index's merge (module `live`) streams a million
+    /// products' GTINs through here without collecting them.
+    pub(crate) fn from_sorted(entries: impl IntoIterator<Item = (u64, u32)>) -> Self {
         let mut others = Vec::new();
         let mut starts: Vec<u64> = Vec::new();
         let mut lengths: Vec<u32> = Vec::new();
         let mut docs: Vec<u32> = Vec::new();
-        let mut i = 0;
-        while i < entries.len() {
-            let (gtin, doc) = entries[i];
-            let shared = entries.get(i + 1).is_some_and(|next| next.0 == gtin);
-            if shared || !is_valid(gtin) {
-                // Every document of this GTIN goes to the exact map.
-                while i < entries.len() && entries[i].0 == gtin {
-                    others.push(entries[i]);
-                    i += 1;
+        let mut entries = entries.into_iter().peekable();
+        let mut group: Vec<u32> = Vec::new();
+        while let Some((gtin, doc)) = entries.next() {
+            group.clear();
+            group.push(doc);
+            while let Some(&(next, next_doc)) = entries.peek() {
+                if next != gtin {
+                    break;
                 }
+                if group.last() != Some(&next_doc) {
+                    group.push(next_doc);
+                }
+                entries.next();
+            }
+            if group.len() > 1 || !is_valid(gtin) {
+                // Every document of this GTIN goes to the exact map.
+                others.extend(group.iter().map(|&doc| (gtin, doc)));
                 continue;
             }
             let body = gtin / 10;
@@ -88,7 +101,6 @@ impl GtinMap {
                 lengths.push(1);
                 docs.push(doc);
             }
-            i += 1;
         }
         Self {
             starts,

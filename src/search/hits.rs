@@ -47,7 +47,11 @@ use super::persist::catalogue_identity;
 use super::{IndexSource, SearchError};
 use crate::model::Country;
 
+mod encode;
+pub(crate) mod overlay;
 mod record;
+
+pub(crate) use self::encode::stored_record;
 
 const MAGIC: &[u8; 8] = b"SOLHITS\0";
 /// Bumped whenever the record layout changes.
@@ -298,7 +302,7 @@ impl HitStore {
 }
 
 /// Writes the record of product `pk`, read into `buffer`, as JSON.
-fn write_record(
+pub(crate) fn write_record(
     pk: i64,
     buffer: &[u8],
     country: Country,
@@ -439,12 +443,16 @@ fn read_cached_at(_file: &File, _buffer: &mut [u8], _offset: u64) -> bool {
 }
 
 #[cfg(unix)]
-fn read_exact_at(file: &File, buffer: &mut [u8], offset: u64) -> std::io::Result<()> {
+pub(crate) fn read_exact_at(file: &File, buffer: &mut [u8], offset: u64) -> std::io::Result<()> {
     std::os::unix::fs::FileExt::read_exact_at(file, buffer, offset)
 }
 
 #[cfg(windows)]
-fn read_exact_at(file: &File, mut buffer: &mut [u8], mut offset: u64) -> std::io::Result<()> {
+pub(crate) fn read_exact_at(
+    file: &File,
+    mut buffer: &mut [u8],
+    mut offset: u64,
+) -> std::io::Result<()> {
     while !buffer.is_empty() {
         match std::os::windows::fs::FileExt::seek_read(file, buffer, offset) {
             Ok(0) => return Err(std::io::ErrorKind::UnexpectedEof.into()),

@@ -39,6 +39,25 @@
 //! record, so the service writes a page of hits without reading the catalogue: building the page
 //! (20 products with all their variants, ~80 KB of JSON) had cost more than ranking.
 //!
+//! # Taking products while serving: [`live::LiveIndex`]
+//!
+//! The index above is immutable once built. [`live::LiveIndex`] wraps one as its base and takes
+//! writes while it serves (module [`live`] has the design):
+//!
+//! - `LiveIndex::open(catalogue, conn, LiveConfig)` (base: this index of the catalogue, kept in
+//!   `<catalogue>.search-live/` with its write log), or `LiveIndex::open_in(folder, identity,
+//!   base, config)` over any base (an empty one for a source with no catalogue of its own);
+//! - `upsert(&LiveProduct)` / `upsert_many(&[LiveProduct])` / `delete(pk)`: synced to the log,
+//!   searchable when they return ([`live::WriteOutcome`] says whether the postings or only the
+//!   hit changed); `search(&SearchRequest)` as [`SearchIndex::search`] over one index of the
+//!   same products; `write_hit(pk, country, full, out)` for the products written to it
+//!   ([`HitError::Unknown`] for the others: the catalogue's [`HitStore`] has them);
+//! - merges in the background (`LiveConfig`), or `merge_now()`; `stats()`.
+//!
+//! Searches take no lock a write holds (an `arc-swap` of the base and segment pair); writes are
+//! serialized. [`RecentSearches`] keeps pages for an immutable index: over a live index, a
+//! kept page must be dropped when a write lands (key it by `LiveStats::writes`).
+//!
 //! # Ranking
 //!
 //! Code hits first: a style code (with or without dash), GTIN, product id, slug or link typed in
@@ -83,14 +102,17 @@
 //! with several frequent terms (module `spreads`). At most [`MAX_QUERY_WORDS`] words are used; text over
 //! [`MAX_QUERY_CHARS`] characters is refused with [`SearchError::QueryTooLong`] (a 400).
 
+mod analyze;
 mod bits;
 mod bucket;
 mod build;
 mod candidates;
 mod derive;
+mod docs;
 mod documents;
 mod gtins;
 pub mod hits;
+pub mod live;
 mod numbering;
 mod parts;
 mod persist;
@@ -129,6 +151,9 @@ pub const RANK_WINDOW: usize = 4_096;
 pub struct SearchIndex {
     /// `products.pk` of each document; documents are numbered by popularity.
     pks: Vec<i64>,
+    /// `products.popularity` of each document (decreasing; ties by `pk`): where a product
+    /// written live falls among the documents (module `live`).
+    popularity: Vec<i64>,
     dictionary: parts::Dictionary,
     postings: parts::Postings,
     forward: parts::Forward,
@@ -139,6 +164,8 @@ pub struct SearchIndex {
     derivations: derive::DerivationCache,
     /// Full-width sets of the words spread so far (module `spreads`).
     spreads: spreads::SpreadCache,
+    /// What a live index over this one needs beyond ranking (module `live`), made on first use.
+    live_support: std::sync::OnceLock<live::BaseSupport>,
 }
 
 impl std::fmt::Debug for SearchIndex {
@@ -312,6 +339,12 @@ impl SearchIndex {
         let outcome = query::run(self, &mut scratch, request, gtins);
         self.return_scratch(scratch);
         outcome
+    }
+
+    /// What a live index over this one needs beyond ranking (made on first use).
+    pub(in crate::search) fn live_support(&self) -> &live::BaseSupport {
+        self.live_support
+            .get_or_init(|| live::BaseSupport::new(self))
     }
 
     /// Number of products in the index.

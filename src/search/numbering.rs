@@ -186,7 +186,12 @@ impl Numbered {
 /// Calls `add` with each term of document `doc` once (term, flags), in forward-index order. A
 /// document has one entry per term, except for title words said twice (`Dunk Low ... Low`):
 /// those repeats are skipped (a title has a dozen words, so looking back is cheap).
-fn each_term_once(entries: &[u32], starts: &[u32], doc: usize, add: &mut dyn FnMut(u32, u8)) {
+pub(super) fn each_term_once(
+    entries: &[u32],
+    starts: &[u32],
+    doc: usize,
+    add: &mut dyn FnMut(u32, u8),
+) {
     let doc_entries = &entries[starts[doc] as usize..starts[doc + 1] as usize];
     for (at, &entry) in doc_entries.iter().enumerate() {
         let meta = entry as u8;

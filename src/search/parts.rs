@@ -156,7 +156,7 @@ pub(crate) struct TitleSketch {
 }
 
 impl TitleSketch {
-    fn of(header: &DocHeader, entries: &[u32]) -> Self {
+    pub(crate) fn of(header: &DocHeader, entries: &[u32]) -> Self {
         let mut codes = [0u8; SKETCH_POSITIONS];
         let end = (header.start as usize).saturating_add(usize::from(header.title_len));
         let title = entries.get(header.start as usize..end).unwrap_or(&[]);

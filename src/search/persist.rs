@@ -38,7 +38,7 @@ use super::{SearchError, SearchIndex, bits};
 
 const MAGIC: &[u8; 8] = b"SOLSRCH\0";
 /// Bumped whenever the body's layout or the index's meaning changes.
-const VERSION: u32 = 4;
+const VERSION: u32 = 5;
 const BYTE_ORDER: u32 = 0x0102_0304;
 const HEADER_BYTES: u64 = 16 + 32;
 const TRAILER_BYTES: u64 = 8 + 32;
@@ -265,6 +265,7 @@ impl BodyWriter<'_> {
 
 fn write_body(index: &SearchIndex, body: &mut BodyWriter<'_>) -> std::io::Result<()> {
     body.array(&index.pks)?;
+    body.array(&index.popularity)?;
     let dictionary = &index.dictionary;
     body.array(dictionary.words.as_fst().as_bytes())?;
     body.array(dictionary.codes.as_fst().as_bytes())?;
@@ -448,6 +449,7 @@ type Assemble = Box<dyn FnOnce(fst::Map<Vec<u8>>, fst::Map<Vec<u8>>) -> SearchIn
 
 fn read_body(body: &mut BodyReader) -> Result<(Vec<u8>, Vec<u8>, Assemble), LoadError> {
     let pks: Vec<i64> = body.array()?;
+    let popularity: Vec<i64> = body.array()?;
     let words: Vec<u8> = body.array()?;
     let codes: Vec<u8> = body.array()?;
     let term_count =
@@ -508,6 +510,7 @@ fn read_body(body: &mut BodyReader) -> Result<(Vec<u8>, Vec<u8>, Assemble), Load
     };
     let assemble = move |words: fst::Map<Vec<u8>>, codes: fst::Map<Vec<u8>>| SearchIndex {
         pks,
+        popularity,
         dictionary: Dictionary::from_parts(words, codes, crowded_prefixes, term_count),
         postings,
         forward,
@@ -520,6 +523,7 @@ fn read_body(body: &mut BodyReader) -> Result<(Vec<u8>, Vec<u8>, Assemble), Load
         scratch: Mutex::new(Vec::new()),
         derivations: super::derive::DerivationCache::new(),
         spreads: super::spreads::SpreadCache::new(),
+        live_support: std::sync::OnceLock::new(),
     };
     Ok((words, codes, Box::new(assemble)))
 }
@@ -530,6 +534,14 @@ impl SearchIndex {
     fn validate(&self) -> Result<(), LoadError> {
         let docs = self.pks.len();
         let terms = self.dictionary.term_count();
+        // Documents in popularity order, ties by key: a live index places its products by it.
+        let ordered = self.popularity.len() == docs
+            && (1..docs).all(|d| {
+                (self.popularity[d], self.pks[d - 1]) < (self.popularity[d - 1], self.pks[d])
+            });
+        if !ordered {
+            return Err(LoadError::Malformed("document order"));
+        }
         let doc_ok = |doc: &u32| (*doc as usize) < docs;
         let term_ok = |term: u64| term < terms as u64;
         for map in [&self.dictionary.words, &self.dictionary.codes] {

@@ -14,9 +14,14 @@ use std::collections::HashMap;
 
 use super::PREFIX_EXPANSIONS;
 
-/// Prefix -> its [`PREFIX_EXPANSIONS`] most frequent completions (term ids, most frequent
-/// first, ties by id), for every prefix of at least one byte that more than
-/// [`PREFIX_EXPANSIONS`] terms share. `sorted` holds the terms (distinct) with their ids, in
+/// Completions kept per crowded prefix: the [`PREFIX_EXPANSIONS`] a query expands to, and as
+/// many after them, so that a live index can tell its own most frequent completions when some
+/// of these lost documents (module `live`) without walking the dictionary.
+pub(crate) const CROWDED_KEPT: usize = 2 * PREFIX_EXPANSIONS;
+
+/// Prefix -> its [`CROWDED_KEPT`] most frequent completions (term ids, most frequent first,
+/// ties by id; a query takes the first [`PREFIX_EXPANSIONS`]), for every prefix of at least
+/// one byte that more than [`PREFIX_EXPANSIONS`] terms share. `sorted` holds the terms (distinct) with their ids, in
 /// byte order; `frequency` is each id's number of documents.
 pub(crate) fn crowded_prefixes(
     sorted: &[(&str, u32)],
@@ -51,7 +56,7 @@ pub(crate) fn crowded_prefixes(
             if at + 1 - closed.first > PREFIX_EXPANSIONS {
                 keep_best(&mut closed.best, order);
                 closed.best.sort_unstable_by_key(order);
-                let best: Box<[u32]> = closed.best[..PREFIX_EXPANSIONS].into();
+                let best: Box<[u32]> = closed.best[..CROWDED_KEPT.min(closed.best.len())].into();
                 let bytes = sorted[closed.first].0.as_bytes();
                 for length in outer + 1..=closed.shared {
                     table.insert(bytes[..length].into(), best.clone());
@@ -83,12 +88,12 @@ fn innermost_shared(open: &[Group]) -> usize {
     open.last().map_or(0, |group| group.shared)
 }
 
-/// Drops all but the [`PREFIX_EXPANSIONS`] first ids in `order`, once there are over twice as
-/// many (so merging stays linear, and a group of more keeps at least that many).
+/// Drops all but the [`CROWDED_KEPT`] first ids in `order`, once there are over twice as many
+/// (so merging stays linear, and a group of more keeps at least that many).
 fn keep_best(ids: &mut Vec<u32>, order: impl Fn(&u32) -> (Reverse<u32>, u32)) {
-    if ids.len() > 2 * PREFIX_EXPANSIONS {
-        ids.select_nth_unstable_by_key(PREFIX_EXPANSIONS - 1, &order);
-        ids.truncate(PREFIX_EXPANSIONS);
+    if ids.len() > 2 * CROWDED_KEPT {
+        ids.select_nth_unstable_by_key(CROWDED_KEPT - 1, &order);
+        ids.truncate(CROWDED_KEPT);
     }
 }
 
@@ -118,7 +123,7 @@ mod tests {
             for (prefix, mut ids) in groups {
                 if ids.len() > PREFIX_EXPANSIONS {
                     ids.sort_unstable_by_key(|&id| (Reverse(frequency[id as usize]), id));
-                    ids.truncate(PREFIX_EXPANSIONS);
+                    ids.truncate(CROWDED_KEPT);
                     table.insert(prefix.into(), ids.into_boxed_slice());
                 }
             }

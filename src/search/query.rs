@@ -3,15 +3,17 @@
 
 use fst::{Automaton, IntoStreamer, Streamer};
 
-use super::bucket::{Bucket, rank_bucket};
+use super::bucket::{Bucket, LiveEntry, rank_bucket};
 use super::candidates::{Filters, TIERS, count_pass, first_pass, top_pass};
+use super::docs::Docs;
 use super::gtins::{GtinLookup, parse_gtin};
+use super::live::LiveQuery;
 use super::parts::title_code;
 use super::scratch::{COUNT_PLANES, Expansion, PLANES, Scratch};
 use super::stages::{self, Path, Stage};
 use super::text::{for_each_word, typo_budget};
 use super::wordsets::{ExactSet, SetView, WordSet};
-use super::{MAX_QUERY_WORDS, SearchIndex, SearchOutcome, SearchRequest, bits};
+use super::{MAX_QUERY_WORDS, PREFIX_EXPANSIONS, SearchIndex, SearchOutcome, SearchRequest, bits};
 use crate::catalogue::generate::{normalize_sku, normalize_sku_into};
 
 /// Whitespace-separated chunks of the text examined for codes.
@@ -20,11 +22,11 @@ pub(super) const MAX_CODE_CHUNKS: usize = 32;
 const MAX_CODE_BYTES: usize = 32;
 
 /// One word of the query.
-struct QueryWord {
-    text: String,
+pub(super) struct QueryWord {
+    pub(super) text: String,
     /// The last word, still being typed: it also matches as a prefix.
-    prefix: bool,
-    budget: u8,
+    pub(super) prefix: bool,
+    pub(super) budget: u8,
 }
 
 pub(crate) fn run(
@@ -33,9 +35,28 @@ pub(crate) fn run(
     request: &SearchRequest<'_>,
     gtins: &GtinLookup<'_>,
 ) -> SearchOutcome {
+    run_over(index, scratch, request, gtins, None)
+}
+
+/// [`run`], over the index and, when given, a live segment over it (module `live`): ranked as
+/// one index holding the index's documents it did not replace and the segment's.
+pub(crate) fn run_over(
+    index: &SearchIndex,
+    scratch: &mut Scratch,
+    request: &SearchRequest<'_>,
+    gtins: &GtinLookup<'_>,
+    mut live: Option<&mut LiveQuery<'_>>,
+) -> SearchOutcome {
     stages::begin();
-    let allowed = filtered(index, request, gtins);
-    if allowed.as_ref().is_some_and(Vec::is_empty) {
+    let mut allowed = filtered(index, request, gtins);
+    let mut live_allowed = false;
+    if let Some(live) = live.as_deref_mut() {
+        if let Some(docs) = &mut allowed {
+            docs.retain(|&doc| !live.is_dead(doc));
+        }
+        live_allowed = live.filter(request);
+    }
+    if allowed.as_ref().is_some_and(Vec::is_empty) && !live_allowed {
         stages::took(Path::Unranked);
         return SearchOutcome {
             product_pks: Vec::new(),
@@ -45,6 +66,9 @@ pub(crate) fn run(
     let words = parse_words(request.text);
     if words.is_empty() {
         stages::took(Path::Unranked);
+        if let Some(live) = live {
+            return live.listing(allowed.as_deref(), request.offset, request.limit);
+        }
         // No text: by popularity, which is document order.
         if let Some(docs) = allowed {
             return page(index, &docs, request, docs.len() as u64);
@@ -56,7 +80,11 @@ pub(crate) fn run(
             estimated_total_hits: index.len() as u64,
         };
     }
-    let code_hits = code_hits(index, request.text, allowed.as_deref(), gtins);
+    let mut code_hits = code_hits(index, request.text, allowed.as_deref(), gtins);
+    if let Some(live) = live.as_deref_mut() {
+        code_hits.retain(|&doc| !live.is_dead(doc));
+        code_hits = live.with_code_hits(request.text, &code_hits);
+    }
     let need = request.offset.saturating_add(request.limit);
     scratch.spreads.clear();
     scratch.abandoned = false;
@@ -67,13 +95,16 @@ pub(crate) fn run(
     let (ranked, total) = rank(
         index,
         scratch,
-        &words,
-        typed_words,
+        (&words, typed_words),
         allowed.as_deref(),
         &code_hits,
         need,
+        live.as_deref_mut(),
     );
     scratch.terms.clear();
+    if let Some(live) = live {
+        return live.page(&ranked, request.offset, request.limit, total);
+    }
     page(index, &ranked, request, total)
 }
 
@@ -146,6 +177,15 @@ fn parse_words(text: &str) -> Vec<QueryWord> {
     words
 }
 
+/// A code looked up exactly: a style code (normalized), GTIN-14 number, product id or slug.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum CodeKey<'t> {
+    Sku(&'t str),
+    Gtin(u64),
+    Id(u128),
+    Slug(&'t str),
+}
+
 /// Products named exactly by a code in the text: style code (with or without dash or space),
 /// GTIN, product id, slug or link. Increasing document order.
 fn code_hits(
@@ -156,11 +196,27 @@ fn code_hits(
 ) -> Vec<u32> {
     let codes = &index.codes;
     let mut hits = Vec::new();
-    let style_code = |normalized: &str, hits: &mut Vec<u32>| {
+    each_code_key(text, |key| match key {
+        CodeKey::Sku(sku) => hits.extend(codes.skus.get(sku)),
+        CodeKey::Gtin(value) => hits.extend(gtins.get(value)),
+        CodeKey::Id(id) => hits.extend(codes.ids.get(&id)),
+        CodeKey::Slug(slug) => hits.extend(codes.slugs.get(slug)),
+    });
+    if let Some(allowed) = allowed {
+        hits.retain(|doc| allowed.binary_search(doc).is_ok());
+    }
+    hits.sort_unstable();
+    hits.dedup();
+    hits
+}
+
+/// Calls `each` with every code the text may name (module `live` looks them up in its own maps).
+pub(super) fn each_code_key(text: &str, mut each: impl FnMut(CodeKey<'_>)) {
+    let style_code = |normalized: &str, each: &mut dyn FnMut(CodeKey<'_>)| {
         if (4..=MAX_CODE_BYTES).contains(&normalized.len()) {
-            hits.extend(codes.skus.get(normalized));
+            each(CodeKey::Sku(normalized));
             if let Some(value) = parse_gtin(normalized) {
-                hits.extend(gtins.get(value));
+                each(CodeKey::Gtin(value));
             }
         }
     };
@@ -176,40 +232,39 @@ fn code_hits(
         let start = normalized.len();
         normalize_sku_into(chunk, &mut normalized);
         ends.push(normalized.len());
-        style_code(&normalized[start..], &mut hits);
+        style_code(&normalized[start..], &mut each);
         let trimmed = chunk.trim_matches(|c: char| !c.is_ascii_alphanumeric());
         if trimmed.len() >= 32
             && let Ok(id) = uuid::Uuid::try_parse(trimmed)
         {
-            hits.extend(codes.ids.get(&id.as_u128()));
+            each(CodeKey::Id(id.as_u128()));
         }
         let path = trimmed.split(['?', '#']).next().unwrap_or("");
         let segment = path.rsplit('/').next().unwrap_or("");
         if segment.contains('-') {
-            hits.extend(codes.slugs.get(segment.to_ascii_lowercase().as_str()));
+            each(CodeKey::Slug(segment.to_ascii_lowercase().as_str()));
         }
     }
     for pair in ends.windows(3) {
-        style_code(&normalized[pair[0]..pair[2]], &mut hits);
+        style_code(&normalized[pair[0]..pair[2]], &mut each);
     }
     // More than two chunks: the whole text is neither one chunk nor a pair.
     if ends.len() > 3 {
         for rest in words {
             normalize_sku_into(rest, &mut normalized);
         }
-        style_code(&normalized, &mut hits);
+        style_code(&normalized, &mut each);
     }
-    if let Some(allowed) = allowed {
-        hits.retain(|doc| allowed.binary_search(doc).is_ok());
-    }
-    hits.sort_unstable();
-    hits.dedup();
-    hits
 }
 
 /// The terms query word `word` matches: itself, its completions if it is the last word, and
 /// the words within its typo budget.
-fn expand(index: &SearchIndex, word_index: usize, word: &QueryWord, out: &mut Vec<Expansion>) {
+pub(super) fn expand(
+    index: &SearchIndex,
+    word_index: usize,
+    word: &QueryWord,
+    out: &mut Vec<Expansion>,
+) {
     let dictionary = &index.dictionary;
     let bytes = word.text.as_bytes();
     let exact = dictionary
@@ -230,6 +285,7 @@ fn expand(index: &SearchIndex, word_index: usize, word: &QueryWord, out: &mut Ve
     }
     if word.prefix {
         if let Some(completions) = dictionary.crowded_prefixes.get(bytes) {
+            let completions = &completions[..completions.len().min(PREFIX_EXPANSIONS)];
             for &term in completions.iter().filter(|&&t| Some(t) != exact) {
                 push(term, 0, false);
             }
@@ -259,24 +315,32 @@ fn expand(index: &SearchIndex, word_index: usize, word: &QueryWord, out: &mut Ve
 fn rank(
     index: &SearchIndex,
     scratch: &mut Scratch,
-    words: &[QueryWord],
-    typed_words: usize,
+    (words, typed_words): (&[QueryWord], usize),
     allowed: Option<&[u32]>,
     code_hits: &[u32],
     need: usize,
+    mut live: Option<&mut LiveQuery<'_>>,
 ) -> (Vec<u32>, u64) {
     let word_count = words.len();
     let timer = stages::start(Stage::WordSets);
     scratch.expansions.clear();
     for (i, word) in words.iter().enumerate() {
-        expand(index, i, word, &mut scratch.expansions);
+        match live.as_deref() {
+            Some(live) => live.expand(i, word, &mut scratch.expansions),
+            None => expand(index, i, word, &mut scratch.expansions),
+        }
+    }
+    if let Some(live) = live.as_deref() {
+        scratch.terms.ensure(live.term_count());
     }
 
     // Per word: documents matching with at most 0, 1 and 2 typos (module `wordsets`).
     let mut word_sets = [WordSet::default(); MAX_QUERY_WORDS];
     let expansions = std::mem::take(&mut scratch.expansions);
+    let index_terms = index.dictionary.term_count();
     for (i, set) in word_sets[..word_count].iter_mut().enumerate() {
-        *set = WordSet::build(index, scratch, expansions.iter().filter(|e| e.word == i));
+        let of_index = |e: &&Expansion| e.word == i && (e.term as usize) < index_terms;
+        *set = WordSet::build(index, scratch, expansions.iter().filter(of_index));
         for e in expansions.iter().filter(|e| e.word == i) {
             let exact = if e.exact { 1 << (2 * i + 1) } else { 0 };
             scratch.terms.mark(e.term, 1 << (2 * i) | exact);
@@ -300,6 +364,11 @@ fn rank(
         } else {
             ExactSet::Word(i)
         });
+    }
+    if let Some(live) = live.as_deref_mut() {
+        let timer = stages::start(Stage::WordSets);
+        live.find_candidates(&expansions, word_count, &exact_sets);
+        timer.stop();
     }
     scratch.expansions = expansions;
 
@@ -335,21 +404,27 @@ fn rank(
     }
     scratch.visit = visit;
     scratch.allowed_bits = allowed_bits;
+    let index_docs = index.len() as u32;
     let mut removed: Vec<(u32, u64)> = code_hits
         .iter()
+        .filter(|&&doc| doc < index_docs)
         .map(|&doc| (doc / 64, 1u64 << (doc % 64)))
         .collect();
     removed.sort_unstable();
+    let live = live.as_deref();
     let filters = Filters {
         filtered: allowed.is_some(),
         removed: &removed,
+        dead: live.and_then(LiveQuery::dead),
     };
+    let live_count = live.map_or(0, |live| live.candidate_count() as u64);
 
     let query = PageQuery {
         words,
         typed_words,
         word_sets,
         exact_sets: &exact_sets,
+        live,
     };
     match top_bucket_page(index, scratch, &query, &filters, code_hits, need) {
         Ok(found) => {
@@ -366,7 +441,7 @@ fn rank(
     let timer = stages::start(Stage::FirstPass);
     let first = first_pass(index, scratch, word_sets, &filters);
     timer.stop();
-    let total = code_hits.len() as u64 + first.total;
+    let total = code_hits.len() as u64 + first.total + live_count;
     let mut out: Vec<u32> = Vec::with_capacity(need.min(code_hits.len() + 1024));
     out.extend_from_slice(code_hits);
     if out.len() >= need {
@@ -430,13 +505,18 @@ fn top_bucket_page(
     }
     let levels = &levels[..word_count];
     let timer = stages::start(Stage::TopPass);
+    let typos = levels.iter().sum::<usize>();
+    let live_best = query
+        .live
+        .map(|live| live.bucket(word_count, typos))
+        .unwrap_or_default();
     let top = top_pass(
         index,
         scratch,
         query.word_sets,
         levels,
-        filters.removed,
-        wanted as u64,
+        (filters.removed, filters.dead),
+        (wanted as u64).saturating_sub(live_best.len() as u64),
     );
     timer.stop();
     let top = top.ok_or(if scratch.abandoned {
@@ -448,15 +528,23 @@ fn top_bucket_page(
         matched: word_count,
         word_count,
         typed_words: query.typed_words,
-        typos: levels.iter().sum::<usize>() as u32,
+        typos: typos as u32,
         exact_sets: query.exact_sets,
         word_sets: query.word_sets,
         best: true,
     };
     let mut out = Vec::with_capacity(need);
     out.extend_from_slice(code_hits);
-    rank_bucket(index, scratch, &bucket, wanted, &mut out);
-    Ok((out, code_hits.len() as u64 + top.total))
+    let docs = Docs::new(&index.forward, query.live.map_or(&[], LiveQuery::docs));
+    rank_bucket(
+        index,
+        scratch,
+        (&bucket, &docs, &live_best),
+        wanted,
+        &mut out,
+    );
+    let live_count = query.live.map_or(0, |live| live.candidate_count() as u64);
+    Ok((out, code_hits.len() as u64 + top.total + live_count))
 }
 
 /// What ranking a bucket needs to know of the query.
@@ -465,6 +553,8 @@ struct PageQuery<'q> {
     typed_words: usize,
     word_sets: &'q [WordSet],
     exact_sets: &'q [ExactSet],
+    /// The live segment's part of the query, over a live index.
+    live: Option<&'q LiveQuery<'q>>,
 }
 
 /// Appends the page's documents to `out` from the counted blocks, bucket by bucket (rules 1 and
@@ -484,7 +574,9 @@ fn fill_page(
         typed_words,
         word_sets,
         exact_sets,
+        live,
     } = *query;
+    let docs = Docs::new(&index.forward, live.map_or(&[], LiveQuery::docs));
     let word_count = words.len();
     let max_typos: u32 = words.iter().map(|w| u32::from(w.budget)).sum();
     let mut per_count = [0u64; MAX_QUERY_WORDS + 1];
@@ -493,6 +585,9 @@ fn fill_page(
     for counters in &scratch.counts {
         let lanes = counters.iter().fold(0, |lanes, plane| lanes | plane);
         bits::tally(counters, lanes, 1..=word_count, &mut per_count);
+    }
+    if let Some(live) = live {
+        live.count_by_matched(&mut per_count);
     }
     // The fewest words matched that the page can need: the buckets down to there hold enough
     // documents. Typo counters are computed for the blocks holding those buckets; should the
@@ -532,6 +627,9 @@ fn fill_page(
             let typo_counters = &planes[COUNT_PLANES..];
             bits::tally(typo_counters, lanes, 0..=max_typos as usize, &mut per_typos);
         }
+        if let Some(live) = live {
+            live.count_by_typos(matched, &mut per_typos);
+        }
         for (typos, &size) in per_typos.iter().enumerate() {
             if size == 0 {
                 continue;
@@ -547,7 +645,10 @@ fn fill_page(
             };
             let wanted = need - out.len();
             let timer = stages::start(Stage::Buckets);
-            rank_bucket(index, scratch, &bucket, wanted, out);
+            let live_part: Vec<LiveEntry> = live
+                .map(|live| live.bucket(matched, typos))
+                .unwrap_or_default();
+            rank_bucket(index, scratch, (&bucket, &docs, &live_part), wanted, out);
             timer.stop();
             if out.len() >= need {
                 return true;

@@ -214,6 +214,14 @@ impl QueryTerms {
         (bit / 64, 1 << (bit % 64))
     }
 
+    /// Makes room for terms numbered below `term_count` (a live index numbers its new terms
+    /// after the index's own, module `live`).
+    pub(super) fn ensure(&mut self, term_count: usize) {
+        if self.info.len() < term_count {
+            self.info.resize(term_count, 0);
+        }
+    }
+
     /// Adds `bits` to what `term` is to the query.
     pub(super) fn mark(&mut self, term: u32, bits: u32) {
         self.info[term as usize] |= bits;

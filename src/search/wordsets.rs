@@ -324,8 +324,10 @@ impl ExactSet {
     ) -> u64 {
         match self {
             ExactSet::Word(word) => exact_levels[word],
-            ExactSet::Term(term) => match index.postings.of_term[term as usize] {
-                Posting::List { start, len } => {
+            // A term of the live segment alone (module `live`): no document of the index.
+            ExactSet::Term(term) => match index.postings.of_term.get(term as usize).copied() {
+                None => 0,
+                Some(Posting::List { start, len }) => {
                     let docs = &index.postings.docs[start as usize..(start + len) as usize];
                     let first = block * 64;
                     *cursor += docs[*cursor..].partition_point(|&doc| doc < first);
@@ -335,7 +337,7 @@ impl ExactSet {
                     }
                     bits
                 }
-                Posting::Dense { index: set } => {
+                Some(Posting::Dense { index: set }) => {
                     view.dense_block(Dense::Index(set), block as usize)
                 }
             },

@@ -1,0 +1,680 @@
+//! The live search index at scale (issue 62): products written while it serves.
+//!
+//! ```text
+//! cargo bench --bench search_live -- /work/bench-data/1m.sqlite
+//! cargo bench --bench search_live -- CATALOGUE --visible 10000 --seconds 10 --writes 100000
+//! ```
+//!
+//! Over a catalogue file (its `.search-index` is read back or built first; the live index's
+//! folder beside it is emptied), four legs, each with its baseline measured in the same run:
+//!
+//! 1. Time to search: `--visible` single-product writes (new products, each with a word of
+//!    its own), each timed from the write's start until a search for that word with one typo
+//!    finds it. Baseline: the same typo search for a product written before (no write).
+//!    FAIL when p99 > 100 ms or a product is not found.
+//! 2. Search while writing: 8 threads of distinct queries for `--seconds`, alternately without
+//!    and with a writer of 200 products a second (in-process threads, not HTTP), twice each.
+//!    FAIL when p99 with writes > 5 ms or throughput with writes < 0.9x without.
+//! 3. `--writes` writes (new products, text and code changes, deletes, price changes) in
+//!    batches of 100 as fast as they go, merges in the background as configured by default;
+//!    then the resident memory (FAIL over 550 MB) and a second start (the live index dropped
+//!    and opened again: its base and log read back; FAIL over 1 s).
+//! 4. The same writes applied to a copy of the catalogue and the index rebuilt from it: the
+//!    pages of 2,000 distinct queries (first and second page) checksummed over both; FAIL
+//!    when they differ.
+//!
+//! Every query and every written product is distinct (no input repeats).
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use rand::seq::IndexedRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rusqlite::Connection;
+use solescope::search::live::{LiveConfig, LiveIndex, LiveProduct, write_to_catalogue};
+use solescope::search::{SearchIndex, SearchRequest, words};
+
+#[allow(dead_code, reason = "each benchmark uses a part of the shared helpers")]
+mod common;
+use common::{ms, percentile, proc_status_mb};
+
+const THREADS: usize = 8;
+const WRITES_PER_SECOND: u64 = 200;
+const PAGE: usize = 20;
+/// A written product counts as found when its typo query lists it among this many.
+const FOUND_WITHIN: usize = 100;
+
+struct Options {
+    /// Stop after leg 2 (profiling the searches).
+    searches_only: bool,
+    catalogue: PathBuf,
+    visible: usize,
+    seconds: f64,
+    writes: usize,
+}
+
+fn options() -> Options {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    let mut options = Options {
+        searches_only: false,
+        catalogue: PathBuf::from("/work/bench-data/1m.sqlite"),
+        visible: 10_000,
+        seconds: 10.0,
+        writes: 100_000,
+    };
+    let mut i = 0;
+    while i < args.len() {
+        let value = args.get(i + 1);
+        match (args[i].as_str(), value) {
+            ("--visible", Some(v)) => options.visible = v.parse().expect("--visible"),
+            ("--seconds", Some(v)) => options.seconds = v.parse().expect("--seconds"),
+            ("--writes", Some(v)) => options.writes = v.parse().expect("--writes"),
+            ("--searches-only", _) => {
+                options.searches_only = true;
+                i += 1;
+                continue;
+            }
+            (path, _) if !path.starts_with("--") => {
+                options.catalogue = PathBuf::from(path);
+                i += 1;
+                continue;
+            }
+            _ => {}
+        }
+        i += 2;
+    }
+    options
+}
+
+/// A word no product has, for write `n`: letters only, eight long (one typo allowed), at
+/// least two letters from any other such word (a check letter on the number's letters).
+fn own_word(n: usize) -> String {
+    let mut letters = Vec::new();
+    let mut rest = n;
+    for _ in 0..5 {
+        letters.push(b'a' + (rest % 26) as u8);
+        rest /= 26;
+    }
+    let check = letters
+        .iter()
+        .map(|&b| u32::from(b - b'a') * 7)
+        .sum::<u32>()
+        % 26;
+    let mut word = b"zq".to_vec();
+    word.extend_from_slice(&letters);
+    word.push(b'a' + check as u8);
+    String::from_utf8(word).expect("ascii")
+}
+
+/// `word` with two letters in its middle swapped (one typo).
+fn typo_of(word: &str) -> String {
+    let mut bytes = word.as_bytes().to_vec();
+    bytes.swap(4, 5);
+    if bytes == word.as_bytes() {
+        bytes.swap(3, 4);
+    }
+    String::from_utf8(bytes).expect("ascii")
+}
+
+/// Writes of new products: the catalogue's products under new keys, codes and words.
+struct Writes {
+    conn: Connection,
+    max_pk: i64,
+    products: i64,
+    next: usize,
+}
+
+impl Writes {
+    fn new(catalogue: &Path) -> Self {
+        let conn = Connection::open(catalogue).expect("catalogue");
+        let (max_pk, products): (i64, i64) = conn
+            .query_row("SELECT max(pk), count(*) FROM products", [], |row| {
+                Ok((row.get(0)?, row.get(1)?))
+            })
+            .expect("count");
+        Self {
+            conn,
+            max_pk,
+            products,
+            next: 0,
+        }
+    }
+
+    /// New product number `n`: a catalogue product's text and hit, a key, codes and a word
+    /// of its own.
+    fn new_product(&self, n: usize) -> LiveProduct {
+        let from = (n as i64 * 7_919) % self.products + 1;
+        let mut product = LiveProduct::read(&self.conn, from)
+            .expect("read")
+            .unwrap_or_else(|| {
+                LiveProduct::read(&self.conn, 1)
+                    .expect("read")
+                    .expect("pk 1")
+            });
+        product.pk = self.max_pk + 1 + n as i64;
+        product.id = uuid::Uuid::from_u128(0x62_0000_0000 + n as u128).to_string();
+        product.slug = format!("live-{n}-{}", product.slug);
+        product.sku = format!("LV{n:07}-62");
+        product.sku_norm = solescope::catalogue::generate::normalize_sku(&product.sku);
+        product.title = format!("{} {}", product.title, own_word(n));
+        for (size, variant) in product.hit.variants.iter_mut().enumerate() {
+            if variant.gtin.is_some() {
+                variant.gtin = Some(format!(
+                    "{:013}",
+                    2_000_000_000_000u64 + n as u64 * 64 + size as u64
+                ));
+            }
+        }
+        product
+    }
+
+    fn next_new(&mut self) -> LiveProduct {
+        let product = self.new_product(self.next);
+        self.next += 1;
+        product
+    }
+}
+
+/// Distinct queries from the catalogue's titles: word subsets, prefixes, one typo, codes.
+fn distinct_queries(conn: &Connection, count: usize, seed: u64) -> Vec<String> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let products: i64 = conn
+        .query_row("SELECT max(pk) FROM products", [], |row| row.get(0))
+        .expect("count");
+    let mut statement = conn
+        .prepare_cached("SELECT title, sku FROM products WHERE pk = ?1")
+        .expect("prepare");
+    let mut known = std::collections::HashSet::new();
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let pk = rng.random_range(1..=products);
+        let Ok((title, sku)) = statement.query_row([pk], |row| {
+            Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?))
+        }) else {
+            continue;
+        };
+        let title_words = words(&title);
+        if title_words.is_empty() {
+            continue;
+        }
+        let query = match rng.random_range(0..5) {
+            0 => {
+                let take = rng.random_range(1..=title_words.len().min(4));
+                let start = rng.random_range(0..=title_words.len() - take);
+                title_words[start..start + take].join(" ")
+            }
+            1 => {
+                let take = rng.random_range(1..=title_words.len());
+                let mut text = title_words[..take].join(" ");
+                let cut = rng.random_range(1..=text.len().min(3));
+                text.truncate(text.len() - cut + 1);
+                text
+            }
+            2 => {
+                let Some(word) = title_words
+                    .iter()
+                    .filter(|w| w.len() >= 5)
+                    .collect::<Vec<_>>()
+                    .choose(&mut rng)
+                    .map(|w| (*w).clone())
+                else {
+                    continue;
+                };
+                let mut bytes = word.into_bytes();
+                let at = rng.random_range(1..bytes.len());
+                bytes.swap(at - 1, at);
+                let other = title_words.choose(&mut rng).cloned().unwrap_or_default();
+                format!("{other} {}", String::from_utf8_lossy(&bytes))
+            }
+            3 => sku.replace('-', ""),
+            _ => title.clone(),
+        };
+        if known.insert(query.clone()) {
+            out.push(query);
+        }
+    }
+    out
+}
+
+fn search(live: &LiveIndex, text: &str, limit: usize) -> Vec<i64> {
+    live.search(&SearchRequest {
+        text,
+        limit,
+        ..SearchRequest::default()
+    })
+    .expect("search")
+    .product_pks
+}
+
+fn print_latencies(name: &str, sorted: &[Duration]) {
+    println!(
+        "  {name}: p50 {:.3} ms, p99 {:.3} ms, max {:.3} ms ({} samples)",
+        ms(percentile(sorted, 0.5)),
+        ms(percentile(sorted, 0.99)),
+        ms(sorted[sorted.len() - 1]),
+        sorted.len()
+    );
+}
+
+fn verdict(failures: &mut usize, pass: bool, line: &str) {
+    println!("{} {line}", if pass { "PASS" } else { "FAIL" });
+    if !pass {
+        *failures += 1;
+    }
+}
+
+fn open(catalogue: &Path, config: LiveConfig) -> LiveIndex {
+    let conn = Connection::open(catalogue).expect("catalogue");
+    LiveIndex::open(catalogue, &conn, config).expect("live index")
+}
+
+fn main() {
+    let options = options();
+    let catalogue = &options.catalogue;
+    let mut failures = 0;
+    let folder = LiveIndex::folder_for(catalogue);
+    let _ = std::fs::remove_dir_all(&folder);
+    let started = Instant::now();
+    let live = open(catalogue, LiveConfig::default());
+    println!(
+        "live index over {} ({} products) open in {:.2} s, RSS {:.0} MB",
+        catalogue.display(),
+        live.stats().base_products,
+        started.elapsed().as_secs_f64(),
+        proc_status_mb("VmRSS")
+    );
+    let mut writes = Writes::new(catalogue);
+
+    // 1. Time to search.
+    let mut visible = Vec::with_capacity(options.visible);
+    let mut baseline = Vec::with_capacity(options.visible);
+    let mut missed = 0;
+    let mut written_before: Option<(i64, String)> = None;
+    for _ in 0..options.visible {
+        let product = writes.next_new();
+        let typo = typo_of(&own_word(writes.next - 1));
+        if let Some((pk, earlier)) = &written_before {
+            let one = Instant::now();
+            let found = search(&live, earlier, FOUND_WITHIN);
+            baseline.push(one.elapsed());
+            assert!(found.contains(pk), "an earlier product is lost");
+        }
+        let one = Instant::now();
+        live.upsert(&product).expect("write");
+        let mut found = search(&live, &typo, FOUND_WITHIN).contains(&product.pk);
+        while !found && one.elapsed() < Duration::from_secs(1) {
+            found = search(&live, &typo, FOUND_WITHIN).contains(&product.pk);
+        }
+        visible.push(one.elapsed());
+        missed += usize::from(!found);
+        written_before = Some((product.pk, typo));
+    }
+    visible.sort_unstable();
+    baseline.sort_unstable();
+    println!("time to search ({} single-product writes):", visible.len());
+    print_latencies("write until found by a typo query", &visible);
+    print_latencies("baseline: the same typo search, no write", &baseline);
+    let p99 = ms(percentile(&visible, 0.99));
+    verdict(
+        &mut failures,
+        p99 <= 100.0 && missed == 0,
+        &format!("time to search p99 {p99:.1} ms <= 100 ms, {missed} not found"),
+    );
+
+    // 2. Search while writing.
+    let conn = Connection::open(catalogue).expect("catalogue");
+    let per_leg = (options.seconds * 30_000.0) as usize;
+    let queries = distinct_queries(&conn, per_leg * 4 + 2_000, 62);
+    let (leg_queries, check_queries) = queries.split_at(per_leg * 4);
+    let mut rates = [0.0f64; 2];
+    let mut latencies: [Vec<Duration>; 2] = [Vec::new(), Vec::new()];
+    for (round, slice) in leg_queries.chunks(per_leg).enumerate() {
+        let with_writes = round % 2 == 1;
+        let (rate, times) = load(
+            &live,
+            slice,
+            options.seconds,
+            with_writes.then_some(&mut writes),
+        );
+        rates[usize::from(with_writes)] += rate / 2.0;
+        latencies[usize::from(with_writes)].extend(times);
+    }
+    println!(
+        "search while writing ({THREADS} threads in process, distinct queries, {WRITES_PER_SECOND} writes/s):"
+    );
+    for (name, (rate, times)) in ["without writes (baseline)", "with writes"]
+        .iter()
+        .zip(rates.iter().zip(&mut latencies))
+    {
+        times.sort_unstable();
+        println!("  {name}: {rate:.0} searches/s");
+        print_latencies(name, times);
+    }
+    let p99 = ms(percentile(&latencies[1], 0.99));
+    let ratio = rates[1] / rates[0];
+    verdict(
+        &mut failures,
+        p99 <= 5.0 && ratio >= 0.9,
+        &format!("search while writing p99 {p99:.2} ms <= 5 ms, throughput {ratio:.2}x >= 0.9x"),
+    );
+
+    if options.searches_only {
+        // The cost of the live part: the same queries, one thread, over the base alone and
+        // over base and segment, in alternating chunks.
+        let base = SearchIndex::open(catalogue, &conn).expect("index").0;
+        let mut times = [Duration::ZERO; 2];
+        let mut stage_nanos = [[0u64; 11]; 2];
+        solescope::search::stages::record(true);
+        for chunk in check_queries.chunks(100) {
+            for (at, time) in times.iter_mut().enumerate() {
+                let started = Instant::now();
+                for text in chunk {
+                    let request = SearchRequest {
+                        text,
+                        limit: PAGE,
+                        ..SearchRequest::default()
+                    };
+                    if at == 0 {
+                        std::hint::black_box(base.search(&request).expect("search"));
+                    } else {
+                        std::hint::black_box(live.search(&request).expect("search"));
+                    }
+                    let profile = solescope::search::stages::take();
+                    for (sum, nanos) in stage_nanos[at].iter_mut().zip(profile.nanos) {
+                        *sum += nanos;
+                    }
+                }
+                *time += started.elapsed();
+            }
+        }
+        let per = |time: Duration| ms(time) / check_queries.len() as f64;
+        println!(
+            "one thread, {} queries: base alone {:.3} ms a search, base and segment ({} live, {} replaced) {:.3} ms",
+            check_queries.len(),
+            per(times[0]),
+            live.stats().live_products,
+            live.stats().replaced,
+            per(times[1])
+        );
+        for (stage, at) in solescope::search::stages::Stage::ALL.iter().zip(0..) {
+            println!(
+                "  {:>12}: base {:.3} ms, live {:.3} ms a search",
+                stage.name(),
+                stage_nanos[0][at] as f64 / 1e6 / check_queries.len() as f64,
+                stage_nanos[1][at] as f64 / 1e6 / check_queries.len() as f64
+            );
+        }
+        std::process::exit(i32::from(failures > 0));
+    }
+
+    println!("RSS before the writes: {:.0} MB", proc_status_mb("VmRSS"));
+    // 3. Many writes, memory, second start.
+    let reference = catalogue.with_extension("reference.sqlite");
+    let mut changes = Vec::new();
+    let mut rng = ChaCha8Rng::seed_from_u64(62);
+    let started = Instant::now();
+    let mut batch = Vec::with_capacity(100);
+    for n in 0..options.writes {
+        let roll = rng.random_range(0..100);
+        let change = if roll < 70 {
+            Change::Upsert(Box::new(writes.next_new()))
+        } else {
+            let pk = rng.random_range(1..=writes.products);
+            match LiveProduct::read(&writes.conn, pk).expect("read") {
+                None => Change::Upsert(Box::new(writes.next_new())),
+                Some(mut product) => match roll {
+                    70..=84 => {
+                        product.title = format!("{} {}", own_word(1_000_000 + n), product.title);
+                        Change::Upsert(Box::new(product))
+                    }
+                    85..=89 => {
+                        product.sku = format!("CH{n:07}-1");
+                        product.sku_norm =
+                            solescope::catalogue::generate::normalize_sku(&product.sku);
+                        Change::Upsert(Box::new(product))
+                    }
+                    90..=94 => Change::Delete(pk),
+                    _ => {
+                        product.hit.usd.min_cents += 1 + n as i64 % 100;
+                        Change::Upsert(Box::new(product))
+                    }
+                },
+            }
+        };
+        match &change {
+            Change::Upsert(product) => batch.push((**product).clone()),
+            Change::Delete(pk) => {
+                live.upsert_many(&batch).expect("writes");
+                batch.clear();
+                live.delete(*pk).expect("delete");
+            }
+        }
+        if batch.len() == 100 {
+            live.upsert_many(&batch).expect("writes");
+            batch.clear();
+        }
+        changes.push(change);
+    }
+    live.upsert_many(&batch).expect("writes");
+    let written_in = started.elapsed();
+    while live.merge_due() {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let stats = live.stats();
+    println!(
+        "{} writes in {:.1} s ({:.0}/s, batches of 100), merges since open: {}, {stats:?}",
+        options.writes,
+        written_in.as_secs_f64(),
+        options.writes as f64 / written_in.as_secs_f64(),
+        stats.generation
+    );
+    let rss = proc_status_mb("VmRSS");
+    verdict(
+        &mut failures,
+        rss <= 550.0,
+        &format!(
+            "RSS after the writes {rss:.0} MB <= 550 MB (peak {:.0} MB)",
+            proc_status_mb("VmHWM")
+        ),
+    );
+    drop(live);
+    let started = Instant::now();
+    let read_back = SearchIndex::open(catalogue, &conn).expect("index").0;
+    println!(
+        "  baseline: the catalogue's index alone read back in {:.2} s",
+        started.elapsed().as_secs_f64()
+    );
+    drop(read_back);
+    let started = Instant::now();
+    let live = open(catalogue, LiveConfig::default());
+    let second = started.elapsed().as_secs_f64();
+    println!(
+        "  second start: {:?}, RSS {:.0} MB (before: {rss:.0} MB)",
+        live.stats(),
+        proc_status_mb("VmRSS")
+    );
+    verdict(
+        &mut failures,
+        second <= 1.0,
+        &format!("second start {second:.2} s <= 1 s (base and log read back)"),
+    );
+
+    // 4. The same products rebuilt.
+    let started = Instant::now();
+    let _ = std::fs::remove_file(&reference);
+    let copy = products_copy(catalogue, &reference);
+    copy.execute_batch("PRAGMA synchronous = OFF; BEGIN")
+        .expect("begin");
+    // Every new product written in legs 1-3, then the changes of leg 3 to the base's.
+    for n in 0..writes.next {
+        write_to_catalogue(&copy, &writes.new_product(n)).expect("reference write");
+    }
+    for change in &changes {
+        match change {
+            Change::Upsert(product) => write_to_catalogue(&copy, product).expect("reference write"),
+            Change::Delete(pk) => {
+                copy.execute("DELETE FROM variants WHERE product_pk = ?1", [pk])
+                    .expect("delete");
+                copy.execute("DELETE FROM products WHERE pk = ?1", [pk])
+                    .expect("delete");
+            }
+        }
+    }
+    copy.execute_batch("COMMIT").expect("commit");
+    let rebuilt = SearchIndex::build(&copy).expect("rebuild");
+    println!(
+        "rebuild over the same {} products: {:.1} s",
+        rebuilt.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let (mut ours, mut theirs) = (0u64, 0u64);
+    let mut differing = 0;
+    for text in check_queries {
+        for offset in [0, PAGE] {
+            let request = SearchRequest {
+                text,
+                offset,
+                limit: PAGE,
+                ..SearchRequest::default()
+            };
+            let got = live.search(&request).expect("search").product_pks;
+            let expected = rebuilt.search(&request).expect("search").product_pks;
+            ours = checksum(ours, &got);
+            theirs = checksum(theirs, &expected);
+            differing += usize::from(got != expected);
+        }
+    }
+    println!("  pages checksum: live {ours:016x}, rebuilt {theirs:016x}");
+    verdict(
+        &mut failures,
+        ours == theirs && differing == 0,
+        &format!(
+            "{} pages equal a full rebuild's ({differing} differ)",
+            check_queries.len() * 2
+        ),
+    );
+    drop(live);
+    let _ = std::fs::remove_file(&reference);
+    let _ = std::fs::remove_dir_all(&folder);
+    if failures > 0 {
+        std::process::exit(1);
+    }
+}
+
+/// A new catalogue at `path` with the products and sizes of `catalogue` (their tables and
+/// indexes as there, nothing else): what the index reads, without the weeks of sales.
+fn products_copy(catalogue: &Path, path: &Path) -> Connection {
+    let copy = Connection::open(path).expect("reference");
+    copy.execute(
+        "ATTACH DATABASE ?1 AS source",
+        [catalogue.to_str().expect("path")],
+    )
+    .expect("attach");
+    let mut statement = copy
+        .prepare(
+            "SELECT sql FROM source.sqlite_master WHERE tbl_name IN ('products', 'variants')
+               AND sql IS NOT NULL ORDER BY type = 'index', name",
+        )
+        .expect("schema");
+    let schema: Vec<String> = statement
+        .query_map([], |row| row.get(0))
+        .expect("schema")
+        .collect::<Result<_, _>>()
+        .expect("schema");
+    drop(statement);
+    copy.execute_batch("PRAGMA synchronous = OFF; BEGIN")
+        .expect("begin");
+    for sql in schema {
+        copy.execute_batch(&sql).expect("schema");
+    }
+    copy.execute_batch(
+        "INSERT INTO products SELECT * FROM source.products;
+         INSERT INTO variants SELECT * FROM source.variants;
+         COMMIT; DETACH DATABASE source;",
+    )
+    .expect("copy");
+    copy
+}
+
+enum Change {
+    Upsert(Box<LiveProduct>),
+    Delete(i64),
+}
+
+fn checksum(seed: u64, pks: &[i64]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    seed.hash(&mut hasher);
+    pks.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// `THREADS` threads searching `queries` for `seconds` (each query once), with a writer of
+/// new products at `WRITES_PER_SECOND` when `writes` is given: searches per second and every
+/// search's time.
+fn load(
+    live: &LiveIndex,
+    queries: &[String],
+    seconds: f64,
+    writes: Option<&mut Writes>,
+) -> (f64, Vec<Duration>) {
+    let next = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let started = Instant::now();
+    let deadline = started + Duration::from_secs_f64(seconds);
+    let (searched, times) = std::thread::scope(|scope| {
+        let writing = writes.map(|writes| {
+            let stop = &stop;
+            scope.spawn(move || {
+                let period = Duration::from_secs(1) / WRITES_PER_SECOND as u32;
+                let mut due = Instant::now();
+                while !stop.load(Ordering::Relaxed) {
+                    live.upsert(&writes.next_new()).expect("write");
+                    due += period;
+                    if let Some(wait) = due.checked_duration_since(Instant::now()) {
+                        std::thread::sleep(wait);
+                    }
+                }
+            })
+        });
+        let searchers: Vec<_> = (0..THREADS)
+            .map(|_| {
+                let (next, stop) = (&next, &stop);
+                scope.spawn(move || {
+                    let mut times = Vec::new();
+                    while Instant::now() < deadline {
+                        let at = next.fetch_add(1, Ordering::Relaxed) as usize;
+                        let Some(text) = queries.get(at) else {
+                            break;
+                        };
+                        let one = Instant::now();
+                        std::hint::black_box(search(live, text, PAGE));
+                        times.push(one.elapsed());
+                    }
+                    stop.store(true, Ordering::Relaxed);
+                    times
+                })
+            })
+            .collect();
+        let times: Vec<Duration> = searchers
+            .into_iter()
+            .flat_map(|handle| handle.join().expect("searcher"))
+            .collect();
+        stop.store(true, Ordering::Relaxed);
+        if let Some(writing) = writing {
+            writing.join().expect("writer");
+        }
+        (times.len(), times)
+    });
+    let elapsed = started
+        .elapsed()
+        .as_secs_f64()
+        .min(seconds.max(1e-9))
+        .max(1e-9);
+    (searched as f64 / elapsed, times)
+}
