@@ -37,6 +37,18 @@ impl SearchArgs {
     pub fn offset(&self) -> usize {
         ((self.page.max(1) - 1) * self.limit) as usize
     }
+
+    /// The search index's request for this page.
+    #[must_use]
+    pub fn request(&self) -> crate::search::SearchRequest<'_> {
+        crate::search::SearchRequest {
+            text: &self.text,
+            sku: self.sku.as_deref(),
+            gtin: self.gtin.as_deref(),
+            offset: self.offset(),
+            limit: self.limit as usize,
+        }
+    }
 }
 
 /// A page of search results, its hits already written as JSON.
@@ -162,4 +174,17 @@ pub fn truncate(text: &str, max: usize) -> String {
         out.push('…');
     }
     out
+}
+
+/// A search's failure as the API answers it: the catalogue's or the disk's a 500 (logged), the
+/// request's a 400. (`GtinsPending` is answered by the catalogue first: never the request's.)
+pub(crate) fn search_error(err: crate::search::SearchError) -> ApiError {
+    use crate::search::SearchError::{GtinsPending, Io, Sqlite};
+    match err {
+        Sqlite(_) | Io(_) | GtinsPending => {
+            tracing::error!("search: {err:#}");
+            ApiError::Internal
+        }
+        other => ApiError::BadRequest(other.to_string()),
+    }
 }

@@ -790,6 +790,27 @@ pub fn generated_pairs(count: usize) -> Vec<&'static Pair> {
         .collect()
 }
 
+/// A pair KicksDB lists only after a test's start (added with `MockKicksdb::add_pair`): a
+/// real release's names, none of whose words the five real pairs share.
+pub fn released_later() -> &'static Pair {
+    let base = generated_pairs(1)[0];
+    let pair = Pair {
+        id: "5c0ffee0-1906-4a11-9a55-000000001906",
+        slug: "new-balance-1906r-silver-metallic-sea-salt",
+        goat_slug: "1906r-silver-metallic-sea-salt-m1906rex",
+        title: "New Balance 1906R Silver Metallic Sea Salt",
+        primary_title: "New Balance 1906R",
+        secondary_title: "Silver Metallic Sea Salt",
+        brand: "New Balance",
+        model: "New Balance 1906R",
+        sku: "M1906REX",
+        colorway: "Silver Metallic/Sea Salt",
+        rank: 6,
+        ..*base
+    };
+    Box::leak(Box::new(pair))
+}
+
 /// `StockXPriceOutput` (note §3) of `pair` in `market`: the sizes with an ask, each as a
 /// `standard` price and an `express_standard` one a little dearer (as `display[prices]`
 /// writes them); `ask_usd` gives a size's lowest ask in US dollars (a test may have changed

@@ -230,9 +230,8 @@ async fn search(
     };
     let query = params.get("query").map_or("", String::as_str);
     let mut pairs: Vec<&Pair> = shared
-        .pairs
-        .iter()
-        .copied()
+        .pairs()
+        .into_iter()
         .filter(|p| matches_query(p, query) && filters.iter().all(|f| passes(p, f)))
         .collect();
     match params.get("sort").map(String::as_str) {
@@ -296,9 +295,8 @@ async fn goat_search(
     let sku = params.get("sku").map(|s| s.trim().to_ascii_uppercase());
     let query = params.get("query").map(|q| q.to_lowercase());
     let found = shared
-        .pairs
-        .iter()
-        .copied()
+        .pairs()
+        .into_iter()
         .filter(|pair| {
             sku.as_deref()
                 .is_none_or(|s| pair.sku.eq_ignore_ascii_case(s))

@@ -284,27 +284,30 @@ struct Shared {
     modes: Mutex<Modes>,
     log: Mutex<Log>,
     plan_gates: Mutex<Vec<PlanGate>>,
-    /// The five real pairs, then the invented ones.
-    pairs: Vec<&'static data::Pair>,
+    /// The five real pairs, then the invented ones, then those a test added.
+    pairs: Mutex<Vec<&'static data::Pair>>,
     /// Lowest asks a test set, by (style code, US size), in US dollars.
     asks: Mutex<HashMap<(String, String), i32>>,
     quota_header: Mutex<QuotaHeader>,
 }
 
 impl Shared {
+    /// Every pair served now.
+    fn pairs(&self) -> Vec<&'static data::Pair> {
+        lock(&self.pairs).clone()
+    }
+
     /// The pair whose StockX UUID or slug is `key`.
     fn pair_by_stockx_key(&self, key: &str) -> Option<&'static data::Pair> {
-        self.pairs
-            .iter()
-            .copied()
+        self.pairs()
+            .into_iter()
             .find(|p| p.id == key || p.slug == key)
     }
 
     /// The pair whose style code is `sku` (any case).
     fn pair_by_sku(&self, sku: &str) -> Option<&'static data::Pair> {
-        self.pairs
-            .iter()
-            .copied()
+        self.pairs()
+            .into_iter()
             .find(|p| p.sku.eq_ignore_ascii_case(sku.trim()))
     }
 
@@ -351,7 +354,7 @@ impl MockKicksdb {
         let shared = Arc::new(Shared {
             bearer: format!("Bearer {}", config.key),
             plan_gates: Mutex::new(config.plan_gates.clone()),
-            pairs,
+            pairs: Mutex::new(pairs),
             asks: Mutex::new(HashMap::new()),
             quota_header: Mutex::new(QuotaHeader::Counting),
             config,
@@ -434,7 +437,12 @@ impl MockKicksdb {
 
     /// The style codes of every pair served (the five real ones, then the invented ones).
     pub fn style_codes(&self) -> Vec<&'static str> {
-        self.shared.pairs.iter().map(|p| p.sku).collect()
+        self.shared.pairs().iter().map(|p| p.sku).collect()
+    }
+
+    /// Serves `pair` from now on (a product KicksDB lists after the service started).
+    pub fn add_pair(&self, pair: &'static data::Pair) {
+        lock(&self.shared.pairs).push(pair);
     }
 
     /// Replaces the plan gates (403 answers).

@@ -54,7 +54,8 @@ fn filter_value(value: &str) -> Option<String> {
 
 impl Kicksdb {
     /// Writes products to the mirror, in order, then `then` reads what the answer needs of
-    /// them (by their `pk`s) in the same turn on the writer.
+    /// them (by their `pk`s) in the same turn on the writer; they join the mirror's search
+    /// index before the answer is given.
     async fn mirror_products<T: Send + 'static>(
         &self,
         products: Vec<StockxProduct>,
@@ -62,7 +63,7 @@ impl Kicksdb {
         then: impl FnOnce(&rusqlite::Connection, &[i64]) -> Result<T, CatalogueError> + Send + 'static,
     ) -> Result<T, FetchError> {
         self.mirror
-            .write(move |conn| {
+            .write_products(move |conn| {
                 let fetched_at = now_text();
                 let pks = products
                     .iter()
@@ -72,7 +73,7 @@ impl Kicksdb {
                         mirror::upsert(conn, &row, country, "kicksdb", &fetched_at)
                     })
                     .collect::<Result<Vec<_>, _>>()?;
-                then(conn, &pks)
+                Ok((then(conn, &pks)?, pks))
             })
             .await
     }

@@ -30,6 +30,7 @@ use reqwest::Url;
 use reqwest::header::HeaderValue;
 
 pub use self::map::{mirror_product_from_stockx, weeks_from_daily};
+pub use self::mirror::MirrorError;
 use super::limits::SlidingLimiter;
 use super::shared::SharedStore;
 use crate::upstream::{FetchError, Upstream, UpstreamConfig};
@@ -135,7 +136,7 @@ pub enum KicksdbError {
     Http(#[from] FetchError),
     /// The mirror could not be opened or created.
     #[error("the KicksDB mirror: {0}")]
-    Mirror(#[from] crate::catalogue::CatalogueError),
+    Mirror(#[from] MirrorError),
     /// The month's count of calls could not be opened.
     #[error("the KicksDB budget: {0}")]
     Budget(#[from] budget::LedgerError),

@@ -167,23 +167,8 @@ impl CatalogueSource for Arc<Kicksdb> {
                 Err(err) => return Err(err.into()),
             }
         };
-        let request = args.clone();
-        let (hits, total, as_of) = self
-            .mirror
-            .read(move |conn| {
-                let (pks, total) = mirror::search(
-                    conn,
-                    &request.text,
-                    request.sku.as_deref(),
-                    request.gtin.as_deref(),
-                    request.offset(),
-                    request.limit as usize,
-                )?;
-                let as_of = mirror::oldest_fetch(conn, &pks)?;
-                let hits = read::search_hits(conn, &pks, request.country)?;
-                Ok((hits, total, as_of))
-            })
-            .await?;
+        let held = self.mirror.search(args.request(), args.country).await?;
+        let (hits, total, as_of) = (held.hits, held.estimated_total_hits, held.as_of);
         if let Some(err) = live.as_ref().filter(|_| hits.is_empty()) {
             // Nothing held for it either: KicksDB's failure is the answer.
             return Err(err.clone().into());

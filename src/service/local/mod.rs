@@ -13,7 +13,7 @@ use super::origin::names::CATALOGUE;
 use super::pool::Pool;
 use super::source::{
     CatalogueSource, HeldProduct, SearchArgs, SearchPage, no_product_with_slug, product_not_found,
-    write_hits_json,
+    search_error, write_hits_json,
 };
 use super::{ServiceConfig, ServiceError};
 use crate::catalogue::read::{self, Detail, ProductKey};
@@ -142,7 +142,7 @@ impl LocalCatalogue {
         self: &Arc<Self>,
         args: &SearchArgs,
     ) -> Result<Arc<crate::search::SearchOutcome>, ApiError> {
-        let request = search_request(args);
+        let request = args.request();
         // Ranked on this async worker, not through `spawn_blocking`: ranking is pure CPU,
         // bounded by the query limits (the hop to the blocking pool and back cost about a
         // seventh of a search's CPU time under load). A search asked recently is not ranked
@@ -156,41 +156,15 @@ impl LocalCatalogue {
                 self.read(move |conn| {
                     local
                         .recent_searches
-                        .search_resolving_gtins(
-                            &local.search,
-                            &search_request(&args),
-                            &mut |gtin| Ok(read::product_pks_with_gtin(conn, gtin)?),
-                        )
+                        .search_resolving_gtins(&local.search, &args.request(), &mut |gtin| {
+                            Ok(read::product_pks_with_gtin(conn, gtin)?)
+                        })
                         .map_err(search_error)
                 })
                 .await
             }
             ranked => ranked.map_err(search_error),
         }
-    }
-}
-
-/// The search index's request for the route's `args`.
-fn search_request(args: &SearchArgs) -> crate::search::SearchRequest<'_> {
-    crate::search::SearchRequest {
-        text: &args.text,
-        sku: args.sku.as_deref(),
-        gtin: args.gtin.as_deref(),
-        offset: args.offset(),
-        limit: args.limit as usize,
-    }
-}
-
-/// A search's failure as the API answers it: the catalogue's or the disk's a 500 (logged), the
-/// request's a 400. (`GtinsPending` is answered by the catalogue first: never the request's.)
-fn search_error(err: crate::search::SearchError) -> ApiError {
-    use crate::search::SearchError::{GtinsPending, Io, Sqlite};
-    match err {
-        Sqlite(_) | Io(_) | GtinsPending => {
-            tracing::error!("search: {err:#}");
-            ApiError::Internal
-        }
-        other => ApiError::BadRequest(other.to_string()),
     }
 }
 

@@ -1,0 +1,147 @@
+//! The KicksDB source's products searched by the live index over its mirror (issue 62), against
+//! the mock KicksDB on a real socket: a typo, a style code without its dash and a prefix find
+//! their products as the user types (no call), with KicksDB out of reach, and after a restart;
+//! a product KicksDB lists after the start is found by a typo the moment a search returned it.
+//!
+//! The mock's own search is a plain substring match (no typo tolerance), so a typo found here
+//! was found by the service's index, never by the mock.
+
+mod common;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use common::mock_kicksdb::data::released_later;
+use common::mock_kicksdb::{MockConfig, MockKicksdb};
+use solescope::client::{Client, ClientConfig, SearchQuery};
+use solescope::service::kicksdb::{Kicksdb, KicksdbConfig};
+use solescope::service::marketplace::Marketplaces;
+use solescope::service::source::CatalogueSource;
+use solescope::service::{self, ServerHandle, ServiceConfig, ServiceState};
+
+/// A service over the mock, its mirror in `dir`.
+async fn start(mock: &MockKicksdb, dir: &std::path::Path) -> ServerHandle {
+    let mirror = dir.join("mirror.sqlite");
+    let mut live = KicksdbConfig::new(mock.key(), &mirror);
+    live.base_url = mock.base_url();
+    live.http.request_timeout = Duration::from_secs(2);
+    live.max_wait = Duration::from_secs(2);
+    let config = ServiceConfig::new(&mirror);
+    let state = tokio::task::spawn_blocking(move || {
+        let source = Arc::new(Kicksdb::new(&live, None).unwrap());
+        ServiceState::with_sources(
+            &config,
+            Arc::new(Arc::clone(&source)) as Arc<dyn Marketplaces>,
+            Arc::new(source) as Arc<dyn CatalogueSource>,
+        )
+        .unwrap()
+    })
+    .await
+    .unwrap();
+    service::spawn("127.0.0.1:0", state).await.unwrap()
+}
+
+fn client_for(server: &ServerHandle) -> Client {
+    let mut config = ClientConfig::new(server.base_url(), Some("demo-ultra".to_owned()));
+    config.retries = 0;
+    Client::new(config).unwrap()
+}
+
+/// The style codes of the hits for `text`, best first, and where the answer came from; held
+/// answers only when `cached_only` (search as you type).
+async fn codes(client: &Client, text: &str, cached_only: bool) -> (Vec<String>, String) {
+    let page = client
+        .search(&SearchQuery {
+            cached_only,
+            ..SearchQuery::text(text)
+        })
+        .await
+        .unwrap_or_else(|err| panic!("{text:?}: {err}"));
+    let source = client.data_origin().map(|o| o.source).unwrap_or_default();
+    (page.hits.into_iter().map(|hit| hit.sku).collect(), source)
+}
+
+/// What the user types, and the style code it must find first.
+const TYPED: [(&str, &str); 6] = [
+    // Typos: a letter changed, one dropped (from five letters on, as the index allows).
+    ("dunk pamda", "DD1391-100"),
+    ("chicgao lost", "DZ5485-612"),
+    // Style codes without their dash, whole or begun.
+    ("DD1391100", "DD1391-100"),
+    ("cu1110010", "CU1110-010"),
+    // A prefix, and a word with a number.
+    ("zeb", "CP9654"),
+    ("jordan 4", "CU1110-010"),
+];
+
+async fn assert_typed_found(client: &Client, cached_only: bool, when: &str) {
+    for (typed, code) in TYPED {
+        let (found, source) = codes(client, typed, cached_only).await;
+        assert_eq!(
+            found.first().map(String::as_str),
+            Some(code),
+            "{when}: {typed:?} found {found:?}"
+        );
+        assert_eq!(source, "kicksdb-mirror", "{when}: {typed:?}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn typos_codes_without_dashes_and_prefixes_find_mirrored_products_online_offline_and_after_a_restart()
+ {
+    let mock = MockKicksdb::start(MockConfig::default());
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&mock, dir.path()).await;
+    let client = client_for(&server);
+    // What a user searched for once, online: KicksDB's answers, mirrored.
+    for text in ["jordan", "dunk", "yeezy"] {
+        let (found, source) = codes(&client, text, false).await;
+        assert!(!found.is_empty(), "{text}");
+        assert_eq!(source, "kicksdb");
+    }
+
+    // As the user types: the index over the mirror answers, and no call is spent.
+    let calls = mock.seen().len();
+    assert_typed_found(&client, true, "as you type").await;
+    assert_eq!(mock.seen().len(), calls, "a call was spent while typing");
+
+    // KicksDB out of reach: a search it cannot answer is answered by the same index.
+    mock.stop();
+    assert_typed_found(&client, false, "KicksDB stopped").await;
+
+    // A restart with KicksDB still out of reach: the index comes back over the mirror.
+    drop(server);
+    let again = start(&mock, dir.path()).await;
+    assert_typed_found(&client_for(&again), false, "after a restart").await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_product_kicksdb_lists_later_is_found_by_a_typo_right_after_the_search_that_returned_it()
+{
+    let mock = MockKicksdb::start(MockConfig::default());
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&mock, dir.path()).await;
+    let client = client_for(&server);
+    assert!(!codes(&client, "jordan", false).await.0.is_empty());
+
+    let pair = released_later();
+    let typo = "1906r silvr metalic";
+    assert!(
+        codes(&client, typo, true).await.0.is_empty(),
+        "found before KicksDB listed it"
+    );
+    mock.add_pair(pair);
+    // Not mirrored yet: typing finds nothing, and spends nothing.
+    assert!(codes(&client, typo, true).await.0.is_empty());
+    // The search after the pause asks KicksDB, which lists it (its own spelling).
+    let (online, source) = codes(&client, "new balance 1906r", false).await;
+    assert_eq!(source, "kicksdb");
+    assert_eq!(online, [pair.sku]);
+    // At once, a typo finds it: as the user types, and with KicksDB gone.
+    let (typed, _) = codes(&client, typo, true).await;
+    assert_eq!(typed, [pair.sku]);
+    mock.stop();
+    let (offline, source) = codes(&client, "balanse 1906", false).await;
+    assert_eq!(offline, [pair.sku]);
+    assert_eq!(source, "kicksdb-mirror");
+}
