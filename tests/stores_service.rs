@@ -196,3 +196,76 @@ async fn a_store_that_cannot_be_read_live_answers_with_the_crawls_price_and_its_
     assert_eq!(sizes(&kept), sizes(&live), "the crawl's sizes and stock");
     assert!(kept.data.variants.iter().any(|v| v.price > 0.0));
 }
+
+/// What a store sells that no catalogue product is (its Vans, the decoy with a code the
+/// catalogue lacks) is found by search as a retail-only product of that store, with its price
+/// and stock, and opened by its id; what is not a shoe (the T-shirts) and what matched (the
+/// Panda) are not.
+#[tokio::test]
+async fn a_store_only_sneaker_is_found_by_search_and_opened_with_its_store_price_and_stock() {
+    let store = MockStorefront::start(sneaker_store(&[])).await;
+    let served = serve(&[&store]).await;
+    served.crawled().await;
+    let search = |query: &'static str| {
+        let served = &served;
+        async move {
+            let page: serde_json::Value = served
+                .get(&format!("/search?query={query}&limit=50"))
+                .await
+                .json()
+                .await
+                .unwrap();
+            page["hits"].as_array().cloned().unwrap_or_default()
+        }
+    };
+    let label = store.label();
+    let from_store = |hits: &[serde_json::Value]| -> Vec<serde_json::Value> {
+        hits.iter()
+            .filter(|hit| {
+                hit["id"]
+                    .as_str()
+                    .is_some_and(|id| id.starts_with("store-"))
+            })
+            .cloned()
+            .collect()
+    };
+
+    let vans = search("vans%20old%20skool%20colorway%207").await;
+    let first = vans.first().expect("the store's Vans found");
+    assert_eq!(first["title"], "Vans Old Skool Colorway 7");
+    assert_eq!(first["brand"], "Vans");
+    assert!(
+        first["labels"]
+            .as_array()
+            .unwrap()
+            .contains(&serde_json::json!(format!("store:{label}")))
+    );
+    assert!(first["min_price"].as_f64().unwrap() > 0.0, "{first}");
+    assert!(
+        first["link"]
+            .as_str()
+            .unwrap()
+            .ends_with("/products/vans-old-skool-7")
+    );
+    // The decoy's code is no catalogue product's: the store's product is the one found.
+    let decoy = search("DD1873102").await;
+    assert_eq!(
+        from_store(&decoy)
+            .first()
+            .map(|hit| hit["title"].as_str().unwrap_or_default().to_owned()),
+        Some("Nike Dunk Low Retro 'Panda'".to_owned()),
+        "{decoy:?}"
+    );
+    // Not shoes, and matched shoes, stay off the shelf.
+    assert!(from_store(&search("essential%20tee").await).is_empty());
+    assert!(from_store(&search("DD1391-100").await).is_empty());
+
+    // Opened by its id: the store's sizes and prices.
+    let id = first["id"].as_str().unwrap();
+    let answer = served.get(&format!("/api/v2/products/{id}")).await;
+    assert_eq!(answer.status(), 200);
+    assert_eq!(answer.headers()["x-solescope-store"], label.as_str());
+    let product: serde_json::Value = answer.json().await.unwrap();
+    assert_eq!(product["data"]["title"], "Vans Old Skool Colorway 7");
+    assert!(!product["data"]["variants"].as_array().unwrap().is_empty());
+}

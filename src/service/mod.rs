@@ -21,6 +21,7 @@ pub mod origin;
 pub mod pool;
 mod routes;
 pub mod shared;
+pub mod shelf;
 pub mod source;
 pub mod start;
 pub mod storefront;

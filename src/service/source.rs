@@ -118,6 +118,18 @@ pub trait CatalogueSource: Send + Sync {
         None
     }
 
+    /// Makes `products` the whole list of `store`'s store-only products (no product of the
+    /// source's catalogue: `service::shelf`) in the source's search, each found by search and
+    /// opened by its id as a retail-only product. Blocking (an index write is synced). A
+    /// source without a search of its own takes none.
+    fn take_store_products(
+        &self,
+        store: &crate::model::StoreUrl,
+        products: Vec<crate::search::live::LiveProduct>,
+    ) {
+        let _ = (store, products);
+    }
+
     /// Per size, the lowest ask of up to 50 products by style code (`GET /api/v2/prices`): a
     /// live source from one batched upstream call per 50 codes, the local catalogue from its
     /// file.

@@ -236,6 +236,27 @@ impl LiveIndex {
         base: impl FnOnce() -> Result<SearchIndex, LiveError>,
         config: LiveConfig,
     ) -> Result<LiveIndex, LiveError> {
+        Self::open_shared(folder, identity, || base().map(Arc::new), config)
+    }
+
+    /// [`open_in`](Self::open_in) over a base the caller keeps serving too (the local
+    /// catalogue's index, when store-only products join it): no second copy of it is made
+    /// until a merge folds the live products in.
+    pub fn open_over(
+        folder: &Path,
+        identity: [u8; 32],
+        base: Arc<SearchIndex>,
+        config: LiveConfig,
+    ) -> Result<LiveIndex, LiveError> {
+        Self::open_shared(folder, identity, || Ok(base), config)
+    }
+
+    fn open_shared(
+        folder: &Path,
+        identity: [u8; 32],
+        base: impl FnOnce() -> Result<Arc<SearchIndex>, LiveError>,
+        config: LiveConfig,
+    ) -> Result<LiveIndex, LiveError> {
         std::fs::create_dir_all(folder).map_err(|err| LiveError::io(folder, err))?;
         let mut generation = match read_manifest(folder) {
             Some((kept, generation)) if kept == identity => generation,
@@ -269,10 +290,10 @@ impl LiveIndex {
                 }
             }
         }
-        let base = Arc::new(match merged {
-            Some(index) => index,
+        let base = match merged {
+            Some(index) => Arc::new(index),
             None => base()?,
-        });
+        };
         let files = identity_of(&identity, generation);
         let path = log_path(folder, generation);
         let mut replay = Replay::new(&base);

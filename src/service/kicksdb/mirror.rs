@@ -23,6 +23,7 @@ use crate::search::SearchRequest;
 use crate::search::live::{LiveConfig, LiveError, LiveIndex, LiveProduct};
 use crate::service::error::ApiError;
 use crate::service::pool::Pool;
+use crate::service::shelf::{Shelf, is_store_pk, store_hit};
 use crate::upstream::{FetchError, FetchKind};
 
 /// The mirror file, its writer, its readers and its search index.
@@ -31,6 +32,8 @@ pub(super) struct Mirror {
     writer: Arc<Mutex<Catalogue>>,
     readers: Arc<Pool>,
     index: Arc<LiveIndex>,
+    /// The stores' products no mirrored product matched, in `index` (`service::shelf`).
+    shelf: Shelf,
 }
 
 /// A page of the mirror's own search: its hits, the size of the whole result, and when the
@@ -66,6 +69,7 @@ impl Mirror {
             writer: Arc::new(Mutex::new(writer)),
             readers: Arc::new(readers),
             index: Arc::new(index),
+            shelf: Shelf::default(),
         })
     }
 
@@ -111,9 +115,20 @@ impl Mirror {
             .map_err(crate::service::source::search_error)?;
         let estimated_total_hits = outcome.estimated_total_hits;
         let pks = outcome.product_pks.clone();
+        // A store-only product's hit is the index's; the mirror's products' are the mirror's.
+        let shelved: Vec<(usize, SearchHit)> = pks
+            .iter()
+            .enumerate()
+            .filter(|(_, pk)| is_store_pk(**pk))
+            .filter_map(|(at, &pk)| Some((at, store_hit(&self.index, pk, country, true)?)))
+            .collect();
         self.read(move |conn| {
-            let as_of = crate::catalogue::mirror::oldest_fetch(conn, &pks)?;
-            let hits = search_hits(conn, &pks, country)?;
+            let mirrored: Vec<i64> = pks.iter().copied().filter(|pk| !is_store_pk(*pk)).collect();
+            let as_of = crate::catalogue::mirror::oldest_fetch(conn, &mirrored)?;
+            let mut hits = search_hits(conn, &mirrored, country)?;
+            for (at, hit) in shelved {
+                hits.insert(at.min(hits.len()), hit);
+            }
             Ok(HeldPage {
                 hits,
                 estimated_total_hits,
@@ -121,6 +136,22 @@ impl Mirror {
             })
         })
         .await
+    }
+
+    /// Makes `products` `store`'s store-only products in the index (logged when refused).
+    /// Blocking.
+    pub(super) fn shelve(&self, store: &crate::model::StoreUrl, products: &[LiveProduct]) {
+        if let Err(err) = self.shelf.replace(&self.index, store.label(), products) {
+            tracing::error!(
+                "{}: its store-only products are not searchable: {err}",
+                store.label()
+            );
+        }
+    }
+
+    /// The store-only product of index key `pk`, as its hit says (`None`: not on the shelf).
+    pub(super) fn shelved(&self, pk: i64, country: Country) -> Option<SearchHit> {
+        store_hit(&self.index, pk, country, true)
     }
 
     /// The file.

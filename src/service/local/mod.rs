@@ -18,7 +18,11 @@ use super::source::{
 use super::{ServiceConfig, ServiceError};
 use crate::catalogue::read::{self, Detail, ProductKey};
 use crate::model::{CatalogueInfo, Country, Product, SearchHit, Stats, Tier, WeeklyOrder};
+use crate::search::live::{LiveIndex, LiveProduct};
 use crate::search::{HitStore, RecentSearches, SearchIndex};
+use crate::service::shelf::{
+    Shelf, is_store_pk, origin_of_hit, product_of_hit, store_hit, store_pk_of_id,
+};
 
 /// The catalogue file itself, ranked by the service's search index.
 pub struct LocalCatalogue {
@@ -34,6 +38,18 @@ pub struct LocalCatalogue {
     stats: Stats,
     /// The pages of recent searches over `search` (a search asked again is not ranked again).
     recent_searches: RecentSearches,
+    /// The stores' products no catalogue product matched, in a live index over `search`
+    /// (`service::shelf`): made when the first arrives; searches go through it while it holds
+    /// any.
+    store_only: arc_swap::ArcSwapOption<StoreOnly>,
+}
+
+/// A live index over the catalogue's, holding the store-only products, in a folder of its own
+/// for this run (the crawl hands them again at each start).
+struct StoreOnly {
+    index: LiveIndex,
+    shelf: Shelf,
+    _folder: tempfile::TempDir,
 }
 
 impl std::fmt::Debug for LocalCatalogue {
@@ -66,6 +82,7 @@ impl LocalCatalogue {
             hits,
             stats,
             recent_searches: RecentSearches::default(),
+            store_only: arc_swap::ArcSwapOption::empty(),
         });
         finish_in_background(
             &local,
@@ -106,7 +123,20 @@ impl LocalCatalogue {
         // not wait on an async worker: records are read here only from the page cache, and the
         // first that is not there sends the page to the blocking pool.
         let cached_only = !store.is_cached();
-        write_hits(store, pks, args, cached_only, out, |_, err, _| Err(err))
+        write_hits(store, pks, args, cached_only, out, |pk, err, out| {
+            self.shelved_hit(pk, args, out).ok_or(err)
+        })
+    }
+
+    /// For a store-only product's `pk`, appends its hit from the live index (`Some(true)`;
+    /// `Some(false)` when it has left the shelf); `None` for a catalogue product's.
+    fn shelved_hit(&self, pk: i64, args: &SearchArgs, out: &mut Vec<u8>) -> Option<bool> {
+        if !is_store_pk(pk) {
+            return None;
+        }
+        let full = args.tier.allows(crate::model::Feature::ReleaseAndRetail);
+        let shelved = self.store_only.load_full()?;
+        Some(shelved.index.write_hit(pk, args.country, full, out).is_ok())
     }
 
     /// Appends the JSON array of the search hits of `pks`, in order, to `out`. From the hit
@@ -127,6 +157,9 @@ impl LocalCatalogue {
             store.prefetch(pks);
         }
         write_hits(store, pks, args, false, out, |pk, err, out| {
+            if let Some(found) = self.shelved_hit(pk, args, out) {
+                return Ok(found);
+            }
             tracing::error!("search hit from the catalogue instead: {err}");
             let mut page = Vec::new();
             hits_from_catalogue(conn, &[pk], args, &mut page)?;
@@ -136,6 +169,11 @@ impl LocalCatalogue {
         })
     }
 
+    /// The live index of the store-only products, while it holds any.
+    fn shelved(&self) -> Option<Arc<StoreOnly>> {
+        self.store_only.load_full().filter(|s| !s.shelf.is_empty())
+    }
+
     /// The pks of a page of `args`, ranked on this async worker when the index can, else on
     /// the blocking pool (a GTIN looked up while the GTIN map is still being read).
     async fn ranked(
@@ -143,6 +181,14 @@ impl LocalCatalogue {
         args: &SearchArgs,
     ) -> Result<Arc<crate::search::SearchOutcome>, ApiError> {
         let request = args.request();
+        // With store-only products, the live index over the catalogue's ranks (as one index
+        // of both would); without, the catalogue's own with its recent pages.
+        if let Some(shelved) = self.shelved() {
+            match shelved.index.search(&request) {
+                Err(crate::search::SearchError::GtinsPending) => {}
+                ranked => return ranked.map(Arc::new).map_err(search_error),
+            }
+        }
         // Ranked on this async worker, not through `spawn_blocking`: ranking is pure CPU,
         // bounded by the query limits (the hop to the blocking pool and back cost about a
         // seventh of a search's CPU time under load). A search asked recently is not ranked
@@ -225,6 +271,26 @@ fn write_hits<E>(
     Ok(())
 }
 
+/// A live index over `base` for the store-only products, in a temporary folder of its own.
+fn open_store_only(base: &Arc<SearchIndex>) -> Result<StoreOnly, String> {
+    let folder = tempfile::Builder::new()
+        .prefix("solescope-store-only")
+        .tempdir()
+        .map_err(|err| err.to_string())?;
+    let index = LiveIndex::open_over(
+        folder.path(),
+        [0; 32],
+        Arc::clone(base),
+        crate::search::live::LiveConfig::default(),
+    )
+    .map_err(|err| err.to_string())?;
+    Ok(StoreOnly {
+        index,
+        shelf: Shelf::default(),
+        _folder: folder,
+    })
+}
+
 /// The catalogue key of the product a path names by id or slug, or a 404 naming what was sent.
 fn product_pk(conn: &rusqlite::Connection, id: &str) -> Result<i64, ApiError> {
     read::product_pk(conn, ProductKey::parse(id))?.ok_or_else(|| product_not_found(id))
@@ -281,6 +347,15 @@ impl CatalogueSource for Arc<LocalCatalogue> {
         id: &str,
         country: Country,
     ) -> Result<Sourced<SearchHit>, ApiError> {
+        if let Some(pk) = store_pk_of_id(id) {
+            let hit = self
+                .store_only
+                .load_full()
+                .and_then(|shelved| store_hit(&shelved.index, pk, country, true))
+                .ok_or_else(|| product_not_found(id))?;
+            let origin = origin_of_hit(&hit);
+            return Ok(Sourced { value: hit, origin });
+        }
         let id = id.to_owned();
         let hit = self
             .read(move |conn| {
@@ -294,6 +369,13 @@ impl CatalogueSource for Arc<LocalCatalogue> {
     }
 
     async fn product(&self, id: &str, full: bool) -> Result<Sourced<Product>, ApiError> {
+        if store_pk_of_id(id).is_some() {
+            let hit = self.product_hit(id, Country::Us).await?;
+            return Ok(Sourced {
+                value: product_of_hit(hit.value),
+                origin: hit.origin,
+            });
+        }
         let id = id.to_owned();
         let detail = if full { Detail::Full } else { Detail::Reduced };
         let product = self
@@ -337,6 +419,33 @@ impl CatalogueSource for Arc<LocalCatalogue> {
 
     fn codes_file(&self) -> Option<std::path::PathBuf> {
         Some(self.path.clone())
+    }
+
+    fn take_store_products(&self, store: &crate::model::StoreUrl, products: Vec<LiveProduct>) {
+        let shelved = match self.store_only.load_full() {
+            Some(shelved) => shelved,
+            None if products.is_empty() => return,
+            None => match open_store_only(&self.search) {
+                Ok(made) => {
+                    let made = Arc::new(made);
+                    self.store_only.store(Some(Arc::clone(&made)));
+                    made
+                }
+                Err(err) => {
+                    tracing::error!("store-only products are not searchable: {err}");
+                    return;
+                }
+            },
+        };
+        if let Err(err) = shelved
+            .shelf
+            .replace(&shelved.index, store.label(), &products)
+        {
+            tracing::error!(
+                "{}: its store-only products are not searchable: {err}",
+                store.label()
+            );
+        }
     }
 
     fn key_tier(&self, key_digest: &str) -> Result<Option<Tier>, ApiError> {

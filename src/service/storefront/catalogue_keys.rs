@@ -310,6 +310,42 @@ pub fn brands_conflict(vendor: &str, brand: &str) -> bool {
     matches!((brand_family(vendor), brand_family(brand)), (Some(a), Some(b)) if a != b)
 }
 
+/// The matcher's answers for `products`, in order.
+pub(super) fn match_store_products(
+    keys: &CatalogueKeys,
+    products: &[(super::feed::StoreProduct, Option<String>)],
+) -> Result<Vec<CatalogueMatch>, CatalogueKeysError> {
+    let skus: Vec<Vec<&str>> = products
+        .iter()
+        .map(|(p, _)| p.variants.iter().map(|v| v.sku.as_str()).collect())
+        .collect();
+    let barcodes: Vec<Vec<&str>> = products
+        .iter()
+        .map(|(p, _)| {
+            p.variants
+                .iter()
+                .filter_map(|v| v.barcode.as_deref())
+                .collect()
+        })
+        .collect();
+    let keyed: Vec<(StoreKeys<'_>, &str)> = products
+        .iter()
+        .zip(skus.iter().zip(&barcodes))
+        .map(|((product, _), (skus, barcodes))| {
+            (
+                StoreKeys {
+                    title: &product.title,
+                    handle: &product.handle,
+                    skus,
+                    barcodes,
+                },
+                product.vendor.as_str(),
+            )
+        })
+        .collect();
+    keys.match_products(&keyed)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,6 +16,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use super::Storefronts;
 use super::crawl::CrawlConfig;
 use super::feed::StoreProduct;
+use super::shelf_feed::ShelfSink;
 use super::store_catalogue::{CrawlStatus, CrawlTask, StoreCatalogue, StoreOffer};
 use super::store_db::StoreDbError;
 use super::{StorefrontConfig, StorefrontError};
@@ -89,6 +90,12 @@ impl StoreReading {
         let mut task = self.task.lock().unwrap_or_else(PoisonError::into_inner);
         if task.is_none() {
             *task = Some(crawl.spawn(self.storefronts.stores().clone()));
+        } else {
+            // A service that joined the running crawl: its catalogue matched from disk now
+            // (its shelf filled), not at the next pass.
+            let crawl = crawl.clone();
+            let stores = self.storefronts.stores().clone();
+            tokio::spawn(async move { crawl.rematch_all(&stores).await });
         }
     }
 
@@ -127,7 +134,15 @@ impl StoresInFront {
     ) -> Self {
         let codes_file = catalogue.codes_file();
         if let (Some(crawl), Some(file)) = (reading.crawl(), &codes_file) {
-            crawl.add_catalogue(file);
+            // The source's shelf takes the products the crawl matches to nothing in its file;
+            // a service dropped (the window switched sources) takes no more.
+            let source = Arc::downgrade(&catalogue);
+            let sink: ShelfSink = Arc::new(move |store, products| {
+                if let Some(source) = source.upgrade() {
+                    source.take_store_products(store, products);
+                }
+            });
+            crawl.add_catalogue_shelf(file, sink);
         }
         Self {
             reading,

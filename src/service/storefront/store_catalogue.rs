@@ -10,17 +10,20 @@
 //! `updated_at` changes) and those matched again. Matches are kept in memory and made again at
 //! start from what is on disk (no request), and whenever the catalogue file changes.
 
-use std::collections::HashMap;
 use std::collections::hash_map::Entry;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::Duration;
 
 use super::Storefronts;
-use super::catalogue_keys::{self, CatalogueKeys, CatalogueKeysError, CatalogueMatch, NoMatch};
+use super::catalogue_keys::{
+    self, CatalogueKeys, CatalogueKeysError, CatalogueMatch, NoMatch, match_store_products,
+};
 use super::crawl::{CrawlConfig, Crawler, PassReport, on_db};
 use super::feed::StoreProduct;
-use super::matching::{Evidence, StoreKeys, Unmatched};
+use super::matching::{Evidence, Unmatched};
+use super::shelf_feed::{ShelfSink, live_product};
 use super::store_db::{FeedState, Opened, PassOutcome, StoreDb, StoreDbError};
 use super::worker::StoreWorker;
 use crate::model::{RetailerStores, StoreUrl};
@@ -165,6 +168,8 @@ struct Inner {
     /// Matches per catalogue file and store.
     matches: RwLock<HashMap<(PathBuf, StoreUrl), Arc<StoreMatches>>>,
     statuses: RwLock<HashMap<StoreUrl, CrawlStatus>>,
+    /// Where each catalogue file's store-only products go (its source's shelf).
+    shelves: RwLock<HashMap<PathBuf, ShelfSink>>,
 }
 
 /// Stores as catalogues. Cheap to clone; clones share.
@@ -215,6 +220,7 @@ impl StoreCatalogue {
                     catalogues: Mutex::new(vec![catalogue.to_path_buf()]),
                     matches: RwLock::new(HashMap::new()),
                     statuses: RwLock::new(HashMap::new()),
+                    shelves: RwLock::new(HashMap::new()),
                 }),
             },
             opened,
@@ -240,6 +246,28 @@ impl StoreCatalogue {
             .unwrap_or_else(PoisonError::into_inner);
         if !catalogues.iter().any(|c| c == catalogue) {
             catalogues.push(catalogue.to_path_buf());
+        }
+    }
+
+    /// Matches against `catalogue` too, and hands its source's shelf (`sink`) each store's
+    /// store-only products after every matching (from disk first, at once when the crawl
+    /// runs: [`rematch_all`](Self::rematch_all)).
+    pub fn add_catalogue_shelf(&self, catalogue: &Path, sink: ShelfSink) {
+        self.add_catalogue(catalogue);
+        self.inner
+            .shelves
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(catalogue.to_path_buf(), sink);
+    }
+
+    /// Every store of `stores` matched again from disk against every catalogue (a service
+    /// that joined a running crawl gets its shelf). Sends nothing; a failure is logged.
+    pub async fn rematch_all(&self, stores: &RetailerStores) {
+        for store in stores.list() {
+            if let Err(err) = self.rematch(&store).await {
+                tracing::warn!("matching what was read from {}: {err:#}", store.label());
+            }
         }
     }
 
@@ -393,7 +421,15 @@ impl StoreCatalogue {
         let stamp = catalogue_keys::file_stamp(catalogue);
         let catalogue = catalogue.to_path_buf();
         let key = (catalogue.clone(), store.clone());
-        let matches = self
+        let sink = self
+            .inner
+            .shelves
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&catalogue)
+            .cloned();
+        let shelved = sink.is_some();
+        let (matches, store_only) = self
             .inner
             .crawler
             .db()
@@ -417,7 +453,7 @@ impl StoreCatalogue {
                     *keys = Some(CatalogueKeys::open(&catalogue)?);
                 }
                 let Some(keys) = keys.as_ref() else {
-                    return Ok::<_, StoreCatalogueError>(StoreMatches::default());
+                    return Ok::<_, StoreCatalogueError>((StoreMatches::default(), Vec::new()));
                 };
                 let answers = match_store_products(keys, &products)?;
                 let mut matches = StoreMatches {
@@ -439,7 +475,18 @@ impl StoreCatalogue {
                         }
                     }
                 }
-                Ok(matches)
+                let store_only = if shelved {
+                    let unmatched: HashSet<u64> =
+                        matches.unmatched.iter().map(|(id, _)| *id).collect();
+                    products
+                        .iter()
+                        .filter(|(p, _)| unmatched.contains(&p.product_id) && looks_like_a_shoe(p))
+                        .map(|(p, _)| live_product(&url, matches.currency.as_deref(), p))
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                Ok((matches, store_only))
             })
             .await?;
         self.inner
@@ -447,6 +494,11 @@ impl StoreCatalogue {
             .write()
             .unwrap_or_else(PoisonError::into_inner)
             .insert(key, Arc::new(matches));
+        if let Some(sink) = sink {
+            let store = store.clone();
+            // The index's write log is synced: off the async workers.
+            let _ = tokio::task::spawn_blocking(move || sink(&store, store_only)).await;
+        }
         Ok(())
     }
 
@@ -733,42 +785,6 @@ impl StoreCatalogue {
             }
         }
     }
-}
-
-/// The matcher's answers for `products`, in order.
-fn match_store_products(
-    keys: &CatalogueKeys,
-    products: &[(StoreProduct, Option<String>)],
-) -> Result<Vec<CatalogueMatch>, CatalogueKeysError> {
-    let skus: Vec<Vec<&str>> = products
-        .iter()
-        .map(|(p, _)| p.variants.iter().map(|v| v.sku.as_str()).collect())
-        .collect();
-    let barcodes: Vec<Vec<&str>> = products
-        .iter()
-        .map(|(p, _)| {
-            p.variants
-                .iter()
-                .filter_map(|v| v.barcode.as_deref())
-                .collect()
-        })
-        .collect();
-    let keyed: Vec<(StoreKeys<'_>, &str)> = products
-        .iter()
-        .zip(skus.iter().zip(&barcodes))
-        .map(|((product, _), (skus, barcodes))| {
-            (
-                StoreKeys {
-                    title: &product.title,
-                    handle: &product.handle,
-                    skus,
-                    barcodes,
-                },
-                product.vendor.as_str(),
-            )
-        })
-        .collect();
-    keys.match_products(&keyed)
 }
 
 /// The background crawl; dropping it stops every store's cycle.
