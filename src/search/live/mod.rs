@@ -108,7 +108,6 @@ pub use self::store::{LiveConfig, LiveIndex, LiveStats};
 pub use self::writes::WriteOutcome;
 
 pub(in crate::search) use self::query::LiveQuery;
-pub(crate) use self::segment::LiveDoc;
 pub(in crate::search) use self::view::BaseSupport;
 
 use super::SearchError;

@@ -6,10 +6,10 @@
 //! The live documents a search meets are numbered after the base's (`base + i` is `docs[i]`),
 //! in the order this search listed them; module `docs` reads their forward entries.
 
-use super::segment::LiveDoc;
 use super::view::View;
 use crate::catalogue::generate::normalize_sku;
 use crate::search::bucket::{EXACT_SHIFT, LiveEntry};
+use crate::search::docs::LiveDoc;
 use crate::search::gtins::parse_gtin;
 use crate::search::query::{CodeKey, QueryWord, each_code_key};
 use crate::search::scratch::Expansion;
