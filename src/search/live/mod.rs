@@ -86,6 +86,7 @@
 //! the manifest last: a crash at any point leaves `g` whole (its base and complete log), and
 //! the next start recovers it.
 
+mod encode;
 mod expand;
 mod log;
 mod merge;
