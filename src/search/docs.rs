@@ -1,9 +1,41 @@
 //! The documents a ranking scores, as module `bucket` reads them: the index's own (numbered
 //! `0..base`, read from its forward index) and, over a live index, the live segment's products
 //! a query met (numbered from `base` on, in the order the query listed them; module `live`).
+//!
+//! A live segment's product ([`LiveDoc`]) is defined here, below module `live`, because the
+//! ranking reads it; module `live` builds, keeps and orders them.
 
-use super::live::LiveDoc;
+use std::sync::Arc;
+
+use super::analyze::ProductCodes;
 use super::parts::{DocHeader, Forward, TitleSketch};
+
+/// A product in the live segment.
+#[derive(Debug, Clone)]
+pub(crate) struct LiveDoc {
+    pub(crate) pk: i64,
+    pub(crate) popularity: i64,
+    /// Base documents before it in document order (`popularity DESC, pk`).
+    pub(crate) ins: u32,
+    /// `union term << 8 | meta`, as a base document's forward entries.
+    pub(crate) entries: Box<[u32]>,
+    pub(crate) description: u32,
+    pub(crate) title_len: u8,
+    pub(crate) title_distinct: u8,
+    pub(crate) sketch: TitleSketch,
+    pub(crate) codes: ProductCodes,
+    pub(crate) gtins: Box<[u64]>,
+    pub(crate) print: u64,
+    pub(crate) hit: HitLoc,
+}
+
+/// Where a product's stored hit record is: a live index file, from `offset`, `len` bytes.
+#[derive(Debug, Clone)]
+pub(crate) struct HitLoc {
+    pub(crate) file: Arc<std::fs::File>,
+    pub(crate) offset: u64,
+    pub(crate) len: u32,
+}
 
 /// Forward entries and title facts of every document a ranking may score.
 pub(crate) struct Docs<'a> {

@@ -42,16 +42,15 @@ use rusqlite::Connection;
 
 use crate::catalogue::{optional_text_at, text_at};
 
-use self::record::{Encoder, TEXT_FIELDS};
+use self::record::TEXT_FIELDS;
 use super::persist::catalogue_identity;
 use super::{IndexSource, SearchError};
 use crate::model::Country;
 
-mod encode;
 pub(crate) mod overlay;
 mod record;
 
-pub(crate) use self::encode::stored_record;
+pub(in crate::search) use self::record::Encoder;
 
 const MAGIC: &[u8; 8] = b"SOLHITS\0";
 /// Bumped whenever the record layout changes.

@@ -7,7 +7,6 @@ use super::bucket::{Bucket, LiveEntry, rank_bucket};
 use super::candidates::{Filters, TIERS, count_pass, first_pass, top_pass};
 use super::docs::Docs;
 use super::gtins::{GtinLookup, parse_gtin};
-use super::live::LiveQuery;
 use super::parts::title_code;
 use super::scratch::{COUNT_PLANES, Expansion, PLANES, Scratch};
 use super::stages::{self, Path, Stage};
@@ -15,6 +14,10 @@ use super::text::{for_each_word, typo_budget};
 use super::wordsets::{ExactSet, SetView, WordSet};
 use super::{MAX_QUERY_WORDS, PREFIX_EXPANSIONS, SearchIndex, SearchOutcome, SearchRequest, bits};
 use crate::catalogue::generate::{normalize_sku, normalize_sku_into};
+
+mod live_part;
+
+pub(in crate::search) use self::live_part::LivePart;
 
 /// Whitespace-separated chunks of the text examined for codes.
 pub(super) const MAX_CODE_CHUNKS: usize = 32;
@@ -45,7 +48,7 @@ pub(crate) fn run_over(
     scratch: &mut Scratch,
     request: &SearchRequest<'_>,
     gtins: &GtinLookup<'_>,
-    mut live: Option<&mut LiveQuery<'_>>,
+    mut live: Option<&mut (dyn LivePart + '_)>,
 ) -> SearchOutcome {
     stages::begin();
     let mut allowed = filtered(index, request, gtins);
@@ -319,7 +322,7 @@ fn rank(
     allowed: Option<&[u32]>,
     code_hits: &[u32],
     need: usize,
-    mut live: Option<&mut LiveQuery<'_>>,
+    mut live: Option<&mut (dyn LivePart + '_)>,
 ) -> (Vec<u32>, u64) {
     let word_count = words.len();
     let timer = stages::start(Stage::WordSets);
@@ -415,7 +418,7 @@ fn rank(
     let filters = Filters {
         filtered: allowed.is_some(),
         removed: &removed,
-        dead: live.and_then(LiveQuery::dead),
+        dead: live.and_then(LivePart::dead),
     };
     let live_count = live.map_or(0, |live| live.candidate_count() as u64);
 
@@ -535,7 +538,7 @@ fn top_bucket_page(
     };
     let mut out = Vec::with_capacity(need);
     out.extend_from_slice(code_hits);
-    let docs = Docs::new(&index.forward, query.live.map_or(&[], LiveQuery::docs));
+    let docs = Docs::new(&index.forward, query.live.map_or(&[], LivePart::docs));
     rank_bucket(
         index,
         scratch,
@@ -554,7 +557,7 @@ struct PageQuery<'q> {
     word_sets: &'q [WordSet],
     exact_sets: &'q [ExactSet],
     /// The live segment's part of the query, over a live index.
-    live: Option<&'q LiveQuery<'q>>,
+    live: Option<&'q dyn LivePart>,
 }
 
 /// Appends the page's documents to `out` from the counted blocks, bucket by bucket (rules 1 and
@@ -576,7 +579,7 @@ fn fill_page(
         exact_sets,
         live,
     } = *query;
-    let docs = Docs::new(&index.forward, live.map_or(&[], LiveQuery::docs));
+    let docs = Docs::new(&index.forward, live.map_or(&[], LivePart::docs));
     let word_count = words.len();
     let max_typos: u32 = words.iter().map(|w| u32::from(w.budget)).sum();
     let mut per_count = [0u64; MAX_QUERY_WORDS + 1];

@@ -1,5 +1,5 @@
 //! A hit store of the products written to the live index (module `live`): the same file
-//! format as the catalogue's store, written from records already encoded (module `encode`)
+//! format as the catalogue's store, written from records already encoded (`live::encode`)
 //! instead of from the catalogue, and read back the same way.
 
 use std::fs::File;
@@ -9,9 +9,8 @@ use std::path::Path;
 use super::{BYTE_ORDER, HitError, HitStore, MAGIC, VERSION, load, read_exact_at, slot_of};
 
 impl HitStore {
-    /// The stored record of product `pk` (CRC-32 and payload), as [`stored_record`] makes it.
-    ///
-    /// [`stored_record`]: super::stored_record
+    /// The stored record of product `pk` (CRC-32 and payload), as the live index's
+    /// `stored_record` makes it (module `live::encode`).
     pub(crate) fn stored_record_of(&self, pk: i64) -> Result<Vec<u8>, HitError> {
         let slot = slot_of(&self.pks, pk).ok_or(HitError::Unknown(pk))?;
         let start = self.offsets[slot];

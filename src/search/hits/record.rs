@@ -64,14 +64,14 @@ type Prices = [i64; 5];
 
 /// Builds one record.
 #[derive(Default)]
-pub(super) struct Encoder {
-    pub(super) bytes: Vec<u8>,
+pub(in crate::search) struct Encoder {
+    pub(in crate::search) bytes: Vec<u8>,
     escaped: Vec<u8>,
 }
 
 impl Encoder {
     /// Appends `value` as a field.
-    pub(super) fn bytes_field(&mut self, value: &[u8]) {
+    pub(in crate::search) fn bytes_field(&mut self, value: &[u8]) {
         // Catalogue texts are far below 4 GB; one that is not is cut (and fails its decode).
         self.bytes.extend_from_slice(
             &u32::try_from(value.len())
@@ -82,7 +82,7 @@ impl Encoder {
     }
 
     /// Appends `text` escaped for a JSON string, without the quotes.
-    pub(super) fn text(&mut self, text: &str) {
+    pub(in crate::search) fn text(&mut self, text: &str) {
         let mut quoted = std::mem::take(&mut self.escaped);
         quoted.clear();
         // Writing into a `Vec` cannot fail, and a `&str` always serializes.
@@ -96,18 +96,18 @@ impl Encoder {
     }
 
     /// Appends an optional text (escaped), [`ABSENT`] for `None`.
-    pub(super) fn optional_text(&mut self, value: Option<&str>) {
+    pub(in crate::search) fn optional_text(&mut self, value: Option<&str>) {
         match value {
             Some(text) => self.text(text),
             None => self.bytes.extend_from_slice(&ABSENT.to_le_bytes()),
         }
     }
 
-    pub(super) fn u32(&mut self, value: u32) {
+    pub(in crate::search) fn u32(&mut self, value: u32) {
         self.bytes.extend_from_slice(&value.to_le_bytes());
     }
 
-    pub(super) fn i64(&mut self, value: i64) {
+    pub(in crate::search) fn i64(&mut self, value: i64) {
         self.bytes.extend_from_slice(&value.to_le_bytes());
     }
 
@@ -121,7 +121,7 @@ impl Encoder {
 
     /// Appends a variant's id as `catalogue::read` shows it: the hyphenated UUID of its 16
     /// stored bytes, empty otherwise.
-    pub(super) fn variant_id(&mut self, id: &[u8]) {
+    pub(in crate::search) fn variant_id(&mut self, id: &[u8]) {
         match uuid::Uuid::from_slice(id) {
             Ok(id) => self.bytes_field(id.hyphenated().to_string().as_bytes()),
             Err(_) => self.bytes_field(b""),
@@ -130,7 +130,7 @@ impl Encoder {
 
     /// Appends a variant's link: its own (escaped), or, when the catalogue has none, the size as
     /// `catalogue::read::variant_link` puts it after the product's link.
-    pub(super) fn variant_link(&mut self, own: Option<&str>, size: &str) {
+    pub(in crate::search) fn variant_link(&mut self, own: Option<&str>, size: &str) {
         if let Some(link) = own {
             self.bytes.push(0);
             self.text(link);

@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use super::LiveError;
 use super::product::IndexFields;
-use super::segment::HitLoc;
+use crate::search::docs::HitLoc;
 
 const MAGIC: &[u8; 8] = b"SOLLIVE\0";
 const VERSION: u32 = 1;

@@ -86,6 +86,7 @@
 //! the manifest last: a crash at any point leaves `g` whole (its base and complete log), and
 //! the next start recovers it.
 
+mod encode;
 mod expand;
 mod log;
 mod merge;
@@ -108,7 +109,6 @@ pub use self::store::{LiveConfig, LiveIndex, LiveStats};
 pub use self::writes::WriteOutcome;
 
 pub(in crate::search) use self::query::LiveQuery;
-pub(crate) use self::segment::LiveDoc;
 pub(in crate::search) use self::view::BaseSupport;
 
 use super::SearchError;

@@ -6,12 +6,12 @@
 //! The live documents a search meets are numbered after the base's (`base + i` is `docs[i]`),
 //! in the order this search listed them; module `docs` reads their forward entries.
 
-use super::segment::LiveDoc;
 use super::view::View;
 use crate::catalogue::generate::normalize_sku;
 use crate::search::bucket::{EXACT_SHIFT, LiveEntry};
+use crate::search::docs::LiveDoc;
 use crate::search::gtins::parse_gtin;
-use crate::search::query::{CodeKey, QueryWord, each_code_key};
+use crate::search::query::{CodeKey, LivePart, QueryWord, each_code_key};
 use crate::search::scratch::Expansion;
 use crate::search::wordsets::ExactSet;
 use crate::search::{LEVELS, SearchOutcome, SearchRequest, bits};
@@ -52,42 +52,6 @@ impl<'a> LiveQuery<'a> {
 
     fn base_len(&self) -> u32 {
         self.view.base.len() as u32
-    }
-
-    /// Whether base document `doc` was replaced or deleted.
-    pub(in crate::search) fn is_dead(&self, doc: u32) -> bool {
-        self.view.segment.is_dead(doc)
-    }
-
-    /// The base documents replaced or deleted, one bit each; `None` when none was.
-    pub(in crate::search) fn dead(&self) -> Option<&'a [u64]> {
-        let segment = self.view.segment;
-        (segment.dead_count > 0).then_some(segment.dead.as_slice())
-    }
-
-    /// Terms of the base and the segment: union ids are below this.
-    pub(in crate::search) fn term_count(&self) -> usize {
-        self.view.term_count()
-    }
-
-    /// The live documents this search numbers (`base + i` is the `i`-th).
-    pub(in crate::search) fn docs(&self) -> &[&'a LiveDoc] {
-        &self.docs
-    }
-
-    /// Live candidates (code hits aside).
-    pub(in crate::search) fn candidate_count(&self) -> usize {
-        self.candidates.len()
-    }
-
-    /// The terms query word `word` matches over the base and the segment (module `expand`).
-    pub(in crate::search) fn expand(
-        &self,
-        word_index: usize,
-        word: &QueryWord,
-        out: &mut Vec<Expansion>,
-    ) {
-        super::expand::expand(&self.view, word_index, word, out);
     }
 
     /// The number of `slot`'s live document in this search (listed now), and its `ins`.
@@ -131,9 +95,51 @@ impl<'a> LiveQuery<'a> {
         slots.extend(keyed.into_iter().map(|(_, slot)| slot));
     }
 
-    /// The live slots within the request's `sku` and `gtin` filters (as `query::filtered` for
-    /// the base); whether any live document passes them.
-    pub(in crate::search) fn filter(&mut self, request: &SearchRequest<'_>) -> bool {
+    fn is_allowed(&self, slot: u32) -> bool {
+        self.allowed
+            .as_ref()
+            .is_none_or(|allowed| allowed.contains(&slot))
+    }
+
+    /// The product key of document `doc` of this search.
+    fn pk_of(&self, doc: u32) -> Option<i64> {
+        let base = self.view.base;
+        if doc < self.base_len() {
+            return base.pks.get(doc as usize).copied();
+        }
+        self.docs
+            .get((doc - self.base_len()) as usize)
+            .map(|live| live.pk)
+    }
+}
+
+impl LivePart for LiveQuery<'_> {
+    fn is_dead(&self, doc: u32) -> bool {
+        self.view.segment.is_dead(doc)
+    }
+
+    fn dead(&self) -> Option<&[u64]> {
+        let segment = self.view.segment;
+        (segment.dead_count > 0).then_some(segment.dead.as_slice())
+    }
+
+    fn term_count(&self) -> usize {
+        self.view.term_count()
+    }
+
+    fn docs(&self) -> &[&LiveDoc] {
+        &self.docs
+    }
+
+    fn candidate_count(&self) -> usize {
+        self.candidates.len()
+    }
+
+    fn expand(&self, word_index: usize, word: &QueryWord, out: &mut Vec<Expansion>) {
+        super::expand::expand(&self.view, word_index, word, out);
+    }
+
+    fn filter(&mut self, request: &SearchRequest<'_>) -> bool {
         let segment = self.view.segment;
         let mut result: Option<Vec<u32>> = None;
         if let Some(sku) = request.sku.filter(|sku| !sku.trim().is_empty()) {
@@ -164,16 +170,7 @@ impl<'a> LiveQuery<'a> {
         any
     }
 
-    fn is_allowed(&self, slot: u32) -> bool {
-        self.allowed
-            .as_ref()
-            .is_none_or(|allowed| allowed.contains(&slot))
-    }
-
-    /// The products named exactly by a code in `text`: the base's (`base_hits`, increasing,
-    /// within the filters and not replaced) and the segment's, in document order, numbered
-    /// for this search.
-    pub(in crate::search) fn with_code_hits(&mut self, text: &str, base_hits: &[u32]) -> Vec<u32> {
+    fn with_code_hits(&mut self, text: &str, base_hits: &[u32]) -> Vec<u32> {
         let segment = self.view.segment;
         let mut slots: Vec<u32> = Vec::new();
         each_code_key(text, |key| {
@@ -199,10 +196,7 @@ impl<'a> LiveQuery<'a> {
         merge_in_order(base_hits, &live)
     }
 
-    /// Finds the live candidates of the query whose words expand to `expansions`: each
-    /// document holding a word, with the words it holds (at which typo level each) and which
-    /// of `exact_sets` it is in, in document order.
-    pub(in crate::search) fn find_candidates(
+    fn find_candidates(
         &mut self,
         expansions: &[Expansion],
         word_count: usize,
@@ -295,8 +289,7 @@ impl<'a> LiveQuery<'a> {
         }
     }
 
-    /// The live candidates with `matched` words and `typos` typos, in document order.
-    pub(in crate::search) fn bucket(&self, matched: usize, typos: usize) -> Vec<LiveEntry> {
+    fn bucket(&self, matched: usize, typos: usize) -> Vec<LiveEntry> {
         self.candidates
             .iter()
             .filter(|c| usize::from(c.matched) == matched && usize::from(c.typos) == typos)
@@ -308,8 +301,7 @@ impl<'a> LiveQuery<'a> {
             .collect()
     }
 
-    /// Adds the live candidates to `per_count` by words matched.
-    pub(in crate::search) fn count_by_matched(&self, per_count: &mut [u64]) {
+    fn count_by_matched(&self, per_count: &mut [u64]) {
         for c in &self.candidates {
             if let Some(count) = per_count.get_mut(usize::from(c.matched)) {
                 *count += 1;
@@ -317,8 +309,7 @@ impl<'a> LiveQuery<'a> {
         }
     }
 
-    /// Adds the live candidates with `matched` words to `per_typos` by typos.
-    pub(in crate::search) fn count_by_typos(&self, matched: usize, per_typos: &mut [u64]) {
+    fn count_by_typos(&self, matched: usize, per_typos: &mut [u64]) {
         for c in &self.candidates {
             if usize::from(c.matched) == matched
                 && let Some(count) = per_typos.get_mut(usize::from(c.typos))
@@ -328,25 +319,7 @@ impl<'a> LiveQuery<'a> {
         }
     }
 
-    /// The product key of document `doc` of this search.
-    fn pk_of(&self, doc: u32) -> Option<i64> {
-        let base = self.view.base;
-        if doc < self.base_len() {
-            return base.pks.get(doc as usize).copied();
-        }
-        self.docs
-            .get((doc - self.base_len()) as usize)
-            .map(|live| live.pk)
-    }
-
-    /// The page `offset..offset + limit` of `ranked` (this search's numbers).
-    pub(in crate::search) fn page(
-        &self,
-        ranked: &[u32],
-        offset: usize,
-        limit: usize,
-        total: u64,
-    ) -> SearchOutcome {
+    fn page(&self, ranked: &[u32], offset: usize, limit: usize, total: u64) -> SearchOutcome {
         let start = offset.min(ranked.len());
         let end = start.saturating_add(limit).min(ranked.len());
         SearchOutcome {
@@ -358,15 +331,7 @@ impl<'a> LiveQuery<'a> {
         }
     }
 
-    /// The products by popularity (a search without words): the base's within `allowed`
-    /// (increasing, not replaced) or all it did not replace, and the segment's within the
-    /// filters or all, in document order.
-    pub(in crate::search) fn listing(
-        &mut self,
-        allowed: Option<&[u32]>,
-        offset: usize,
-        limit: usize,
-    ) -> SearchOutcome {
+    fn listing(&mut self, allowed: Option<&[u32]>, offset: usize, limit: usize) -> SearchOutcome {
         let segment = self.view.segment;
         let live_slots: Vec<u32> = match self.allowed.take() {
             Some(slots) => slots,

@@ -14,8 +14,9 @@ use imbl::Vector;
 
 use super::log::{Kind, Record};
 use super::product::IndexFields;
-use super::segment::{Analyzed, HitLoc, LiveDoc, Segment, TermRef, analyze, make_doc};
+use super::segment::{Analyzed, Segment, TermRef, analyze, make_doc};
 use crate::search::SearchIndex;
+use crate::search::docs::{HitLoc, LiveDoc};
 use crate::search::text::has_digit;
 
 /// A key's state as the records so far leave it.

@@ -17,16 +17,9 @@ pub(crate) type PMap<K, V> =
 use super::product::IndexFields;
 use crate::search::SearchIndex;
 use crate::search::analyze::{ProductCodes, TermSink, codes_of, each_term};
+use crate::search::docs::{HitLoc, LiveDoc};
 use crate::search::parts::{DocHeader, META_TITLE, TitleSketch};
 use crate::search::text::has_digit;
-
-/// Where a product's stored hit record is: a live index file, from `offset`, `len` bytes.
-#[derive(Debug, Clone)]
-pub(crate) struct HitLoc {
-    pub(crate) file: Arc<std::fs::File>,
-    pub(crate) offset: u64,
-    pub(crate) len: u32,
-}
 
 /// A term of a written product: its name, and its id when the base has it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -165,25 +158,6 @@ pub(crate) fn item_print(kind: u8, bytes: &[u8]) -> u64 {
     hasher.write_u8(kind);
     hasher.write(bytes);
     hasher.finish()
-}
-
-/// A product in the live segment.
-#[derive(Debug, Clone)]
-pub(crate) struct LiveDoc {
-    pub(crate) pk: i64,
-    pub(crate) popularity: i64,
-    /// Base documents before it in document order (`popularity DESC, pk`).
-    pub(crate) ins: u32,
-    /// `union term << 8 | meta`, as a base document's forward entries.
-    pub(crate) entries: Box<[u32]>,
-    pub(crate) description: u32,
-    pub(crate) title_len: u8,
-    pub(crate) title_distinct: u8,
-    pub(crate) sketch: TitleSketch,
-    pub(crate) codes: ProductCodes,
-    pub(crate) gtins: Box<[u64]>,
-    pub(crate) print: u64,
-    pub(crate) hit: HitLoc,
 }
 
 impl LiveDoc {

@@ -8,6 +8,7 @@ use std::time::Duration;
 use arc_swap::ArcSwap;
 use sha2::{Digest, Sha256};
 
+use super::encode::stored_record;
 use super::log::{Kind, Log};
 use super::product::LiveProduct;
 use super::replay::Replay;
@@ -19,7 +20,7 @@ use super::writes::{
 use super::{LiveError, LiveQuery, Snapshot};
 use crate::model::Country;
 use crate::search::gtins::GtinLookup;
-use crate::search::hits::{HitError, overlay, stored_record, write_record};
+use crate::search::hits::{HitError, overlay, write_record};
 use crate::search::{SearchError, SearchIndex, SearchOutcome, SearchRequest, persist};
 
 /// When a live index folds its segment into a new base.

@@ -5,9 +5,10 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::product::IndexFields;
-use super::segment::{Analyzed, HitLoc, LiveDoc, Segment, codes_print, live_doc};
+use super::segment::{Analyzed, Segment, codes_print, live_doc};
 use super::{LiveError, Snapshot};
 use crate::search::SearchIndex;
+use crate::search::docs::{HitLoc, LiveDoc};
 use crate::search::hits::HitError;
 use crate::search::hits::overlay;
 

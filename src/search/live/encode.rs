@@ -1,9 +1,9 @@
-//! A product written to the live index as a hit store record (module `record`'s layout, with
-//! its CRC-32 in front, as the store keeps it), so that its hit is written by the same code as
-//! a catalogue product's.
+//! A product written to the live index as a hit store record (module `search::hits`' record
+//! layout, with its CRC-32 in front, as the store keeps it), so that its hit is written by the
+//! same code as a catalogue product's.
 
-use super::record::Encoder;
-use crate::search::live::LiveProduct;
+use super::LiveProduct;
+use crate::search::hits::Encoder;
 
 /// The record of `product` as the hit store keeps it: CRC-32 of the payload, then the payload,
 /// field for field what the store's build writes for the same catalogue row.
