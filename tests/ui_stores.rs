@@ -38,8 +38,17 @@ impl Notifier for Recorded {
 const PANDA_HANDLE: &str = "nike-dunk-low-retro-white-black-panda";
 const PANDA_US8: u64 = 9_100_000_000_001 * 10 + 2;
 
-#[test]
-fn where_to_buy_shows_both_stores_and_a_restock_at_the_second_fires() {
+/// Two mock stores crawled by the demo's service over a generated catalogue.
+struct Served {
+    dir: tempfile::TempDir,
+    catalogue: std::path::PathBuf,
+    runtime: tokio::runtime::Runtime,
+    stores: Vec<MockStorefront>,
+    list: RetailerStores,
+    server: service::ServerHandle,
+}
+
+fn serve_two_stores() -> Served {
     let dir = tempfile::tempdir().unwrap();
     let catalogue = common::catalogue(dir.path(), "ui.sqlite", 2_000, 11);
     let runtime = tokio::runtime::Runtime::new().unwrap();
@@ -73,6 +82,26 @@ fn where_to_buy_shows_both_stores_and_a_restock_at_the_second_fires() {
         .block_on(async { service::spawn("127.0.0.1:0", state).await })
         .unwrap();
 
+    Served {
+        dir,
+        catalogue,
+        runtime,
+        stores,
+        list,
+        server,
+    }
+}
+
+#[test]
+fn where_to_buy_shows_both_stores_and_a_restock_at_the_second_fires() {
+    let Served {
+        dir,
+        catalogue,
+        runtime,
+        stores,
+        list,
+        server,
+    } = serve_two_stores();
     // An alert on the Panda's sold-out US 8, set before the window opens.
     let panda: (String, String) = rusqlite::Connection::open(&catalogue)
         .unwrap()
@@ -174,4 +203,71 @@ fn where_to_buy_shows_both_stores_and_a_restock_at_the_second_fires() {
     assert_eq!(fired[0].size, "8");
     drop(harness);
     drop(server);
+}
+
+/// A sneaker only the stores sell (their Vans: no catalogue product has its code) is found by
+/// the window's search, says where it is sold, and opens with its store's sizes and prices.
+#[test]
+fn a_store_only_sneaker_is_found_by_search_and_opened() {
+    let served = serve_two_stores();
+    // Both stores read (their shelves filled) before the window opens and searches.
+    served.runtime.block_on(async {
+        let url = format!("{}/api/v2/sources", served.server.base_url());
+        let started = std::time::Instant::now();
+        loop {
+            let sources: serde_json::Value = reqwest::Client::new()
+                .get(&url)
+                .header("Authorization", "demo-pro")
+                .send()
+                .await
+                .unwrap()
+                .json()
+                .await
+                .unwrap();
+            let text = sources.to_string();
+            if text.matches("products read").count() >= 2 {
+                break;
+            }
+            assert!(started.elapsed() < Duration::from_secs(60), "{text}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    });
+    let key_store = Arc::new(MemoryKeyStore::new());
+    key_store.set(LOCAL_DEMO_ACCOUNT, "demo-pro").unwrap();
+    let mut harness = common::kittest::app_harness(AppInit {
+        runtime: served.runtime.handle().clone(),
+        key_store,
+        startup: StartupStatus::ready(served.server.base_url())
+            .with_retailer_stores(served.list.clone()),
+        state: AppState {
+            last_query: "vans old skool colorway 7".into(),
+            ..AppState::default()
+        },
+        screenshot: None,
+        user_db: Some(served.dir.path().join(UserDb::FILE_NAME)),
+    });
+    step_until(&mut harness, "the store-only Vans among the hits", |h| {
+        h.state().is_idle()
+            && h.state().search_results().is_some_and(|page| {
+                page.hits
+                    .iter()
+                    .any(|hit| hit.title == "Vans Old Skool Colorway 7")
+            })
+    });
+    assert!(has_label_containing(&harness, "retail only"));
+    let index = harness
+        .state()
+        .search_results()
+        .unwrap()
+        .hits
+        .iter()
+        .position(|hit| hit.title == "Vans Old Skool Colorway 7")
+        .unwrap();
+    let hit = open_hit(&mut harness, index);
+    assert!(hit.id.starts_with("store-"), "{}", hit.id);
+    let product = harness.state().product().unwrap().clone();
+    assert_eq!(product.title, "Vans Old Skool Colorway 7");
+    assert!(!product.variants.is_empty());
+    drop(harness);
+    drop(served);
 }

@@ -236,6 +236,10 @@ fn hit_ui(
                     ui.weak(&hit.sku);
                 });
                 ui.label(price_range(hit.min_price, hit.max_price, &hit.currency));
+                // A store-only product (no catalogue product is it): where it is sold.
+                if let Some(store) = hit.labels.iter().find_map(|l| l.strip_prefix("store:")) {
+                    ui.weak(format!("Sold at {store} · retail only"));
+                }
             });
         });
     });
