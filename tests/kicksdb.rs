@@ -4,17 +4,14 @@
 
 mod common;
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use common::mock_kicksdb::data::{PAIRS, Pair};
 use common::mock_kicksdb::{Endpoint, MockConfig, MockKicksdb, Mode, PlanGate, TEST_KEY};
-use solescope::client::{Client, ClientConfig, RelatedQuery, SearchQuery};
+use solescope::client::{Client, RelatedQuery, SearchQuery};
 use solescope::model::Country;
-use solescope::service::kicksdb::{Kicksdb, KicksdbConfig};
-use solescope::service::marketplace::Marketplaces;
-use solescope::service::source::CatalogueSource;
-use solescope::service::{self, ServerHandle, ServiceConfig, ServiceState};
+use solescope::service::kicksdb::KicksdbConfig;
+use solescope::service::{ServerHandle, ServiceConfig};
 
 /// A service over the mock: the mirror in `dir`, tuned by `tune`.
 async fn start_over(
@@ -22,31 +19,11 @@ async fn start_over(
     dir: &std::path::Path,
     tune: impl FnOnce(&mut KicksdbConfig, &mut ServiceConfig),
 ) -> ServerHandle {
-    let mirror = dir.join("mirror.sqlite");
-    let mut live = KicksdbConfig::new(mock.key(), &mirror);
-    live.base_url = mock.base_url();
-    live.http.request_timeout = Duration::from_secs(2);
-    live.max_wait = Duration::from_secs(2);
-    let mut config = ServiceConfig::new(&mirror);
-    tune(&mut live, &mut config);
-    let state = tokio::task::spawn_blocking(move || {
-        let source = Arc::new(Kicksdb::new(&live, config.shared.clone()).unwrap());
-        ServiceState::with_sources(
-            &config,
-            Arc::new(Arc::clone(&source)) as Arc<dyn Marketplaces>,
-            Arc::new(source) as Arc<dyn CatalogueSource>,
-        )
-        .unwrap()
-    })
-    .await
-    .unwrap();
-    service::spawn("127.0.0.1:0", state).await.unwrap()
+    common::kicksdb_service(mock.base_url(), &mock.key(), dir, tune).await
 }
 
 fn client(server: &ServerHandle) -> Client {
-    let mut config = ClientConfig::new(server.base_url(), Some("demo-ultra".to_owned()));
-    config.retries = 0;
-    Client::new(config).unwrap()
+    common::ultra_client(server)
 }
 
 fn chicago() -> &'static Pair {

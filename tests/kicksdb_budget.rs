@@ -9,13 +9,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use common::mock_kicksdb::{Endpoint, MockConfig, MockKicksdb, Mode, PlanGate, QuotaHeader};
-use solescope::client::{Client, ClientConfig, ErrorKind};
+use solescope::client::{Client, ErrorKind};
 use solescope::model::Country;
 use solescope::model::budget::{BudgetSettings, BudgetSettingsCell, ManualClock};
-use solescope::service::kicksdb::{Kicksdb, KicksdbConfig};
-use solescope::service::marketplace::Marketplaces;
-use solescope::service::source::CatalogueSource;
-use solescope::service::{self, ServerHandle, ServiceConfig, ServiceState};
+use solescope::service::ServerHandle;
 
 fn at(text: &str) -> chrono::DateTime<chrono::Utc> {
     chrono::DateTime::parse_from_rfc3339(text)
@@ -30,32 +27,16 @@ async fn start_over(
     settings: BudgetSettings,
     clock: &ManualClock,
 ) -> ServerHandle {
-    let mirror = dir.join("mirror.sqlite");
-    let mut live = KicksdbConfig::new(mock.key(), &mirror);
-    live.base_url = mock.base_url();
-    live.http.request_timeout = Duration::from_secs(2);
-    live.max_wait = Duration::from_secs(2);
-    live.budget.settings = BudgetSettingsCell::new(settings);
-    live.budget.clock = Arc::new(clock.clone());
-    let config = ServiceConfig::new(&mirror);
-    let state = tokio::task::spawn_blocking(move || {
-        let source = Arc::new(Kicksdb::new(&live, None).unwrap());
-        ServiceState::with_sources(
-            &config,
-            Arc::new(Arc::clone(&source)) as Arc<dyn Marketplaces>,
-            Arc::new(source) as Arc<dyn CatalogueSource>,
-        )
-        .unwrap()
+    let clock = clock.clone();
+    common::kicksdb_service(mock.base_url(), &mock.key(), dir, move |live, _| {
+        live.budget.settings = BudgetSettingsCell::new(settings);
+        live.budget.clock = Arc::new(clock);
     })
     .await
-    .unwrap();
-    service::spawn("127.0.0.1:0", state).await.unwrap()
 }
 
 fn client(server: &ServerHandle) -> Client {
-    let mut config = ClientConfig::new(server.base_url(), Some("demo-ultra".to_owned()));
-    config.retries = 0;
-    Client::new(config).unwrap()
+    common::ultra_client(server)
 }
 
 fn big_budget() -> BudgetSettings {

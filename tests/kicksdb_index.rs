@@ -8,43 +8,14 @@
 
 mod common;
 
-use std::sync::Arc;
-use std::time::Duration;
-
 use common::mock_kicksdb::data::released_later;
 use common::mock_kicksdb::{MockConfig, MockKicksdb};
-use solescope::client::{Client, ClientConfig, SearchQuery};
-use solescope::service::kicksdb::{Kicksdb, KicksdbConfig};
-use solescope::service::marketplace::Marketplaces;
-use solescope::service::source::CatalogueSource;
-use solescope::service::{self, ServerHandle, ServiceConfig, ServiceState};
+use solescope::client::{Client, SearchQuery};
+use solescope::service::ServerHandle;
 
 /// A service over the mock, its mirror in `dir`.
 async fn start(mock: &MockKicksdb, dir: &std::path::Path) -> ServerHandle {
-    let mirror = dir.join("mirror.sqlite");
-    let mut live = KicksdbConfig::new(mock.key(), &mirror);
-    live.base_url = mock.base_url();
-    live.http.request_timeout = Duration::from_secs(2);
-    live.max_wait = Duration::from_secs(2);
-    let config = ServiceConfig::new(&mirror);
-    let state = tokio::task::spawn_blocking(move || {
-        let source = Arc::new(Kicksdb::new(&live, None).unwrap());
-        ServiceState::with_sources(
-            &config,
-            Arc::new(Arc::clone(&source)) as Arc<dyn Marketplaces>,
-            Arc::new(source) as Arc<dyn CatalogueSource>,
-        )
-        .unwrap()
-    })
-    .await
-    .unwrap();
-    service::spawn("127.0.0.1:0", state).await.unwrap()
-}
-
-fn client_for(server: &ServerHandle) -> Client {
-    let mut config = ClientConfig::new(server.base_url(), Some("demo-ultra".to_owned()));
-    config.retries = 0;
-    Client::new(config).unwrap()
+    common::kicksdb_service(mock.base_url(), &mock.key(), dir, |_, _| {}).await
 }
 
 /// The style codes of the hits for `text`, best first, and where the answer came from; held
@@ -92,7 +63,7 @@ async fn typos_codes_without_dashes_and_prefixes_find_mirrored_products_online_o
     let mock = MockKicksdb::start(MockConfig::default());
     let dir = tempfile::tempdir().unwrap();
     let server = start(&mock, dir.path()).await;
-    let client = client_for(&server);
+    let client = common::ultra_client(&server);
     // What a user searched for once, online: KicksDB's answers, mirrored.
     for text in ["jordan", "dunk", "yeezy"] {
         let (found, source) = codes(&client, text, false).await;
@@ -112,7 +83,7 @@ async fn typos_codes_without_dashes_and_prefixes_find_mirrored_products_online_o
     // A restart with KicksDB still out of reach: the index comes back over the mirror.
     drop(server);
     let again = start(&mock, dir.path()).await;
-    assert_typed_found(&client_for(&again), false, "after a restart").await;
+    assert_typed_found(&common::ultra_client(&again), false, "after a restart").await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -121,7 +92,7 @@ async fn a_product_kicksdb_lists_later_is_found_by_a_typo_right_after_the_search
     let mock = MockKicksdb::start(MockConfig::default());
     let dir = tempfile::tempdir().unwrap();
     let server = start(&mock, dir.path()).await;
-    let client = client_for(&server);
+    let client = common::ultra_client(&server);
     assert!(!codes(&client, "jordan", false).await.0.is_empty());
 
     let pair = released_later();

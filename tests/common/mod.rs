@@ -113,3 +113,43 @@ impl TestService {
         }
     }
 }
+
+/// The service over the KicksDB source at `base_url` (a mock KicksDB) with `key`, its mirror
+/// `mirror.sqlite` in `dir`, short timeouts; `tune` adjusts both settings before the start.
+pub async fn kicksdb_service(
+    base_url: String,
+    key: &str,
+    dir: &Path,
+    tune: impl FnOnce(&mut solescope::service::kicksdb::KicksdbConfig, &mut ServiceConfig),
+) -> ServerHandle {
+    use solescope::service::kicksdb::{Kicksdb, KicksdbConfig};
+    use solescope::service::marketplace::Marketplaces;
+    use solescope::service::source::CatalogueSource;
+    let mirror = dir.join("mirror.sqlite");
+    let mut live = KicksdbConfig::new(key, &mirror);
+    live.base_url = base_url;
+    live.http.request_timeout = std::time::Duration::from_secs(2);
+    live.max_wait = std::time::Duration::from_secs(2);
+    let mut config = ServiceConfig::new(&mirror);
+    tune(&mut live, &mut config);
+    let state = tokio::task::spawn_blocking(move || {
+        let source = Arc::new(Kicksdb::new(&live, config.shared.clone()).unwrap());
+        ServiceState::with_sources(
+            &config,
+            Arc::new(Arc::clone(&source)) as Arc<dyn Marketplaces>,
+            Arc::new(source) as Arc<dyn CatalogueSource>,
+        )
+        .unwrap()
+    })
+    .await
+    .unwrap();
+    service::spawn("127.0.0.1:0", state).await.unwrap()
+}
+
+/// A client of `server` with the ultra demo key, no retries.
+pub fn ultra_client(server: &ServerHandle) -> solescope::client::Client {
+    let mut config =
+        solescope::client::ClientConfig::new(server.base_url(), Some("demo-ultra".to_owned()));
+    config.retries = 0;
+    solescope::client::Client::new(config).unwrap()
+}
