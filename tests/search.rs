@@ -631,6 +631,7 @@ fn sku_and_gtin_filters_are_exact() {
                 gtin,
                 offset: 0,
                 limit: 100,
+                pks: None,
             })
             .unwrap()
     };

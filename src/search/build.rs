@@ -516,6 +516,7 @@ impl Builder {
                 derivations: DerivationCache::new(),
                 spreads: super::spreads::SpreadCache::new(),
                 live_support: std::sync::OnceLock::new(),
+                doc_of_pk: std::sync::OnceLock::new(),
             })
         })
     }

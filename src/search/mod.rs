@@ -166,6 +166,9 @@ pub struct SearchIndex {
     spreads: spreads::SpreadCache,
     /// What a live index over this one needs beyond ranking (module `live`), made on first use.
     live_support: std::sync::OnceLock<live::BaseSupport>,
+    /// `(pk, document)` sorted by pk, made by the first search narrowed to a list of products
+    /// (12 bytes a product; none until then).
+    doc_of_pk: std::sync::OnceLock<Vec<(i64, u32)>>,
 }
 
 impl std::fmt::Debug for SearchIndex {
@@ -238,6 +241,9 @@ pub struct SearchRequest<'a> {
     pub offset: usize,
     /// Hits per page, 1..=100, validated by the caller.
     pub limit: usize,
+    /// Only these products (their keys, ascending): a search narrowed to what a store has
+    /// in stock (`service::shelf`). `None`: every product.
+    pub pks: Option<&'a [i64]>,
 }
 
 /// The page of hits and the size of the whole result.
@@ -342,6 +348,32 @@ impl SearchIndex {
     }
 
     /// What a live index over this one needs beyond ranking (made on first use).
+    /// The documents of the products `pks` (ascending) the index holds, ascending.
+    pub(in crate::search) fn docs_of_pks(&self, pks: &[i64]) -> Vec<u32> {
+        let by_pk = self.doc_of_pk.get_or_init(|| {
+            let mut pairs: Vec<(i64, u32)> = self
+                .pks
+                .iter()
+                .enumerate()
+                .map(|(doc, &pk)| (pk, doc as u32))
+                .collect();
+            pairs.sort_unstable();
+            pairs
+        });
+        let mut docs: Vec<u32> = pks
+            .iter()
+            .filter_map(|pk| {
+                by_pk
+                    .binary_search_by_key(pk, |&(key, _)| key)
+                    .ok()
+                    .map(|at| by_pk[at].1)
+            })
+            .collect();
+        docs.sort_unstable();
+        docs.dedup();
+        docs
+    }
+
     pub(in crate::search) fn live_support(&self) -> &live::BaseSupport {
         self.live_support
             .get_or_init(|| live::BaseSupport::new(self))

@@ -524,6 +524,7 @@ fn read_body(body: &mut BodyReader) -> Result<(Vec<u8>, Vec<u8>, Assemble), Load
         derivations: super::derive::DerivationCache::new(),
         spreads: super::spreads::SpreadCache::new(),
         live_support: std::sync::OnceLock::new(),
+        doc_of_pk: std::sync::OnceLock::new(),
     };
     Ok((words, codes, Box::new(assemble)))
 }

@@ -149,6 +149,16 @@ fn filtered(
             None => docs,
         });
     }
+    if let Some(pks) = request.pks {
+        let docs = index.docs_of_pks(pks);
+        result = Some(match result {
+            Some(previous) => previous
+                .into_iter()
+                .filter(|d| docs.binary_search(d).is_ok())
+                .collect(),
+            None => docs,
+        });
+    }
     if let Some(docs) = &mut result {
         docs.sort_unstable();
         docs.dedup();

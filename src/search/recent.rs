@@ -81,6 +81,11 @@ impl RecentSearches {
         request: &SearchRequest<'_>,
         rank: impl FnOnce() -> Result<SearchOutcome, SearchError>,
     ) -> Result<Arc<SearchOutcome>, SearchError> {
+        // A search narrowed to a list of products (what a store has in stock, which changes
+        // with each reading) is ranked each time.
+        if request.pks.is_some() {
+            return rank().map(Arc::new);
+        }
         let key: Key = (
             request.text.into(),
             request.sku.map(Into::into),

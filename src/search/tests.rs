@@ -362,6 +362,7 @@ fn sku_and_gtin_filters_are_exact() {
             gtin,
             offset: 0,
             limit: 10,
+            pks: None,
         };
         index.search(&request).unwrap()
     };
@@ -732,4 +733,54 @@ fn a_title_equal_to_the_query_is_found_in_a_block_of_longer_titles() {
     let index = SearchIndex::build(&catalogue_of(&rows)).unwrap();
     let expected: Vec<i64> = std::iter::once(151).chain(1..=19).collect();
     assert_eq!(search(&index, "nike dunk low"), expected);
+}
+
+/// A search narrowed to a list of products gives the products of the list, in the order the
+/// whole search ranks them; an empty list gives none.
+#[test]
+fn a_search_narrowed_to_a_list_ranks_the_listed_products_as_the_whole_search_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = generated_catalogue(dir.path(), 600, 5);
+    let index = SearchIndex::build(&Connection::open(&path).unwrap()).unwrap();
+    for text in ["jordan", "nike dunk", "", "adidas samba"] {
+        let whole = index
+            .search(&SearchRequest {
+                text,
+                limit: 100,
+                ..SearchRequest::default()
+            })
+            .unwrap()
+            .product_pks;
+        let mut listed: Vec<i64> = whole.iter().copied().skip(1).step_by(3).collect();
+        listed.sort_unstable();
+        let narrowed = index
+            .search(&SearchRequest {
+                text,
+                limit: 100,
+                pks: Some(&listed),
+                ..SearchRequest::default()
+            })
+            .unwrap();
+        let expected: Vec<i64> = whole
+            .iter()
+            .copied()
+            .filter(|pk| listed.contains(pk))
+            .collect();
+        assert!(!expected.is_empty(), "{text}");
+        assert_eq!(narrowed.product_pks, expected, "{text}");
+        assert_eq!(
+            narrowed.estimated_total_hits,
+            expected.len() as u64,
+            "{text}"
+        );
+        let none = index
+            .search(&SearchRequest {
+                text,
+                pks: Some(&[]),
+                limit: 20,
+                ..SearchRequest::default()
+            })
+            .unwrap();
+        assert!(none.product_pks.is_empty());
+    }
 }

@@ -47,6 +47,7 @@ impl SearchArgs {
             gtin: self.gtin.as_deref(),
             offset: self.offset(),
             limit: self.limit as usize,
+            pks: None,
         }
     }
 }

@@ -162,6 +162,16 @@ impl LivePart for LiveQuery<'_> {
                 None => slots,
             });
         }
+        if let Some(pks) = request.pks {
+            let slots: Vec<u32> = pks
+                .iter()
+                .filter_map(|pk| segment.by_pk.get(pk).copied())
+                .collect();
+            result = Some(match result {
+                Some(previous) => previous.into_iter().filter(|s| slots.contains(s)).collect(),
+                None => slots,
+            });
+        }
         if let Some(slots) = &mut result {
             self.in_order(slots);
         }
