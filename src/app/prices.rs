@@ -265,7 +265,103 @@ pub(super) fn as_of(prices: &CodePrices) -> Option<chrono::DateTime<chrono::Utc>
 
 #[cfg(test)]
 mod tests {
-    use super::age_text;
+    use super::*;
+    use crate::client::ErrorKind;
+    use crate::model::prices::SizePrice;
+
+    fn priced(code: &str, ask: f64) -> CodePrices {
+        CodePrices {
+            sku: code.to_owned(),
+            product_sku: code.to_owned(),
+            product_id: format!("id-{code}"),
+            currency: "USD".into(),
+            source: "kicksdb".into(),
+            as_of: "2026-11-25T10:00:00Z".into(),
+            sizes: vec![SizePrice {
+                size: "10".into(),
+                lowest_ask: ask,
+                asks: Some(2),
+            }],
+        }
+    }
+
+    /// A book whose batch of `parts` has landed, the codes asked marked so.
+    fn landed(book: &mut PriceBook, parts: Vec<Part>) {
+        for (country, codes, _) in &parts {
+            for code in codes {
+                book.entries
+                    .entry((sku_key(code), *country))
+                    .or_insert(CodePrice::Asked);
+            }
+        }
+        book.batch = Requested::Completed(parts);
+        book.poll();
+    }
+
+    #[test]
+    fn a_batch_prices_what_it_found_and_says_why_for_the_rest() {
+        let mut book = PriceBook::default();
+        let answer = PricesAnswer {
+            market: "US".into(),
+            products: vec![priced("DD1391-100", 118.0)],
+            missing: vec!["ZZ1".into()],
+        };
+        let refused = ClientError::new(ErrorKind::RateLimited, "the month's budget is spent");
+        landed(
+            &mut book,
+            vec![
+                (
+                    Country::Us,
+                    vec!["DD1391-100".into(), "ZZ1".into()],
+                    Ok(answer),
+                ),
+                (Country::Us, vec!["CW2288-111".into()], Err(refused)),
+            ],
+        );
+        // Spelling of the code does not matter.
+        let Some(CodePrice::Priced(found)) = book.get("dd1391 100", Country::Us) else {
+            panic!("{:?}", book.get("DD1391-100", Country::Us));
+        };
+        assert_eq!(lowest_ask(found), Some(118.0));
+        assert!(matches!(
+            book.get("ZZ1", Country::Us),
+            Some(CodePrice::Unpriced(why)) if why.contains("No product with style code ZZ1")
+        ));
+        assert!(matches!(
+            book.get("CW2288-111", Country::Us),
+            Some(CodePrice::Unpriced(why)) if why.contains("the month's budget is spent")
+        ));
+        assert!(book.get("DD1391-100", Country::Fr).is_none(), "per market");
+        assert_eq!(book.generation(), 1);
+        assert!(book.error().is_some());
+
+        // Asked again and refused: the price fetched before stays, with its age.
+        let refused = ClientError::new(ErrorKind::Server, "KicksDB failed");
+        landed(
+            &mut book,
+            vec![(Country::Us, vec!["DD1391-100".into()], Err(refused))],
+        );
+        assert!(matches!(
+            book.get("DD1391-100", Country::Us),
+            Some(CodePrice::Priced(_))
+        ));
+        assert_eq!(
+            book.error().map(|e| e.message.as_str()),
+            Some("KicksDB failed")
+        );
+    }
+
+    #[test]
+    fn a_product_without_any_ask_has_no_lowest_price_never_zero() {
+        let mut none = priced("X1", 0.0);
+        assert_eq!(lowest_ask(&none), None);
+        none.sizes.push(SizePrice {
+            size: "11".into(),
+            lowest_ask: 95.0,
+            asks: None,
+        });
+        assert_eq!(lowest_ask(&none), Some(95.0));
+    }
 
     #[test]
     fn a_price_says_how_old_it_is() {
