@@ -69,13 +69,11 @@ pub(super) struct Portfolio {
     holdings_version: u64,
     /// The holdings version whose style codes were all asked for.
     priced_for: Option<u64>,
-    /// The holdings version and prices generation whose products' weekly orders were all
-    /// asked for.
-    weekly_complete_for: Option<(u64, u64)>,
     /// The user asked for the value-by-week chart (its weekly orders are fetched from then on).
     weekly_opened: bool,
-    /// Distinct products of the held pairs priced, for what the weekly chart would cost.
-    held_products: usize,
+    /// The distinct products the batch priced the held pairs under (their weekly orders make
+    /// the value-by-week chart), and the holdings version and prices generation they are of.
+    held_products: (Option<(u64, u64)>, Vec<String>),
     rows: Vec<HoldingRow>,
     totals: BTreeMap<String, Totals>,
     generation: u64,
@@ -119,9 +117,8 @@ impl Portfolio {
             write_error: None,
             holdings_version: 0,
             priced_for: None,
-            weekly_complete_for: None,
             weekly_opened: false,
-            held_products: 0,
+            held_products: (None, Vec::new()),
             rows: Vec::new(),
             totals: BTreeMap::new(),
             generation: 0,
@@ -146,7 +143,7 @@ impl Portfolio {
         self.prices.clear();
         self.priced_for = None;
         self.weekly.clear();
-        self.weekly_complete_for = None;
+        self.held_products = (None, Vec::new());
         self.rows_key = None;
     }
 

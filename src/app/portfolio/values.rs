@@ -127,6 +127,29 @@ fn charts_of(
     })
 }
 
+impl super::Portfolio {
+    /// Notes the distinct products the held pairs are priced under, when the holdings or the
+    /// prices changed since last noted.
+    fn note_held_products(&mut self) {
+        let key = (self.holdings_version, self.prices.generation());
+        if self.held_products.0 == Some(key) {
+            return;
+        }
+        let Some(holdings) = &self.holdings else {
+            return;
+        };
+        let mut seen = HashSet::new();
+        let ids: Vec<String> = holdings
+            .iter()
+            .filter(|h| h.sale.is_none())
+            .filter_map(|h| product_id_of(&self.prices, &h.pair))
+            .filter(|id| seen.insert(*id))
+            .map(str::to_owned)
+            .collect();
+        self.held_products = (Some(key), ids);
+    }
+}
+
 impl App {
     /// Prices the held style codes not priced yet, in one batch (none while one is in flight);
     /// once the user opened the value-by-week chart, fetches the held products' weekly orders,
@@ -155,31 +178,24 @@ impl App {
             }
         }
         if !portfolio.weekly_opened
+            || portfolio.prices.is_pending()
             || client
                 .tier()
                 .is_some_and(|tier| !tier.allows(Feature::WeeklyOrders))
         {
             return;
         }
-        let key = (portfolio.holdings_version, portfolio.prices.generation());
-        if portfolio.weekly_complete_for == Some(key) {
-            return;
-        }
+        portfolio.note_held_products();
         let weekly = &mut portfolio.weekly;
         let mut in_flight = weekly.values().filter(|r| r.is_pending()).count();
-        let mut complete = true;
-        for holding in holdings.iter().filter(|h| h.sale.is_none()) {
-            let Some(id) = product_id_of(&portfolio.prices, &holding.pair) else {
-                continue;
-            };
+        for id in &portfolio.held_products.1 {
+            if in_flight >= MAX_LOOKUPS_IN_FLIGHT {
+                break;
+            }
             if weekly.contains_key(id) {
                 continue;
             }
-            if in_flight >= MAX_LOOKUPS_IN_FLIGHT {
-                complete = false;
-                break;
-            }
-            let (client, id) = (client.clone(), id.to_owned());
+            let (client, id) = (client.clone(), id.clone());
             weekly
                 .entry(id.clone())
                 .or_default()
@@ -190,9 +206,6 @@ impl App {
                         .map(|envelope| weeks_from_records(&envelope.data))
                 });
             in_flight += 1;
-        }
-        if complete && !portfolio.prices.is_pending() {
-            portfolio.weekly_complete_for = Some(key);
         }
     }
 
@@ -206,26 +219,32 @@ impl App {
         {
             return WeeklyFigures::Locked;
         }
+        let held = &portfolio.held_products.1;
         if !portfolio.weekly_opened {
-            *cost = self.weekly_cost_text(portfolio.held_products);
+            *cost = self.weekly_cost_text(held.len());
             return WeeklyFigures::NotLoaded {
-                products: portfolio.held_products,
+                products: held.len(),
                 cost,
             };
         }
-        let pending = portfolio.weekly.values().filter(|r| r.is_pending()).count();
-        let products = portfolio.weekly.len();
-        if pending > 0 || portfolio.weekly_complete_for.is_none() {
+        let mut landed = 0;
+        let mut failed = 0;
+        for id in held {
+            match portfolio.weekly.get(id) {
+                Some(Requested::Completed(_)) => landed += 1,
+                Some(Requested::Failed(_)) => {
+                    landed += 1;
+                    failed += 1;
+                }
+                _ => {}
+            }
+        }
+        if landed < held.len() || portfolio.prices.is_pending() {
             return WeeklyFigures::Loading {
-                landed: products - pending,
-                products: products.max(portfolio.held_products),
+                landed,
+                products: held.len(),
             };
         }
-        let failed = portfolio
-            .weekly
-            .values()
-            .filter(|r| r.error().is_some())
-            .count();
         WeeklyFigures::Loaded { failed }
     }
 
@@ -381,12 +400,7 @@ impl App {
             &self.portfolio.prices,
             &self.portfolio.weekly,
         );
-        let held_products: HashSet<&str> = holdings
-            .iter()
-            .filter(|h| h.sale.is_none())
-            .filter_map(|h| product_id_of(&self.portfolio.prices, &h.pair))
-            .collect();
-        self.portfolio.held_products = held_products.len();
+        self.portfolio.note_held_products();
         self.portfolio.rows = rows;
         self.portfolio.generation += 1;
         self.portfolio.rows_key = Some(key);
