@@ -23,7 +23,7 @@ use solescope::client::{KeyStore as _, MemoryKeyStore};
 use solescope::model::budget::{BudgetSettings, BudgetSettingsCell};
 use solescope::model::portfolio::{Condition, Pair};
 use solescope::model::{Country, RetailerStores};
-use solescope::service::storefront::StorefrontConfig;
+use solescope::service::storefront::{StoreReading, StorefrontConfig};
 use solescope::ui::portfolio::Unpriced;
 use solescope::userdb::UserDb;
 use solescope::userdb::watchlist::WatchRow;
@@ -77,8 +77,7 @@ fn launcher(
                 key,
                 mock_url,
                 &mirror,
-                RetailerStores::default(),
-                StorefrontConfig::default(),
+                StoreReading::lookups_only(RetailerStores::default(), StorefrontConfig::default()),
                 budget,
             )
             .await?;
