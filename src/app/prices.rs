@@ -143,6 +143,38 @@ impl PriceBook {
         if self.batch.is_pending() {
             return false;
         }
+        let requests = self.plan(codes, again);
+        if requests.is_empty() {
+            return true;
+        }
+        let client = client.clone();
+        self.batch.spawn(runtime, ctx, async move {
+            let mut parts: Vec<Part> = Vec::new();
+            let mut failed: Option<ClientError> = None;
+            for (country, chunk) in requests {
+                let answer = match &failed {
+                    Some(err) => Err(err.clone()),
+                    None => client.prices(&chunk, country).await,
+                };
+                if let Err(err) = &answer {
+                    failed.get_or_insert_with(|| err.clone());
+                }
+                parts.push((country, chunk, answer));
+            }
+            Ok(parts)
+        });
+        true
+    }
+
+    /// The requests that price `codes`: each market's distinct codes (dash, space and case
+    /// ignored) not yet asked for, or all of them when `again`, in requests of at most
+    /// [`MAX_PRICE_CODES`]. The codes planned are marked [`CodePrice::Asked`], except one
+    /// priced before, whose price is shown until the new one lands.
+    fn plan<'a>(
+        &mut self,
+        codes: impl IntoIterator<Item = (&'a str, Country)>,
+        again: bool,
+    ) -> Vec<(Country, Vec<String>)> {
         let mut wanted: Vec<(Country, Vec<String>)> = Vec::new();
         let mut seen = HashSet::new();
         for (code, country) in codes {
@@ -152,7 +184,6 @@ impl PriceBook {
             }
             match self.entries.get(&key) {
                 Some(CodePrice::Priced(_) | CodePrice::Unpriced(_)) if !again => continue,
-                // A price fetched before is shown until the new one lands.
                 Some(CodePrice::Priced(_)) => {}
                 _ => {
                     self.entries.insert(key, CodePrice::Asked);
@@ -163,28 +194,15 @@ impl PriceBook {
                 None => wanted.push((country, vec![code.to_owned()])),
             }
         }
-        if wanted.is_empty() {
-            return true;
-        }
-        let client = client.clone();
-        self.batch.spawn(runtime, ctx, async move {
-            let mut parts: Vec<Part> = Vec::new();
-            let mut failed: Option<ClientError> = None;
-            for (country, codes) in wanted {
-                for chunk in codes.chunks(MAX_PRICE_CODES) {
-                    let answer = match &failed {
-                        Some(err) => Err(err.clone()),
-                        None => client.prices(chunk, country).await,
-                    };
-                    if let Err(err) = &answer {
-                        failed.get_or_insert_with(|| err.clone());
-                    }
-                    parts.push((country, chunk.to_vec(), answer));
-                }
-            }
-            Ok(parts)
-        });
-        true
+        wanted
+            .into_iter()
+            .flat_map(|(country, codes)| {
+                codes
+                    .chunks(MAX_PRICE_CODES)
+                    .map(|chunk| (country, chunk.to_vec()))
+                    .collect::<Vec<_>>()
+            })
+            .collect()
     }
 }
 
@@ -349,6 +367,58 @@ mod tests {
             book.error().map(|e| e.message.as_str()),
             Some("KicksDB failed")
         );
+    }
+
+    #[test]
+    fn codes_are_asked_once_each_in_requests_of_50_per_market() {
+        let mut book = PriceBook::default();
+        // 120 codes held, each twice in another spelling, 30 of them starred in France too.
+        let codes: Vec<String> = (0..120).map(|i| format!("AB{i:04}-100")).collect();
+        let spelled: Vec<String> = codes.iter().map(|c| c.replace('-', " ")).collect();
+        let asked: Vec<(&str, Country)> = codes
+            .iter()
+            .chain(&spelled)
+            .map(|c| (c.as_str(), Country::Us))
+            .chain(codes[..30].iter().map(|c| (c.as_str(), Country::Fr)))
+            .chain([("", Country::Us), (" - ", Country::Us)])
+            .collect();
+        let requests = book.plan(asked.iter().copied(), false);
+        let sizes: Vec<(Country, usize)> = requests.iter().map(|(c, r)| (*c, r.len())).collect();
+        assert_eq!(
+            sizes,
+            [
+                (Country::Us, 50),
+                (Country::Us, 50),
+                (Country::Us, 20),
+                (Country::Fr, 30)
+            ]
+        );
+        assert!(matches!(
+            book.get("ab0007100", Country::Us),
+            Some(CodePrice::Asked)
+        ));
+
+        // Once landed, asking again costs nothing, unless fresh prices are asked for.
+        let parts = requests
+            .into_iter()
+            .map(|(country, codes)| {
+                let answer = PricesAnswer {
+                    market: format!("{country:?}"),
+                    products: codes.iter().map(|c| priced(c, 100.0)).collect(),
+                    missing: Vec::new(),
+                };
+                (country, codes, Ok(answer))
+            })
+            .collect();
+        landed(&mut book, parts);
+        assert!(book.plan(asked.iter().copied(), false).is_empty());
+        let again = book.plan(asked.iter().copied(), true);
+        assert_eq!(again.len(), 4);
+        // A price fetched before is shown while the new one is asked for.
+        assert!(matches!(
+            book.get("AB0007-100", Country::Us),
+            Some(CodePrice::Priced(_))
+        ));
     }
 
     #[test]
