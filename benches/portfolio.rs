@@ -15,8 +15,10 @@
 //! Frames: driven through a plain `egui::Context` at 1280x800 points; each frame's
 //! `Context::run_ui` plus `Context::tessellate` is timed (the CPU the app costs before the
 //! painter), while the pointer sweeps the table and, in the second scenario, the wheel scrolls
-//! it. The view is warmed up until every market value has landed. The baseline is an empty panel
-//! with one label on a context driven the same way. Targets: median under 4 ms, p99 under 16 ms.
+//! it. The view is warmed up until every market value has landed (every held style code priced
+//! in batches of 50 through `GET /api/v2/prices`, as the window does). The baseline is an empty
+//! panel with one label on a context driven the same way. Targets: median under 4 ms, p99 under
+//! 16 ms.
 //!
 //! Import: a 10,000-line CSV file (sizes, style codes and money in the spreadsheet spellings the
 //! reader accepts) read, parsed and written into a fresh user database in one transaction, as

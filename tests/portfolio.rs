@@ -12,10 +12,12 @@ use std::sync::{Arc, OnceLock};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use solescope::app::{App, AppInit, AppState, LOCAL_DEMO_ACCOUNT, StartupStatus, WatchedProduct};
-use solescope::client::{KeyStore as _, MemoryKeyStore};
+use solescope::client::{Client, ClientConfig, KeyStore as _, MemoryKeyStore, SearchQuery};
 use solescope::figures::{RESALE_B_DEFAULT_FEES, cents_from_amount, unrealized};
 use solescope::model::Country;
+use solescope::model::portfolio::{Condition, Pair};
 use solescope::ui::format::money_from_cents;
+use solescope::ui::portfolio::Unpriced;
 use solescope::userdb::UserDb;
 
 /// One catalogue and one service for every test of this file.
@@ -187,8 +189,8 @@ fn an_import_with_one_bad_line_names_it_and_imports_nothing_then_a_good_one_impo
     assert_eq!(all[1].pair.size, "10.5Y");
 
     // Removing asks first, then removes one pair. The charts of the imported pairs appear above
-    // the tabs once their weekly figures land; kittest clicks where a node was in the last frame,
-    // so the click waits until the layout has settled.
+    // the tabs once their totals are in; kittest clicks where a node was in the last frame, so
+    // the click waits until the layout has settled.
     step_until(&mut harness, "the charts", |h| {
         h.state().is_idle() && has_label_containing(h, "average order value")
     });
@@ -205,6 +207,101 @@ fn an_import_with_one_bad_line_names_it_and_imports_nothing_then_a_good_one_impo
             && h.state()
                 .portfolio_holdings()
                 .is_some_and(|all| all.len() == 2)
+    });
+}
+
+#[test]
+fn the_value_by_week_is_fetched_when_asked_for_and_an_unknown_style_code_has_no_price_with_why() {
+    let client = Client::new(ClientConfig::new(
+        &fixture().base_url,
+        Some("demo-pro".into()),
+    ))
+    .unwrap();
+    let product = fixture().runtime.block_on(async {
+        let hits = client.search(&SearchQuery::default()).await.unwrap().hits;
+        client.product_v2(&hits[0].id).await.unwrap().data
+    });
+    let variant = product.variants.iter().find(|v| v.price > 0.0).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let db_path = dir.path().join(UserDb::FILE_NAME);
+    {
+        let mut db = UserDb::open(&db_path).unwrap();
+        let pair = |sku: &str, size: &str| Pair {
+            product_id: String::new(),
+            slug: String::new(),
+            sku: sku.to_owned(),
+            title: format!("Pair {sku}"),
+            size: size.to_owned(),
+            condition: Condition::New,
+            purchased_on: chrono::NaiveDate::from_ymd_opt(2026, 2, 3).unwrap(),
+            cost_cents: 10_000,
+            currency: product.currency.clone(),
+            bought_from: String::new(),
+            notes: String::new(),
+            tags: Vec::new(),
+        };
+        let rows = [
+            (pair(&product.sku, &variant.size), None),
+            (pair("ZZ9999-999", "10"), None),
+        ];
+        solescope::userdb::portfolio::add_holdings(&mut db, &rows).unwrap();
+    }
+    let mut harness = app_harness(&db_path, AppState::default());
+    click(&mut harness, "Portfolio");
+    step_until(&mut harness, "the rows priced", |h| {
+        h.state().is_idle()
+            && h.state().portfolio_rows().len() == 2
+            && h.state()
+                .portfolio_rows()
+                .iter()
+                .all(|r| r.market.is_some() || matches!(r.unpriced, Some(Unpriced::Because(_))))
+    });
+    harness.run_steps(2);
+    let rows = harness.state().portfolio_rows().to_vec();
+    let known = rows
+        .iter()
+        .find(|r| r.holding.pair.sku == product.sku)
+        .unwrap();
+    assert_eq!(
+        known.market.as_ref().map(|m| m.cents),
+        cents_from_amount(variant.price)
+    );
+    assert!(
+        known
+            .market
+            .as_ref()
+            .unwrap()
+            .source
+            .contains("from the catalogue"),
+        "{:?}",
+        known.market
+    );
+    let unknown = rows
+        .iter()
+        .find(|r| r.holding.pair.sku == "ZZ9999-999")
+        .unwrap();
+    assert!(unknown.market.is_none());
+    let Some(Unpriced::Because(why)) = &unknown.unpriced else {
+        panic!("{unknown:?}");
+    };
+    assert!(
+        why.contains("No product with style code ZZ9999-999"),
+        "{why}"
+    );
+    assert!(has_label_containing(&harness, "no price"));
+
+    // The weekly figures wait for the chart to be asked for, which says what it costs.
+    assert!(!has_label_containing(
+        &harness,
+        "Chart of the portfolio's value by week"
+    ));
+    assert!(has_label_containing(
+        &harness,
+        "with KicksDB they would cost up to 5 calls"
+    ));
+    click(&mut harness, "Show value by week (1 product)");
+    step_until(&mut harness, "the value by week", |h| {
+        h.state().is_idle() && has_label_containing(h, "Chart of the portfolio's value by week")
     });
 }
 

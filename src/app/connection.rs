@@ -123,6 +123,7 @@ impl App {
                 self.sources.reset();
                 self.search_edited_at = None;
                 self.watch_prices.clear();
+                self.portfolio.forget_prices();
                 self.send_search(ctx);
                 if let Some(id) = self.state.selected_product.clone() {
                     self.open_product(id, ctx);

@@ -157,7 +157,6 @@ impl App {
     pub(super) fn toggle_watch(&mut self, product: &Product) {
         if let Some(index) = self.state.watchlist.iter().position(|w| w.id == product.id) {
             self.state.watchlist.remove(index);
-            self.watch_prices.remove(&product.id);
         } else {
             self.state.watchlist.push(WatchedProduct {
                 id: product.id.clone(),
@@ -170,28 +169,20 @@ impl App {
         }
     }
 
-    /// Fetches the current price of each watched product (all of them when `all`, else only
-    /// those not fetched yet).
+    /// Prices the watched products' style codes in one batch (`GET /api/v2/prices`, 50 codes
+    /// a request): those not priced yet, or all of them when `all`. Nothing while a batch is in
+    /// flight.
     pub(super) fn refresh_watchlist(&mut self, all: bool, ctx: &egui::Context) {
-        let Some(client) = self.client.clone() else {
+        let Some(client) = &self.client else {
             return;
         };
-        for item in &self.state.watchlist {
-            // Called every frame the watchlist is shown: a product already asked for costs a
-            // lookup, not an allocation.
-            if !all && self.watch_prices.contains_key(&item.id) {
-                continue;
-            }
-            let price = self.watch_prices.entry(item.id.clone()).or_default();
-            if price.is_pending() {
-                continue;
-            }
-            let client = client.clone();
-            let (id, country) = (item.id.clone(), item.country);
-            price.spawn(&self.runtime, ctx, async move {
-                client.product(&id, country).await
-            });
-        }
+        let starred = self
+            .state
+            .watchlist
+            .iter()
+            .map(|item| (item.sku.as_str(), item.country));
+        self.watch_prices
+            .ask(&self.runtime, ctx, client, starred, all);
     }
 
     pub(super) fn add_to_compare(&mut self, product: &Product, ctx: &egui::Context) {

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use super::{App, Requested, SEARCH_DEBOUNCE_SECS, Severity, View};
+use super::{App, SEARCH_DEBOUNCE_SECS, Severity, View, WatchedProduct};
 use crate::client::Client;
 use crate::model::Tier;
 use crate::ui;
@@ -293,7 +293,7 @@ impl App {
                 self.add_to_compare(&product, ctx);
             }
             if let Some(pair) = add_pair {
-                self.add_pair(pair, &product, ctx);
+                self.add_pair(pair, ctx);
             }
         }
     }
@@ -416,14 +416,20 @@ impl App {
 
     pub(super) fn watchlist_view_ui(&mut self, ui: &mut egui::Ui, ctx: &egui::Context) {
         self.refresh_watchlist(false, ctx);
-        let prices = |id: &str| self.watch_prices.get(id).map(Requested::fetched);
-        let output = ui::watchlist::watchlist_ui(ui, &self.state.watchlist, &prices);
+        let now = chrono::Utc::now();
+        let prices =
+            |item: &WatchedProduct| super::prices::watch_price(&self.watch_prices, item, now);
+        let view = ui::watchlist::WatchlistView {
+            watched: &self.state.watchlist,
+            pricing: self.watch_prices.is_pending(),
+            error: self.watch_prices.error().map(|err| err.message.as_str()),
+        };
+        let output = ui::watchlist::watchlist_ui(ui, &view, &prices);
         if output.refresh {
             self.refresh_watchlist(true, ctx);
         }
         if let Some(id) = output.unstar {
             self.state.watchlist.retain(|w| w.id != id);
-            self.watch_prices.remove(&id);
         }
         if let Some(id) = output.open {
             self.state.view = View::Product;

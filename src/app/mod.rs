@@ -25,6 +25,7 @@ mod live;
 pub mod monitor;
 pub mod notify;
 mod portfolio;
+mod prices;
 mod requested;
 mod screenshot;
 mod sources;
@@ -33,7 +34,6 @@ mod status;
 mod stores;
 mod window;
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 pub use self::connection::{DEFAULT_DEMO_TIER, LOCAL_DEMO_ACCOUNT, demo_key, demo_tier_from_key};
@@ -49,7 +49,7 @@ pub use self::status::{Severity, SharedStatus, StatusMessage, StatusQueue};
 pub use self::window::{APP_ID, Prepare, ScreenshotPlan, run};
 use crate::client::{Client, ClientError, KeyStore};
 use crate::model::{
-    Product, ResaleAEnvelope, ResaleBEnvelope, RetailerEnvelope, SearchHit, SearchResponse, Tier,
+    Product, ResaleAEnvelope, ResaleBEnvelope, RetailerEnvelope, SearchResponse, Tier,
 };
 use crate::ui;
 use crate::ui::orders::WeeklySeries;
@@ -98,7 +98,8 @@ pub struct App {
     product: Requested<Product>,
     orders: Requested<WeeklySeries>,
     compare_orders: Vec<Requested<WeeklySeries>>,
-    watch_prices: HashMap<String, Requested<SearchHit>>,
+    /// The watchlist's current prices, batched by style code.
+    watch_prices: prices::PriceBook,
     resale_a: Requested<ResaleAEnvelope>,
     resale_b: Requested<ResaleBEnvelope>,
     retailer: Requested<RetailerEnvelope>,
@@ -159,7 +160,7 @@ impl App {
             product: Requested::NotYetRequested,
             orders: Requested::NotYetRequested,
             compare_orders: Vec::new(),
-            watch_prices: HashMap::new(),
+            watch_prices: prices::PriceBook::default(),
             resale_a: Requested::NotYetRequested,
             resale_b: Requested::NotYetRequested,
             retailer: Requested::NotYetRequested,
@@ -211,10 +212,15 @@ impl App {
         self.compare_orders.iter().map(Requested::value).collect()
     }
 
-    /// The current price lookup of a watched product.
+    /// The current lowest price of the watched product `id` (the lowest ask over its sizes),
+    /// once priced.
     #[must_use]
-    pub fn watch_price(&self, id: &str) -> Option<&SearchHit> {
-        self.watch_prices.get(id).and_then(Requested::value)
+    pub fn watch_price(&self, id: &str) -> Option<f64> {
+        let item = self.state.watchlist.iter().find(|w| w.id == id)?;
+        match self.watch_prices.get(&item.sku, item.country)? {
+            prices::CodePrice::Priced(priced) => prices::lowest_ask(priced),
+            _ => None,
+        }
     }
 
     /// The key's tier as the server last reported it.
@@ -261,7 +267,7 @@ impl App {
             && !self.product.is_pending()
             && !self.orders.is_pending()
             && !self.compare_orders.iter().any(Requested::is_pending)
-            && !self.watch_prices.values().any(Requested::is_pending)
+            && !self.watch_prices.is_pending()
             && !self.resale_a.is_pending()
             && !self.resale_b.is_pending()
             && !self.retailer.is_pending()
@@ -309,9 +315,7 @@ impl App {
         for series in &mut self.compare_orders {
             series.poll();
         }
-        for price in self.watch_prices.values_mut() {
-            price.poll();
-        }
+        self.watch_prices.poll();
         self.resale_a.poll();
         self.resale_b.poll();
         self.retailer.poll();

@@ -1,11 +1,9 @@
-//! The watchlist view: the starred products, each with its current lowest price and the change
-//! since it was starred.
+//! The watchlist view: the starred products, each with its current lowest price (where it comes
+//! from and how old it is on hover; "no price" with why) and the change since it was starred.
 
-use super::fetched::Fetched;
 use super::format;
 use super::search::price_range;
 use super::state::WatchedProduct;
-use crate::model::SearchHit;
 
 /// What the user asked for in the watchlist.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -31,20 +29,67 @@ pub fn price_change(then: Option<f64>, now: Option<f64>) -> Option<(f64, String)
     Some((change, text))
 }
 
-/// The watchlist. `current` gives the latest lookup of a product, by id (`None` when never
-/// asked for).
-pub fn watchlist_ui<'a>(
+/// A starred product's price now, as the watchlist shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WatchPrice {
+    /// Not asked for yet.
+    Unknown,
+    /// Being fetched.
+    Pricing,
+    /// The lowest ask over its sizes.
+    Priced {
+        /// The price, in `currency`.
+        lowest: f64,
+        /// Currency code.
+        currency: String,
+        /// Where it comes from and how old it is, for a tooltip.
+        source: String,
+    },
+    /// No price, and why (for a tooltip).
+    NoPrice(String),
+}
+
+/// What the watchlist is given.
+pub struct WatchlistView<'a> {
+    /// The starred products, in the user's order.
+    pub watched: &'a [WatchedProduct],
+    /// Prices are being fetched.
+    pub pricing: bool,
+    /// Why fetching prices failed, if it did.
+    pub error: Option<&'a str>,
+}
+
+/// The watchlist. `current` gives a starred product's price now.
+pub fn watchlist_ui(
     ui: &mut egui::Ui,
-    watched: &[WatchedProduct],
-    current: &dyn Fn(&str) -> Option<Fetched<'a, SearchHit>>,
+    view: &WatchlistView<'_>,
+    current: &dyn Fn(&WatchedProduct) -> WatchPrice,
 ) -> WatchlistOutput {
     let mut output = WatchlistOutput::default();
+    let watched = view.watched;
     ui.horizontal(|ui| {
         ui.heading("Watchlist");
-        if !watched.is_empty() && ui.button("Refresh prices").clicked() {
+        if view.pricing {
+            ui.spinner();
+            ui.weak("Fetching prices (50 style codes a request)…");
+        } else if !watched.is_empty()
+            && ui
+                .button("Refresh prices")
+                .on_hover_text(
+                    "Fetch every starred product's price again, 50 style codes a request \
+                     (with KicksDB: one call per 50 codes)",
+                )
+                .clicked()
+        {
             output.refresh = true;
         }
     });
+    if let Some(err) = view.error {
+        ui.colored_label(
+            ui.visuals().error_fg_color,
+            format!("Prices could not all be fetched: {err}"),
+        );
+    }
     if watched.is_empty() {
         ui.weak("No product starred yet. Open a product and click ☆ Watch to follow its price.");
         return output;
@@ -68,27 +113,26 @@ pub fn watchlist_ui<'a>(
                 {
                     output.open = Some(item.id.clone());
                 }
-                let now = match current(&item.id) {
-                    None | Some(Fetched::NotYetRequested) => {
+                let now = match current(item) {
+                    WatchPrice::Unknown => {
                         ui.weak("—");
                         None
                     }
-                    Some(Fetched::Pending { previous }) => {
-                        ui.horizontal(|ui| {
-                            ui.spinner();
-                            if let Some(hit) = previous {
-                                ui.weak(price_range(hit.min_price, hit.min_price, &hit.currency));
-                            }
-                        });
-                        previous.map(|hit| hit.min_price)
+                    WatchPrice::Pricing => {
+                        ui.spinner();
+                        None
                     }
-                    Some(Fetched::Completed(hit)) => {
-                        ui.label(price_range(hit.min_price, hit.min_price, &hit.currency));
-                        Some(hit.min_price)
+                    WatchPrice::Priced {
+                        lowest,
+                        currency,
+                        source,
+                    } => {
+                        ui.label(price_range(lowest, lowest, &currency))
+                            .on_hover_text(source);
+                        Some(lowest)
                     }
-                    Some(Fetched::Failed(err)) => {
-                        ui.colored_label(ui.visuals().error_fg_color, "unavailable")
-                            .on_hover_text(&err.message);
+                    WatchPrice::NoPrice(why) => {
+                        ui.weak("no price").on_hover_text(why);
                         None
                     }
                 };

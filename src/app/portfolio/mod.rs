@@ -1,6 +1,6 @@
 //! The portfolio in the app: the user database on its own thread ([`UserDbHandle`]), the pairs
-//! read from it, their market values (each product looked up once, by id and else by style code,
-//! through the same client as everything else), the rows and totals the panel draws, the CSV
+//! read from it, their market values (every held style code priced in batches of 50 through the
+//! same client as everything else: `values`, `crate::app::prices`), the rows and totals the panel draws, the CSV
 //! import (read and previewed off the UI thread, written in one transaction) and export, and the
 //! watchlist, moved from eframe storage into the database once and saved there on every change.
 //!
@@ -19,19 +19,19 @@ mod seed;
 mod values;
 
 use self::values::country_of;
+use super::prices::PriceBook;
 use super::{App, Requested, Severity, View, WatchedProduct};
 use crate::figures::Week;
 use crate::figures::{ImportPreview, Totals, parse_portfolio_csv, portfolio_csv};
-use crate::model::portfolio::{Holding, Pair, Sale, sku_key};
-use crate::model::{Country, Product};
+use crate::model::portfolio::{Holding, Pair, Sale};
 use crate::ui;
 use crate::ui::market::FeePreset;
 use crate::ui::portfolio::{HoldingRow, ImportView, PortfolioCharts};
 use crate::userdb::watchlist::WatchRow;
 use crate::userdb::{self, UserDb, UserDbError, UserDbHandle};
 
-/// Product lookups in flight at once for market values, so a large portfolio does not flood the
-/// server (or spend a remote key's budget in one burst).
+/// Weekly-orders fetches in flight at once for the value-by-week chart, so a large portfolio
+/// does not flood the server (or spend a remote key's budget in one burst).
 pub(super) const MAX_LOOKUPS_IN_FLIGHT: usize = 8;
 
 /// The largest CSV file an import reads.
@@ -67,15 +67,21 @@ pub(super) struct Portfolio {
     writes: Vec<Job<()>>,
     write_error: Option<String>,
     holdings_version: u64,
-    /// The holdings version whose pairs were all looked up (products and weekly orders).
-    lookups_complete_for: Option<u64>,
+    /// The holdings version whose style codes were all asked for.
+    priced_for: Option<u64>,
+    /// The user asked for the value-by-week chart (its weekly orders are fetched from then on).
+    weekly_opened: bool,
+    /// The distinct products the batch priced the held pairs under (their weekly orders make
+    /// the value-by-week chart), and the holdings version and prices generation they are of.
+    held_products: (Option<(u64, u64)>, Vec<String>),
     rows: Vec<HoldingRow>,
     totals: BTreeMap<String, Totals>,
     generation: u64,
     rows_key: Option<RowsKey>,
     rows_built_at: Option<std::time::Instant>,
-    products: HashMap<(String, Country), Requested<Option<values::PricedProduct>>>,
-    /// Weekly orders of the products found, by product id, for the value-by-week chart.
+    /// The held style codes' prices, batched.
+    prices: PriceBook,
+    /// Weekly orders of the products priced, by product id, for the value-by-week chart.
     weekly: HashMap<String, Requested<Vec<Week>>>,
     charts: Option<PortfolioCharts>,
     realtime_seen: Option<(String, String)>,
@@ -110,13 +116,15 @@ impl Portfolio {
             writes: Vec::new(),
             write_error: None,
             holdings_version: 0,
-            lookups_complete_for: None,
+            priced_for: None,
+            weekly_opened: false,
+            held_products: (None, Vec::new()),
             rows: Vec::new(),
             totals: BTreeMap::new(),
             generation: 0,
             rows_key: None,
             rows_built_at: None,
-            products: HashMap::new(),
+            prices: PriceBook::default(),
             weekly: HashMap::new(),
             charts: None,
             realtime_seen: None,
@@ -127,6 +135,16 @@ impl Portfolio {
             watch_saved: None,
             watch_save: None,
         }
+    }
+
+    /// Forgets the market prices and weekly figures fetched (a new connection fetches them
+    /// again from its own service).
+    pub(super) fn forget_prices(&mut self) {
+        self.prices.clear();
+        self.priced_for = None;
+        self.weekly.clear();
+        self.held_products = (None, Vec::new());
+        self.rows_key = None;
     }
 
     /// A write is in flight.
@@ -142,7 +160,7 @@ impl Portfolio {
             && !matches!(self.import, Import::Reading(_))
             && self.watch_load.is_none()
             && self.watch_save.is_none()
-            && !self.products.values().any(Requested::is_pending)
+            && !self.prices.is_pending()
             && !self.weekly.values().any(Requested::is_pending)
     }
 
@@ -324,16 +342,9 @@ impl App {
         }
     }
 
-    /// Adds `pair` (from the product view, where `product` is open) to the portfolio.
-    pub(super) fn add_pair(&mut self, pair: Pair, product: &Product, ctx: &egui::Context) {
-        let key = (sku_key(&product.sku), country_of(&product.currency));
-        self.portfolio.products.insert(
-            key,
-            Requested::Completed(Some(values::PricedProduct {
-                product: product.clone(),
-                as_of: chrono::Utc::now(),
-            })),
-        );
+    /// Adds `pair` (from the product view) to the portfolio; its style code is priced with
+    /// the next batch.
+    pub(super) fn add_pair(&mut self, pair: Pair, ctx: &egui::Context) {
         let title = pair.title.clone();
         self.portfolio.write(ctx, move |db| {
             userdb::portfolio::add_holdings(db, &[(pair, None)]).map(drop)
@@ -351,7 +362,10 @@ impl App {
     pub(super) fn portfolio_view_ui(&mut self, ui: &mut egui::Ui, ctx: &egui::Context) {
         self.fetch_market_values(ctx);
         self.update_rows();
+        let mut weekly_cost = String::new();
+        let weekly = self.weekly_figures(&mut weekly_cost);
         let portfolio = &mut self.portfolio;
+        let prices_error = portfolio.prices.error().map(|err| err.message.clone());
         let error = portfolio
             .write_error
             .clone()
@@ -376,6 +390,9 @@ impl App {
                 || matches!(portfolio.import, Import::Writing(_)),
             import,
             charts: portfolio.charts.as_ref(),
+            weekly,
+            pricing: portfolio.prices.is_pending(),
+            prices_error: prices_error.as_deref(),
         };
         // No scroll area around the panel: the tables scroll on their own, so they know the
         // height they are given and draw only the rows in it.
@@ -390,6 +407,20 @@ impl App {
         if let Some(id) = output.remove {
             self.portfolio
                 .write(ctx, move |db| userdb::portfolio::remove_holding(db, id));
+        }
+        if output.fetch == Some(ui::portfolio::PortfolioFetch::Prices)
+            && let (Some(client), Some(holdings)) = (&self.client, &self.portfolio.holdings)
+        {
+            let held = holdings
+                .iter()
+                .filter(|h| h.sale.is_none())
+                .map(|h| (h.pair.sku.as_str(), country_of(&h.pair.currency)));
+            self.portfolio
+                .prices
+                .ask(&self.runtime, ctx, client, held, true);
+        }
+        if output.fetch == Some(ui::portfolio::PortfolioFetch::WeeklyFigures) {
+            self.portfolio.weekly_opened = true;
         }
         if output.retry {
             self.portfolio.write_error = None;

@@ -10,9 +10,11 @@ use crate::userdb::{self, UserDbError};
 impl App {
     /// For a screenshot of the portfolio (whose user database is a temporary one): once the
     /// first search has landed and the portfolio is read and empty, adds pairs of the first
-    /// hits, a few of them sold, so the panel has something to show.
+    /// hits, a few of them sold, so the panel has something to show, and opens the
+    /// value-by-week chart as a user would.
     pub(in crate::app) fn seed_portfolio_for_screenshot(&mut self, ctx: &egui::Context) {
         let seeding = &mut self.portfolio;
+        seeding.weekly_opened = true;
         if seeding.seeded
             || !seeding.holdings.as_ref().is_some_and(Vec::is_empty)
             || !seeding.writes.is_empty()

@@ -1,5 +1,7 @@
 //! The portfolio's charts: its value week by week over the last 52 weeks (each product's weekly
-//! AOV as the price of its week, which the chart says) and realized P&L by month.
+//! AOV as the price of its week, which the chart says) and realized P&L by month. The weekly
+//! figures are fetched only when the user asks for the value-by-week chart, which says first
+//! what fetching them costs.
 
 use chrono::NaiveDate;
 use egui_plot::{Bar, BarChart, GridMark, HoverPosition, Line, Plot, PlotPoints};
@@ -19,6 +21,33 @@ pub struct PortfolioCharts {
     pub months: Vec<(NaiveDate, i64)>,
 }
 
+/// The weekly figures behind the value-by-week chart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WeeklyFigures<'a> {
+    /// Not fetched: the chart offers to fetch those of `products` products, and says what that
+    /// costs (`cost`, a sentence).
+    NotLoaded {
+        /// Held products with weekly figures to fetch.
+        products: usize,
+        /// What fetching them costs.
+        cost: &'a str,
+    },
+    /// Being fetched.
+    Loading {
+        /// Products whose figures landed.
+        landed: usize,
+        /// Products asked for.
+        products: usize,
+    },
+    /// Fetched; `failed` products' figures could not be.
+    Loaded {
+        /// Products whose figures could not be fetched.
+        failed: usize,
+    },
+    /// The key's tier has no weekly orders.
+    Locked,
+}
+
 fn date_of_day(day: f64) -> String {
     i32::try_from(day.round() as i64)
         .ok()
@@ -26,56 +55,48 @@ fn date_of_day(day: f64) -> String {
         .map_or_else(String::new, |date| date.format("%Y-%m-%d").to_string())
 }
 
-/// The two charts side by side.
-pub(super) fn charts_ui(ui: &mut egui::Ui, charts: &PortfolioCharts) {
+/// The two charts side by side. Returns whether the user asked for the weekly figures.
+pub(super) fn charts_ui(
+    ui: &mut egui::Ui,
+    charts: &PortfolioCharts,
+    weekly: &WeeklyFigures<'_>,
+) -> bool {
     let currency = charts.currency.clone();
+    let mut load = false;
     ui.columns(2, |columns| {
         let ui = &mut columns[0];
         ui.strong(format!("Value by week, last 52 weeks ({currency})"));
         ui.weak("Each pair priced at its product's average order value (AOV) of that week.");
-        if charts.weeks.iter().all(|w| w.priced == 0) {
-            ui.weak("No weekly AOV yet (weekly orders need a pro key).");
-        } else {
-            let points: PlotPoints = charts
-                .weeks
-                .iter()
-                .map(|w| {
-                    [
-                        f64::from(w.start.to_epoch_days()),
-                        w.value_cents as f64 / 100.0,
-                    ]
-                })
-                .collect();
-            let summary = series_summary(
-                "Value",
-                points.points().iter().map(|point| [point.x, point.y]),
-                &|day| format!("the week of {}", date_of_day(day)),
-                &|value| format::money(value, &currency),
-            );
-            let hover_currency = currency.clone();
-            let shown = Plot::new("portfolio_value_by_week")
-                .height(160.0)
-                .include_y(0.0)
-                .x_axis_formatter(|mark: GridMark, _range| date_of_day(mark.value))
-                .label_formatter(move |hover| match hover {
-                    HoverPosition::NearDataPoint { position, .. } => Some(format!(
-                        "week of {}\n{}",
-                        date_of_day(position.x),
-                        format::money(position.y, &hover_currency)
-                    )),
-                    HoverPosition::Elsewhere { .. } => None,
-                })
-                .allow_scroll(false)
-                .allow_zoom(false)
-                .allow_drag(false)
-                .show(ui, |plot_ui| {
-                    plot_ui.line(Line::new("value (weekly AOV)", points).width(1.5));
+        match *weekly {
+            WeeklyFigures::Locked => {
+                ui.weak("Weekly orders need a pro key.");
+            }
+            WeeklyFigures::NotLoaded { products, cost } => {
+                ui.label(cost);
+                load = ui
+                    .button(format!(
+                        "Show value by week ({})",
+                        format::counted(products as u64, "product", "products")
+                    ))
+                    .clicked();
+            }
+            WeeklyFigures::Loading { landed, products } => {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.weak(format!(
+                        "Fetching weekly figures: {landed} of {products} products"
+                    ));
                 });
-            describe_chart(
-                &shown.response,
-                "Chart of the portfolio's value by week",
-                &[summary],
-            );
+            }
+            WeeklyFigures::Loaded { failed } => {
+                if failed > 0 {
+                    ui.weak(format!(
+                        "{} could not be fetched; their pairs are left out.",
+                        format::counted(failed as u64, "product's figures", "products' figures")
+                    ));
+                }
+                value_by_week_ui(ui, charts);
+            }
         }
         let ui = &mut columns[1];
         ui.strong(format!("Realized P&L by month ({currency})"));
@@ -148,4 +169,54 @@ pub(super) fn charts_ui(ui: &mut egui::Ui, charts: &PortfolioCharts) {
             );
         }
     });
+    load
+}
+
+/// The value-by-week line, once the weekly figures are in.
+fn value_by_week_ui(ui: &mut egui::Ui, charts: &PortfolioCharts) {
+    let currency = &charts.currency;
+    if charts.weeks.iter().all(|w| w.priced == 0) {
+        ui.weak("No weekly AOV for the held products.");
+        return;
+    }
+    let points: PlotPoints = charts
+        .weeks
+        .iter()
+        .map(|w| {
+            [
+                f64::from(w.start.to_epoch_days()),
+                w.value_cents as f64 / 100.0,
+            ]
+        })
+        .collect();
+    let summary = series_summary(
+        "Value",
+        points.points().iter().map(|point| [point.x, point.y]),
+        &|day| format!("the week of {}", date_of_day(day)),
+        &|value| format::money(value, currency),
+    );
+    let hover_currency = currency.clone();
+    let shown = Plot::new("portfolio_value_by_week")
+        .height(160.0)
+        .include_y(0.0)
+        .x_axis_formatter(|mark: GridMark, _range| date_of_day(mark.value))
+        .label_formatter(move |hover| match hover {
+            HoverPosition::NearDataPoint { position, .. } => Some(format!(
+                "week of {}\n{}",
+                date_of_day(position.x),
+                format::money(position.y, &hover_currency)
+            )),
+            HoverPosition::Elsewhere { .. } => None,
+        })
+        .allow_scroll(false)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .show(ui, |plot_ui| {
+            plot_ui.line(Line::new("value (weekly AOV)", points).width(1.5));
+        });
+    describe_chart(
+        &shown.response,
+        "Chart of the portfolio's value by week",
+        &[summary],
+    );
 }

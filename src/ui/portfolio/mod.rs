@@ -14,7 +14,7 @@ mod transfer;
 
 use std::collections::BTreeMap;
 
-pub use self::charts::PortfolioCharts;
+pub use self::charts::{PortfolioCharts, WeeklyFigures};
 pub use self::forms::{AddPairForm, AddPairOutput, SaleDraft, add_pair_ui};
 pub use self::tables::{HoldingSort, SaleSort};
 pub use self::transfer::ImportView;
@@ -30,8 +30,18 @@ pub struct MarketValue {
     pub cents: i64,
     /// Currency code.
     pub currency: String,
-    /// Where it comes from and when: `catalogue`, `resale-a lowest ask, 14:02`.
+    /// Where it comes from and when: `lowest ask of size 10 from KicksDB, 12 min old`,
+    /// `resale-a lowest ask, live at 14:02`.
     pub source: String,
+}
+
+/// Why a held pair has no market value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unpriced {
+    /// Its prices are being fetched.
+    Pricing,
+    /// Not priced, and why: a sentence for a tooltip.
+    Because(String),
 }
 
 /// A pair with its figures, as the tables draw it.
@@ -41,6 +51,8 @@ pub struct HoldingRow {
     pub holding: Holding,
     /// Its market value for its size, when known (held pairs only).
     pub market: Option<MarketValue>,
+    /// Why a held pair has no `market` value (`None` for a pair valued, or sold).
+    pub unpriced: Option<Unpriced>,
     /// Unrealized P&L at `market`, after the chosen marketplace's fees.
     pub unrealized: Option<Unrealized>,
     /// Realized P&L of a sold pair.
@@ -101,6 +113,12 @@ pub struct PortfolioView<'a> {
     pub import: ImportView<'a>,
     /// The charts, once there is something to draw.
     pub charts: Option<&'a PortfolioCharts>,
+    /// The weekly figures the value-by-week chart is drawn from, fetched only once asked for.
+    pub weekly: WeeklyFigures<'a>,
+    /// Market prices are being fetched.
+    pub pricing: bool,
+    /// Why fetching market prices failed, if it did (shown with a retry).
+    pub prices_error: Option<&'a str>,
 }
 
 /// What the user asked for.
@@ -122,6 +140,17 @@ pub struct PortfolioOutput {
     pub export: Option<String>,
     /// Read the database again after a failure.
     pub retry: bool,
+    /// Fetch something the panel shows.
+    pub fetch: Option<PortfolioFetch>,
+}
+
+/// What the user asked the panel to fetch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PortfolioFetch {
+    /// The market prices of every held style code, again.
+    Prices,
+    /// The weekly figures of the held products, for the value-by-week chart.
+    WeeklyFigures,
 }
 
 /// The portfolio panel.
@@ -154,10 +183,15 @@ pub fn portfolio_ui(
         return output;
     };
     totals_ui(ui, view.totals, form);
+    prices_line_ui(ui, view, &mut output);
     if let Some(charts) = view.charts {
         egui::CollapsingHeader::new("Charts")
             .default_open(true)
-            .show(ui, |ui| charts::charts_ui(ui, charts));
+            .show(ui, |ui| {
+                if charts::charts_ui(ui, charts, &view.weekly) {
+                    output.fetch = Some(PortfolioFetch::WeeklyFigures);
+                }
+            });
     }
     ui.separator();
     // Ids of their own: the charts and messages above come and go, and must not shift the ids
@@ -242,6 +276,41 @@ pub fn portfolio_ui(
         Section::Transfer => transfer::transfer_ui(ui, form, &view.import, &mut output),
     }
     output
+}
+
+/// Where the market prices stand: being fetched, failed (with a retry), or a refresh button.
+fn prices_line_ui(ui: &mut egui::Ui, view: &PortfolioView<'_>, output: &mut PortfolioOutput) {
+    let held = view
+        .rows
+        .is_some_and(|rows| rows.iter().any(|r| r.holding.sale.is_none()));
+    if !held {
+        return;
+    }
+    ui.horizontal(|ui| {
+        if view.pricing {
+            ui.spinner();
+            ui.weak("Fetching market prices (50 style codes a request)…");
+        } else if let Some(err) = view.prices_error {
+            ui.colored_label(
+                ui.visuals().error_fg_color,
+                format!("Market prices could not all be fetched: {err}"),
+            );
+            if ui.button("Retry").clicked() {
+                output.fetch = Some(PortfolioFetch::Prices);
+            }
+        } else {
+            let refresh = ui
+                .button("Refresh prices")
+                .on_hover_text(
+                    "Fetch the market prices of every held style code again, 50 codes a \
+                     request (with KicksDB: one call per 50 codes)",
+                )
+                .clicked();
+            if refresh {
+                output.fetch = Some(PortfolioFetch::Prices);
+            }
+        }
+    });
 }
 
 /// Totals per currency, with the marketplace whose fees the unrealized P&L is taken after.

@@ -5,7 +5,7 @@ use std::cmp::Ordering;
 
 use egui_extras::{Column, TableBuilder};
 
-use super::{HoldingRow, PortfolioForm, pnl_label};
+use super::{HoldingRow, PortfolioForm, Unpriced, pnl_label};
 use crate::ui::format;
 
 /// A column the holdings can be sorted by.
@@ -313,10 +313,17 @@ pub(super) fn holdings_table_ui(
                         ui.label(format::money_from_cents(market.cents, &market.currency))
                             .on_hover_text(&market.source);
                     }
-                    None => {
-                        ui.weak("—")
-                            .on_hover_text("No market price for this size yet");
-                    }
+                    None => match &row.unpriced {
+                        Some(Unpriced::Because(why)) => {
+                            ui.weak("no price").on_hover_text(why);
+                        }
+                        Some(Unpriced::Pricing) => {
+                            ui.weak("…").on_hover_text("Fetching its market price");
+                        }
+                        None => {
+                            ui.weak("—");
+                        }
+                    },
                 });
                 cells.col(|ui| {
                     pnl_label(ui, row.unrealized.map(|u| u.pnl_cents), &pair.currency);
