@@ -269,3 +269,79 @@ async fn a_store_only_sneaker_is_found_by_search_and_opened_with_its_store_price
     assert_eq!(product["data"]["title"], "Vans Old Skool Colorway 7");
     assert!(!product["data"]["variants"].as_array().unwrap().is_empty());
 }
+
+/// `in_stock_at` narrows a search to what one store has in stock, `size` to one size: the Panda
+/// in the sizes the store has (not its sold-out US 8), its store-only Vans, never a product it
+/// does not sell; a store no one configured is refused by name.
+#[tokio::test]
+async fn a_search_narrowed_to_what_a_store_has_in_stock_in_a_size() {
+    let store = MockStorefront::start(sneaker_store(&[])).await;
+    let served = serve(&[&store]).await;
+    served.crawled().await;
+    let label = store.label();
+    let skus = |query: String| {
+        let served = &served;
+        async move {
+            let answer = served.get(&query).await;
+            let status = answer.status().as_u16();
+            let page: serde_json::Value = answer.json().await.unwrap();
+            let titles: Vec<String> = page["hits"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+                .iter()
+                .map(|hit| format!("{} {}", hit["sku"].as_str().unwrap_or(""), hit["title"]))
+                .collect();
+            (status, titles, page)
+        }
+    };
+    let (status, dunks, page) = skus(format!(
+        "/search?query=dunk%20low&in_stock_at={label}&limit=100"
+    ))
+    .await;
+    assert_eq!(status, 200, "{page}");
+    assert!(
+        dunks.iter().any(|t| t.starts_with("DD1391-100 ")),
+        "{dunks:?}"
+    );
+    // Only the store's: the catalogue has dozens of Dunk Lows it does not sell.
+    let (_, everything, _) = skus("/search?query=dunk%20low&limit=100".to_owned()).await;
+    assert!(
+        everything.len() > dunks.len() + 5,
+        "{everything:?} vs {dunks:?}"
+    );
+    // The Panda's US 8 is sold out at this store; its US 7 is not.
+    let (_, in_8, _) = skus(format!(
+        "/search?query=dunk%20low%20panda&in_stock_at={label}&size=8"
+    ))
+    .await;
+    assert!(
+        !in_8.iter().any(|t| t.starts_with("DD1391-100 ")),
+        "{in_8:?}"
+    );
+    let (_, in_7, _) = skus(format!(
+        "/search?query=dunk%20low%20panda&in_stock_at={label}&size=7"
+    ))
+    .await;
+    assert!(
+        in_7.iter().any(|t| t.starts_with("DD1391-100 ")),
+        "{in_7:?}"
+    );
+    // Its store-only sneakers too, and no text lists everything it has in stock.
+    let (_, vans, _) = skus(format!("/search?query=vans&in_stock_at={label}")).await;
+    assert!(
+        vans.iter().any(|t| t.contains("Vans Old Skool")),
+        "{vans:?}"
+    );
+    let (_, all, page) = skus(format!("/search?in_stock_at={label}&limit=100")).await;
+    assert!(all.iter().any(|t| t.starts_with("DD1391-100 ")));
+    assert!(all.iter().all(|t| !t.contains("Essential")), "{all:?}");
+    assert!(
+        page["estimatedTotalHits"].as_u64().unwrap() < 30,
+        "{page}"
+    );
+    // A store no one configured.
+    let (status, _, page) = skus("/search?query=dunk&in_stock_at=kith.com".to_owned()).await;
+    assert_eq!(status, 400, "{page}");
+    assert!(page.to_string().contains("kith.com"), "{page}");
+}

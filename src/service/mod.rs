@@ -221,6 +221,39 @@ impl ServiceState {
         }))
     }
 
+    /// The keys (in the source's index) of the products the store `name` (its address or
+    /// host) has in stock, in `size` when given, as its catalogue was last read and matched.
+    pub(crate) fn store_stock(&self, name: &str, size: Option<&str>) -> Result<Vec<i64>, ApiError> {
+        let store = self
+            .store_reading
+            .stores()
+            .list()
+            .into_iter()
+            .find(|store| store.is_named_by(name))
+            .ok_or_else(|| {
+                ApiError::BadRequest(format!(
+                    "in_stock_at: no store named {:?} is read by this service",
+                    source::truncate(name, 100)
+                ))
+            })?;
+        let crawl = self.store_reading.crawl().ok_or_else(|| {
+            ApiError::BadRequest(
+                "in_stock_at: this service looks stores' products up one by one and keeps no \
+                 store catalogue to narrow a search to"
+                    .to_owned(),
+            )
+        })?;
+        let file = self.catalogue.codes_file().ok_or_else(|| {
+            ApiError::BadRequest("in_stock_at: this source keeps no catalogue file".to_owned())
+        })?;
+        crawl.in_stock(&file, &store, size).ok_or_else(|| {
+            ApiError::BadRequest(format!(
+                "in_stock_at: {}'s catalogue has not been read yet",
+                store.label()
+            ))
+        })
+    }
+
     /// Runs `work` (a key table read) on tokio's blocking pool, so the async workers keep
     /// answering while it runs.
     pub(crate) async fn blocking<T, F>(self: &Arc<Self>, work: F) -> Result<T, ApiError>

@@ -29,6 +29,10 @@ pub struct SearchArgs {
     /// Answer only from what is already held (`Cache-Control: only-if-cached`): search as
     /// you type, which must not spend a live source's calls per keystroke.
     pub cached_only: bool,
+    /// Only these products (their keys in the source's index, ascending): what a store has
+    /// in stock (`/search?in_stock_at=`). A live source answers such a search from what it
+    /// holds (its upstream cannot narrow to a store).
+    pub only: Option<std::sync::Arc<[i64]>>,
 }
 
 impl SearchArgs {
@@ -47,7 +51,7 @@ impl SearchArgs {
             gtin: self.gtin.as_deref(),
             offset: self.offset(),
             limit: self.limit as usize,
-            pks: None,
+            pks: self.only.as_deref(),
         }
     }
 }

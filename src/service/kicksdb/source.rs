@@ -145,7 +145,7 @@ impl CatalogueSource for Arc<Kicksdb> {
         args: &SearchArgs,
         out: &mut Vec<u8>,
     ) -> Result<Sourced<SearchPage>, ApiError> {
-        let live = if args.cached_only {
+        let live = if args.cached_only || args.only.is_some() {
             None
         } else {
             match Kicksdb::search(self, args).await {

@@ -313,6 +313,7 @@ mod tests {
             country: crate::model::Country::Us,
             tier: crate::model::Tier::Pro,
             cached_only: false,
+            only: None,
         };
         let ids = |page: &[u8]| -> Vec<String> {
             serde_json::from_slice::<Vec<crate::model::SearchHit>>(page)

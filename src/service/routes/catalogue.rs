@@ -68,6 +68,19 @@ fn country(params: &Params, caller: &Caller) -> Result<Country, ApiError> {
     Ok(country)
 }
 
+/// The products `in_stock_at=` names a store to have in stock (in `size=` when given), as
+/// keys of the source's index; `None` without `in_stock_at`.
+fn in_stock_at(
+    state: &ServiceState,
+    params: &Params,
+) -> Result<Option<std::sync::Arc<[i64]>>, ApiError> {
+    let Some(name) = params.text("in_stock_at", MAX_FILTER_CHARS)? else {
+        return Ok(None);
+    };
+    let size = params.text("size", MAX_FILTER_CHARS)?;
+    state.store_stock(name, size).map(|pks| Some(pks.into()))
+}
+
 /// `GET /search`.
 #[utoipa::path(get, path = "/search", tag = "catalogue",
     params(
@@ -78,6 +91,8 @@ fn country(params: &Params, caller: &Caller) -> Result<Country, ApiError> {
         ("gtin" = Option<String>, Query, description = "Exact GTIN filter"),
         ("sku" = Option<String>, Query, description = "Exact style-code filter (dash and case ignored)"),
         ("country" = Option<String>, Query, description = "`FR` (pro or ultra) or empty for US"),
+        ("in_stock_at" = Option<String>, Query, description = "Only what this store (a configured one, by its address or host) has in stock, as its catalogue was last read (an addition to the interface)"),
+        ("size" = Option<String>, Query, description = "With `in_stock_at`: in stock in this US size (`9`, `9.5`)"),
     ),
     responses((status = 200, body = SearchResponse), (status = 400, body = ErrorBody),
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
@@ -109,6 +124,7 @@ pub(crate) async fn search(
         country,
         tier: caller.tier,
         cached_only: only_if_cached(&headers),
+        only: in_stock_at(&state, &params)?,
     };
     // About 3.7 KB per hit with a dozen variants, and the page's head and end.
     let mut body = Vec::with_capacity(limit as usize * 4096 + args.text.len() + 128);

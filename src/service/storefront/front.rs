@@ -104,6 +104,12 @@ impl StoreReading {
     pub fn crawl(&self) -> Option<&StoreCatalogue> {
         self.crawl.as_ref()
     }
+
+    /// The stores read (the list the user or `--retailer-store` configured).
+    #[must_use]
+    pub fn stores(&self) -> &RetailerStores {
+        self.storefronts.stores()
+    }
 }
 
 /// The stores of a [`StoreReading`] in front of `behind` for `retailer-a`.

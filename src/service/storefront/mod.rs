@@ -29,6 +29,7 @@ pub mod catalogue_keys;
 pub mod crawl;
 pub mod feed;
 pub mod matching;
+pub mod offers;
 pub mod shelf_feed;
 pub mod store_catalogue;
 pub mod store_db;

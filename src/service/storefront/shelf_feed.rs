@@ -16,6 +16,12 @@ pub type ShelfSink = Arc<dyn Fn(&StoreUrl, Vec<LiveProduct>) + Send + Sync>;
 /// The label every store-only product carries, beside `store:<its store>`.
 pub const RETAIL_ONLY: &str = "retail-only";
 
+/// The index key of the store product `product_id` on a shelf.
+#[must_use]
+pub fn store_pk(product_id: u64) -> i64 {
+    STORE_PK_BASE + i64::try_from(product_id).unwrap_or(0) % STORE_PK_BASE
+}
+
 /// A price written in major units (`"110.00"`, `"17600"`) in cents; `None` when unreadable.
 fn cents(price: &str) -> Option<i64> {
     let value: f64 = price.trim().parse().ok()?;
@@ -31,7 +37,8 @@ pub fn live_product(
     currency: Option<&str>,
     product: &StoreProduct,
 ) -> LiveProduct {
-    let number = i64::try_from(product.product_id).unwrap_or(0) % STORE_PK_BASE;
+    let pk = store_pk(product.product_id);
+    let number = pk - STORE_PK_BASE;
     let in_usd = currency.is_some_and(|c| c.eq_ignore_ascii_case("USD"));
     let in_eur = currency.is_some_and(|c| c.eq_ignore_ascii_case("EUR"));
     let priced: Vec<(i64, &super::feed::StoreVariant)> = product
@@ -82,7 +89,7 @@ pub fn live_product(
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
         .collect();
     LiveProduct {
-        pk: STORE_PK_BASE + number,
+        pk,
         popularity: 0,
         id: format!("{STORE_ID_PREFIX}{number}"),
         slug: format!("{slug_store}-{}", product.handle),

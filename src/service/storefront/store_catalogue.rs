@@ -23,7 +23,8 @@ use super::catalogue_keys::{
 use super::crawl::{CrawlConfig, Crawler, PassReport, on_db};
 use super::feed::StoreProduct;
 use super::matching::{Evidence, Unmatched};
-use super::shelf_feed::{ShelfSink, live_product};
+use super::offers::StockList;
+use super::shelf_feed::{ShelfSink, live_product, store_pk};
 use super::store_db::{FeedState, Opened, PassOutcome, StoreDb, StoreDbError};
 use super::worker::StoreWorker;
 use crate::model::{RetailerStores, StoreUrl};
@@ -110,40 +111,7 @@ impl std::fmt::Display for CrawlStatus {
     }
 }
 
-/// A store product that is a catalogue product, as the crawl last read it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StoreOffer {
-    /// The store.
-    pub store: StoreUrl,
-    /// The product: handle, title, sizes with price (major units, as written), SKU and stock.
-    pub product: StoreProduct,
-    /// What matched it.
-    pub by: Evidence,
-    /// The prices' currency (the shop's, from `/meta.json`), when known.
-    pub currency: Option<String>,
-    /// When the pass that read it ended (Unix seconds).
-    pub read_at_unix: Option<i64>,
-}
-
-impl StoreOffer {
-    /// How old the crawl's price and stock are.
-    #[must_use]
-    pub fn age(&self) -> Option<Duration> {
-        let at = self.read_at_unix?;
-        u64::try_from(chrono::Utc::now().timestamp() - at)
-            .ok()
-            .map(Duration::from_secs)
-    }
-}
-
-/// A store product that is no catalogue product (store-only), and why.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnmatchedProduct {
-    /// The product.
-    pub product: StoreProduct,
-    /// Why it matched nothing.
-    pub why: NoMatch,
-}
+pub use super::offers::{StoreOffer, UnmatchedProduct};
 
 /// A store, its matches, and its products that are one catalogue product.
 type StoreHits = (StoreUrl, Arc<StoreMatches>, Vec<(u64, Evidence)>);
@@ -158,6 +126,8 @@ struct StoreMatches {
     catalogue_stamp: Option<catalogue_keys::FileStamp>,
     by_catalogue: HashMap<String, Vec<(u64, Evidence)>>,
     unmatched: Vec<(u64, NoMatch)>,
+    /// What it has in stock, by catalogue row (or shelf) key.
+    stock: StockList,
 }
 
 struct Inner {
@@ -269,6 +239,19 @@ impl StoreCatalogue {
                 tracing::warn!("matching what was read from {}: {err:#}", store.label());
             }
         }
+    }
+
+    /// The keys (ascending) of the products `store` has in stock (in `size` when given) as
+    /// matched against `catalogue`: its catalogue products' rows and its store-only products'
+    /// shelf keys. `None` when the store was not read or matched against it yet.
+    #[must_use]
+    pub fn in_stock(
+        &self,
+        catalogue: &Path,
+        store: &StoreUrl,
+        size: Option<&str>,
+    ) -> Option<Vec<i64>> {
+        Some(self.matches_in(catalogue, store)?.stock.pks(size))
     }
 
     fn catalogues(&self) -> Vec<PathBuf> {
@@ -463,18 +446,26 @@ impl StoreCatalogue {
                     catalogue_stamp: stamp,
                     ..StoreMatches::default()
                 };
+                let mut stocked: Vec<(i64, &StoreProduct)> = Vec::new();
                 for ((product, _), answer) in products.iter().zip(answers) {
                     match answer {
-                        CatalogueMatch::Product(found, by) => matches
-                            .by_catalogue
-                            .entry(found.id)
-                            .or_default()
-                            .push((product.product_id, by)),
+                        CatalogueMatch::Product(found, by) => {
+                            stocked.push((found.pk, product));
+                            matches
+                                .by_catalogue
+                                .entry(found.id)
+                                .or_default()
+                                .push((product.product_id, by));
+                        }
                         CatalogueMatch::No(why) => {
+                            if shelved && looks_like_a_shoe(product) {
+                                stocked.push((store_pk(product.product_id), product));
+                            }
                             matches.unmatched.push((product.product_id, why));
                         }
                     }
                 }
+                matches.stock = StockList::new(stocked);
                 let store_only = if shelved {
                     let unmatched: HashSet<u64> =
                         matches.unmatched.iter().map(|(id, _)| *id).collect();

@@ -1,0 +1,139 @@
+//! What the crawl says of a store's products: those that are a catalogue product (offers), those
+//! that are none (store-only), and which products a store has in stock in which sizes (the
+//! search narrowed to a store: `StoreCatalogue::in_stock`).
+
+use std::time::Duration;
+
+use super::catalogue_keys::NoMatch;
+use super::feed::StoreProduct;
+use super::matching::Evidence;
+use crate::model::StoreUrl;
+
+/// A store product that is a catalogue product, as the crawl last read it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoreOffer {
+    /// The store.
+    pub store: StoreUrl,
+    /// The product: handle, title, sizes with price (major units, as written), SKU and stock.
+    pub product: StoreProduct,
+    /// What matched it.
+    pub by: Evidence,
+    /// The prices' currency (the shop's, from `/meta.json`), when known.
+    pub currency: Option<String>,
+    /// When the pass that read it ended (Unix seconds).
+    pub read_at_unix: Option<i64>,
+}
+
+impl StoreOffer {
+    /// How old the crawl's price and stock are.
+    #[must_use]
+    pub fn age(&self) -> Option<Duration> {
+        let at = self.read_at_unix?;
+        u64::try_from(chrono::Utc::now().timestamp() - at)
+            .ok()
+            .map(Duration::from_secs)
+    }
+}
+
+/// A store product that is no catalogue product (store-only), and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnmatchedProduct {
+    /// The product.
+    pub product: StoreProduct,
+    /// Why it matched nothing.
+    pub why: NoMatch,
+}
+
+/// What one store has in stock, against one catalogue file: per product (its catalogue row's
+/// key, or a store-only product's `service::shelf` key) the US sizes it can be bought in.
+#[derive(Debug, Default)]
+pub struct StockList {
+    /// `(pk, sizes)`, by pk; `sizes` as [`us_size`] reads them, "" for a size it cannot read.
+    products: Vec<(i64, Vec<String>)>,
+}
+
+impl StockList {
+    /// `products` (a key and the store product it is) as in stock.
+    pub(super) fn new<'a>(products: impl IntoIterator<Item = (i64, &'a StoreProduct)>) -> Self {
+        let mut products: Vec<(i64, Vec<String>)> = products
+            .into_iter()
+            .filter_map(|(pk, product)| {
+                let sizes: Vec<String> = product
+                    .variants
+                    .iter()
+                    .filter(|v| v.available)
+                    .map(|v| us_size(&v.size).unwrap_or_default())
+                    .collect();
+                (!sizes.is_empty()).then_some((pk, sizes))
+            })
+            .collect();
+        products.sort_unstable_by_key(|(pk, _)| *pk);
+        products.dedup_by_key(|(pk, _)| *pk);
+        Self { products }
+    }
+
+    /// The keys (ascending) of the products in stock, in `size` (a US size: `9`, `9.5`,
+    /// `US 9`) when given.
+    #[must_use]
+    pub fn pks(&self, size: Option<&str>) -> Vec<i64> {
+        let wanted = size.map(|s| us_size(s).unwrap_or_default());
+        self.products
+            .iter()
+            .filter(|(_, sizes)| wanted.as_ref().is_none_or(|w| sizes.contains(w)))
+            .map(|(pk, _)| *pk)
+            .collect()
+    }
+}
+
+/// The US size a store's size label names: the number after `US` where there is one (`US 9 /
+/// UK 8 / EU 42.5`, `9 US`), else its first number (`9.5`, `M 9`), written without a trailing
+/// `.0`; `None` without a number.
+#[must_use]
+pub fn us_size(label: &str) -> Option<String> {
+    let lower = label.to_ascii_lowercase();
+    let after_us = lower.find("us").map(|at| &lower[at + 2..]);
+    let number = |text: &str| -> Option<String> {
+        let start = text.find(|c: char| c.is_ascii_digit())?;
+        let rest = &text[start..];
+        let end = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(rest.len());
+        let value: f64 = rest[..end].trim_end_matches('.').parse().ok()?;
+        Some(if value.fract() == 0.0 {
+            format!("{value:.0}")
+        } else {
+            format!("{value}")
+        })
+    };
+    after_us
+        .and_then(|text| {
+            // `US 9` and `9 US`: the number right after, else the one right before.
+            let next = text.trim_start();
+            if next.starts_with(|c: char| c.is_ascii_digit()) {
+                number(next)
+            } else {
+                None
+            }
+        })
+        .or_else(|| number(&lower))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::us_size;
+
+    #[test]
+    fn a_size_label_reads_as_its_us_size() {
+        for (label, size) in [
+            ("US 9 / UK 8 / EU 42.5", "9"),
+            ("UK 8 / US 9.5", "9.5"),
+            ("9", "9"),
+            ("10.0", "10"),
+            ("M 9 / W 10.5", "9"),
+            ("9 US", "9"),
+        ] {
+            assert_eq!(us_size(label).as_deref(), Some(size), "{label}");
+        }
+        assert_eq!(us_size("One Size"), None);
+    }
+}
