@@ -48,6 +48,32 @@ struct Served {
     server: service::ServerHandle,
 }
 
+impl Served {
+    /// Waits until the service says both stores' catalogues were read.
+    fn both_read(&self) {
+        self.runtime.block_on(async {
+            let url = format!("{}/api/v2/sources", self.server.base_url());
+            let started = std::time::Instant::now();
+            loop {
+                let text = reqwest::Client::new()
+                    .get(&url)
+                    .header("Authorization", "demo-pro")
+                    .send()
+                    .await
+                    .unwrap()
+                    .text()
+                    .await
+                    .unwrap();
+                if text.matches("products read").count() >= 2 {
+                    return;
+                }
+                assert!(started.elapsed() < Duration::from_secs(60), "{text}");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        });
+    }
+}
+
 fn serve_two_stores() -> Served {
     let dir = tempfile::tempdir().unwrap();
     let catalogue = common::catalogue(dir.path(), "ui.sqlite", 2_000, 11);
@@ -211,27 +237,7 @@ fn where_to_buy_shows_both_stores_and_a_restock_at_the_second_fires() {
 fn a_store_only_sneaker_is_found_by_search_and_opened() {
     let served = serve_two_stores();
     // Both stores read (their shelves filled) before the window opens and searches.
-    served.runtime.block_on(async {
-        let url = format!("{}/api/v2/sources", served.server.base_url());
-        let started = std::time::Instant::now();
-        loop {
-            let sources: serde_json::Value = reqwest::Client::new()
-                .get(&url)
-                .header("Authorization", "demo-pro")
-                .send()
-                .await
-                .unwrap()
-                .json()
-                .await
-                .unwrap();
-            let text = sources.to_string();
-            if text.matches("products read").count() >= 2 {
-                break;
-            }
-            assert!(started.elapsed() < Duration::from_secs(60), "{text}");
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-    });
+    served.both_read();
     let key_store = Arc::new(MemoryKeyStore::new());
     key_store.set(LOCAL_DEMO_ACCOUNT, "demo-pro").unwrap();
     let mut harness = common::kittest::app_harness(AppInit {
@@ -268,6 +274,59 @@ fn a_store_only_sneaker_is_found_by_search_and_opened() {
     let product = harness.state().product().unwrap().clone();
     assert_eq!(product.title, "Vans Old Skool Colorway 7");
     assert!(!product.variants.is_empty());
+    drop(harness);
+    drop(served);
+}
+
+/// The search narrowed to what the first store has in stock: its Panda listed in any size, not
+/// once the user types the size it has sold out (US 8); the catalogue's other Dunks never.
+#[test]
+fn the_search_narrowed_to_a_store_and_a_size_in_the_window() {
+    let served = serve_two_stores();
+    let first = served.stores[0].label();
+    served.both_read();
+    let key_store = Arc::new(MemoryKeyStore::new());
+    key_store.set(LOCAL_DEMO_ACCOUNT, "demo-pro").unwrap();
+    let mut harness = common::kittest::app_harness(AppInit {
+        runtime: served.runtime.handle().clone(),
+        key_store,
+        startup: StartupStatus::ready(served.server.base_url())
+            .with_retailer_stores(served.list.clone()),
+        state: AppState {
+            last_query: "dunk low".into(),
+            in_stock_at: first.clone(),
+            ..AppState::default()
+        },
+        screenshot: None,
+        user_db: Some(served.dir.path().join(UserDb::FILE_NAME)),
+    });
+    let skus = |h: &egui_kittest::Harness<'_, App>| -> Option<Vec<String>> {
+        let page = h.state().search_results()?;
+        Some(page.hits.iter().map(|hit| hit.sku.clone()).collect())
+    };
+    step_until(&mut harness, "the store's Dunks", |h| {
+        h.state().is_idle() && skus(h).is_some_and(|s| s.iter().any(|c| c == "DD1391-100"))
+    });
+    let listed = skus(&harness).unwrap();
+    assert!(listed.len() < 10, "only the store's: {listed:?}");
+    assert!(
+        has_label_containing(&harness, &first),
+        "the store chosen is shown"
+    );
+    // Focused by a click, then typed into, as a user does.
+    let size_box = (egui::accesskit::Role::TextInput, "Size (US)");
+    harness
+        .get_by_role_and_label(size_box.0, size_box.1)
+        .click();
+    harness.step();
+    harness
+        .get_by_role_and_label(size_box.0, size_box.1)
+        .type_text("8");
+    harness.step();
+    assert_eq!(harness.state().state.size_filter, "8");
+    step_until(&mut harness, "the Panda gone in US 8", |h| {
+        h.state().is_idle() && skus(h).is_some_and(|s| !s.iter().any(|c| c == "DD1391-100"))
+    });
     drop(harness);
     drop(served);
 }

@@ -69,6 +69,8 @@ impl App {
             gtin: filter(&self.state.gtin_filter),
             country: self.state.country,
             cached_only: false,
+            in_stock_at: filter(&self.state.in_stock_at),
+            size: filter(&self.state.size_filter),
         }
     }
 

@@ -65,6 +65,19 @@ impl App {
         self.status_ui(ui);
 
         let search_output = {
+            // The stores whose catalogues the service keeps: what a search can be narrowed to.
+            let stores: Vec<String> = self
+                .service_sources()
+                .map(|sources| {
+                    sources
+                        .realtime
+                        .stores()
+                        .iter()
+                        .filter(|store| store.catalogue.is_some())
+                        .map(|store| store.name.clone())
+                        .collect()
+                })
+                .unwrap_or_default();
             let base_url = self.base_url.clone().unwrap_or_default();
             let thumbnail = move |ui: &mut egui::Ui, url: &str| {
                 let size = egui::vec2(57.0, 38.0);
@@ -82,12 +95,15 @@ impl App {
                 selected: self.state.selected_product.as_deref(),
                 highlighted: self.search.highlighted,
                 thumbnail: &thumbnail,
+                stores: &stores,
             };
             let mut fields = ui::search::SearchFields {
                 query: &mut self.state.last_query,
                 sku: &mut self.state.sku_filter,
                 gtin: &mut self.state.gtin_filter,
                 country: &mut self.state.country,
+                in_stock_at: &mut self.state.in_stock_at,
+                size: &mut self.state.size_filter,
             };
             let client_error = self.client_error.as_deref();
             egui::Panel::left("search_panel")

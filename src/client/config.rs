@@ -91,6 +91,10 @@ pub struct SearchQuery {
     /// Ask only for what the server already holds (`Cache-Control: only-if-cached`): search
     /// as you type against a live source, which then spends no upstream call per keystroke.
     pub cached_only: bool,
+    /// Only what this store (its label, `kith.com`) has in stock (`in_stock_at=`).
+    pub in_stock_at: Option<String>,
+    /// With `in_stock_at`: in stock in this US size.
+    pub size: Option<String>,
 }
 
 impl SearchQuery {

@@ -247,6 +247,12 @@ impl Client {
             if query.country != Country::Us {
                 pairs.append_pair("country", query.country.code());
             }
+            if let Some(store) = &query.in_stock_at {
+                pairs.append_pair("in_stock_at", store);
+                if let Some(size) = &query.size {
+                    pairs.append_pair("size", size);
+                }
+            }
         }
         drop_empty_query(&mut url);
         self.get_with(url, Budgeted::No, query.cached_only).await

@@ -23,6 +23,10 @@ pub struct SearchFields<'a> {
     pub gtin: &'a mut String,
     /// The dataset searched.
     pub country: &'a mut Country,
+    /// Only what this store has in stock (its label); empty for any product.
+    pub in_stock_at: &'a mut String,
+    /// With `in_stock_at`: the US size; empty for any.
+    pub size: &'a mut String,
 }
 
 /// What the search panel shows besides the fields.
@@ -41,6 +45,9 @@ pub struct SearchView<'a> {
     pub highlighted: Option<usize>,
     /// Draws a hit's thumbnail from its image URL.
     pub thumbnail: &'a dyn Fn(&mut egui::Ui, &str),
+    /// The stores whose catalogues the service keeps (labels): what the search can be
+    /// narrowed to.
+    pub stores: &'a [String],
 }
 
 /// What the user did in the search panel this frame.
@@ -83,7 +90,9 @@ pub fn search_ui(
     });
     egui::CollapsingHeader::new("Filters")
         .id_salt("search_filters")
-        .default_open(!fields.sku.is_empty() || !fields.gtin.is_empty())
+        .default_open(
+            !fields.sku.is_empty() || !fields.gtin.is_empty() || !fields.in_stock_at.is_empty(),
+        )
         .show(ui, |ui| {
             egui::Grid::new("search_filter_fields")
                 .num_columns(2)
@@ -103,6 +112,7 @@ pub fn search_ui(
                             .changed();
                         ui.end_row();
                     }
+                    output.query_changed |= stock_filter_ui(ui, fields, view.stores);
                 });
         });
     let fr_allowed = view.tier.is_none_or(|tier| tier.allows(Feature::SearchFr));
@@ -207,6 +217,49 @@ fn more_ui(ui: &mut egui::Ui, view: &SearchView<'_>, output: &mut SearchOutput) 
         }
         Fetched::NotYetRequested | Fetched::Completed(_) => {}
     }
+}
+
+/// "In stock at" (a store whose catalogue the service keeps, or any) and, once a store is
+/// chosen, the US size; whether either changed. Two grid rows.
+fn stock_filter_ui(ui: &mut egui::Ui, fields: &mut SearchFields<'_>, stores: &[String]) -> bool {
+    let mut changed = false;
+    let label = ui.label("In stock at");
+    let shown = if fields.in_stock_at.is_empty() {
+        "any store or none".to_owned()
+    } else {
+        fields.in_stock_at.clone()
+    };
+    ui.add_enabled_ui(!stores.is_empty() || !fields.in_stock_at.is_empty(), |ui| {
+        egui::ComboBox::from_id_salt("in_stock_at")
+            .selected_text(shown)
+            .show_ui(ui, |ui| {
+                changed |= ui
+                    .selectable_value(fields.in_stock_at, String::new(), "any store or none")
+                    .changed();
+                for store in stores {
+                    changed |= ui
+                        .selectable_value(fields.in_stock_at, store.clone(), store)
+                        .changed();
+                }
+            })
+            .response
+            .labelled_by(label.id)
+            .on_disabled_hover_text("No store's catalogue is read: add a store in Settings");
+    });
+    ui.end_row();
+    if !fields.in_stock_at.is_empty() {
+        let label = ui.label("Size (US)");
+        changed |= ui
+            .add(
+                egui::TextEdit::singleline(fields.size)
+                    .hint_text("any, or e.g. 9.5")
+                    .desired_width(60.0),
+            )
+            .labelled_by(label.id)
+            .changed();
+        ui.end_row();
+    }
+    changed
 }
 
 /// One hit: thumbnail, title, brand, style code and price range. The whole row is clickable.

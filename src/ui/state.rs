@@ -237,6 +237,10 @@ pub struct AppState {
     pub sku_filter: String,
     /// The GTIN filter; empty for none.
     pub gtin_filter: String,
+    /// Only what this store (its label) has in stock; empty for any product.
+    pub in_stock_at: String,
+    /// With `in_stock_at`: the US size in stock; empty for any.
+    pub size_filter: String,
     /// The dataset searched.
     pub country: Country,
     /// The view beside the search panel.
