@@ -143,12 +143,6 @@ enum SourceArg {
     Kicksdb,
 }
 
-/// The stores' crawled catalogues, in the data directory.
-const STORES_FILE: &str = "stores.sqlite";
-
-/// Least time between two readings of a store's whole catalogue in the window.
-const STORE_PASS_INTERVAL: std::time::Duration = std::time::Duration::from_secs(30 * 60);
-
 /// The environment variable `serve --source kicksdb` reads the KicksDB key from (never an
 /// argument: arguments are visible to every user of the machine).
 const KICKSDB_KEY_ENV: &str = "SOLESCOPE_KICKSDB_KEY";
@@ -296,7 +290,7 @@ fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
             .context(
                 "no home directory, so no place for the stores' catalogues (pass --stores-file)",
             )?
-            .join(STORES_FILE),
+            .join(service::start::STORES_FILE),
     };
     config.store_reading = Some(service::start::crawled_store_reading(
         RetailerStores::new(args.retailer_stores.iter().cloned()),
@@ -603,9 +597,12 @@ fn run_window(screenshot: &ScreenshotArgs, extra_stores: &[StoreUrl]) -> anyhow:
     };
     let store_reading = service::start::crawled_store_reading(
         retailer_stores.clone(),
-        &data_dir.clone().unwrap_or_default().join(STORES_FILE),
+        &data_dir
+            .clone()
+            .unwrap_or_default()
+            .join(service::start::STORES_FILE),
         &path,
-        STORE_PASS_INTERVAL,
+        service::start::STORE_PASS_INTERVAL,
     );
     let live_stores = store_reading.clone();
     let worker_status = status.clone();

@@ -197,16 +197,40 @@ fn kicksdb_key() -> anyhow::Result<String> {
     }
 }
 
-/// The service this command talks to, on `runtime`, and a client of it.
+/// The stores the user added in the window's Settings (kept in the user database), read as
+/// the window reads them: crawled into `stores.sqlite` beside it and matched against
+/// `catalogue` (a pass at most every 30 minutes, counted from the last on disk, so the
+/// window and the monitor do not read a store twice in a row).
+fn users_stores(
+    db_path: &std::path::Path,
+    catalogue: &std::path::Path,
+) -> anyhow::Result<solescope::service::storefront::StoreReading> {
+    let stores = UserDb::open(db_path)?.retailer_stores()?;
+    let dir = db_path.parent().unwrap_or(std::path::Path::new("."));
+    Ok(service::start::crawled_store_reading(
+        solescope::model::RetailerStores::new(stores),
+        &dir.join(service::start::STORES_FILE),
+        catalogue,
+        service::start::STORE_PASS_INTERVAL,
+    ))
+}
+
+/// The service this command talks to, on `runtime`, and a client of it; with the user's
+/// stores when `stores_of` (the user database) is given.
 fn start_service(
     runtime: &tokio::runtime::Runtime,
     source: &SourceArgs,
     settings: &BudgetSettingsCell,
+    stores_of: Option<&std::path::Path>,
 ) -> anyhow::Result<(ServerHandle, Client)> {
     let state = match source.source {
         SourceArg::Demo => {
             let catalogue = catalogue_or_demo(None)?;
-            ServiceState::open(&ServiceConfig::new(&catalogue))
+            let mut config = ServiceConfig::new(&catalogue);
+            if let Some(db_path) = stores_of {
+                config.store_reading = Some(users_stores(db_path, &catalogue)?);
+            }
+            ServiceState::open(&config)
                 .with_context(|| format!("opening {}", catalogue.display()))?
         }
         SourceArg::Kicksdb => {
@@ -224,6 +248,9 @@ fn start_service(
             live.budget.settings = settings.clone();
             let mut config = ServiceConfig::new(&mirror);
             config.realtime_per_minute = live.realtime_per_minute;
+            if let Some(db_path) = stores_of {
+                config.store_reading = Some(users_stores(db_path, &mirror)?);
+            }
             let source =
                 Arc::new(Kicksdb::new(&live, None).context("starting the KicksDB source")?);
             ServiceState::with_sources(
@@ -263,7 +290,7 @@ pub fn run_monitor(args: &MonitorArgs) -> anyhow::Result<()> {
     }
     let settings = BudgetSettingsCell::new(budget_settings(&db_path, &args.source.budget)?);
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
-    let (server, client) = start_service(&runtime, &args.source, &settings)?;
+    let (server, client) = start_service(&runtime, &args.source, &settings, Some(&db_path))?;
     let plan = PlanConfig {
         alerts_every: args.alerts_every,
         portfolio_every: args.portfolio_every,
@@ -366,7 +393,7 @@ pub fn run_portfolio(command: PortfolioCommand) -> anyhow::Result<()> {
                 solescope::userdb::portfolio::holdings(&mut db)?
             };
             let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
-            let (server, client) = start_service(&runtime, &source, &settings)?;
+            let (server, client) = start_service(&runtime, &source, &settings, None)?;
             let rows = runtime.block_on(headless::value(&client, holdings));
             runtime.block_on(server.shutdown());
             let rows = rows?;

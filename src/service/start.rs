@@ -12,6 +12,12 @@ use super::storefront::{StoreReading, StorefrontConfig};
 use super::{ServerHandle, ServiceConfig, ServiceState};
 use crate::model::RetailerStores;
 
+/// The stores' crawled catalogues' file, in the user's data directory.
+pub const STORES_FILE: &str = "stores.sqlite";
+
+/// Least time between two readings of a store's whole catalogue, by default.
+pub const STORE_PASS_INTERVAL: std::time::Duration = std::time::Duration::from_secs(30 * 60);
+
 /// A reading of `stores` as the window and `serve` do it: read politely, each store's whole
 /// catalogue crawled into `file` (`stores.sqlite` in the data directory) at most every
 /// `pass_interval`, and matched against `catalogue` (the window's KicksDB mirror joins when
