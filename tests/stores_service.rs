@@ -268,6 +268,13 @@ async fn a_store_only_sneaker_is_found_by_search_and_opened_with_its_store_price
     let product: serde_json::Value = answer.json().await.unwrap();
     assert_eq!(product["data"]["title"], "Vans Old Skool Colorway 7");
     assert!(!product["data"]["variants"].as_array().unwrap().is_empty());
+    // Where to buy asks the store for it by its own handle, read live.
+    let answer = served
+        .get(&format!("/api/v3/retailer-a/products/{id}?store={label}"))
+        .await;
+    assert_eq!(answer.status(), 200);
+    let retail: RetailerEnvelope = answer.json().await.unwrap();
+    assert_eq!(retail.data.slug, "vans-old-skool-7");
 }
 
 /// `in_stock_at` narrows a search to what one store has in stock, `size` to one size: the Panda

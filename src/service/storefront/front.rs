@@ -178,11 +178,12 @@ impl StoresInFront {
         let status = crawl.map_or(CrawlStatus::NotYet, |crawl| crawl.status(store));
         let read = matches!(status, CrawlStatus::Read { .. });
         if let (Some(crawl), true) = (crawl, read) {
-            // The store's own handle (what its pages and a user paste name).
+            // The store's own handle (what its pages and a user paste name), or the id of one of
+            // its store-only products.
             if let Ok(Some(product)) = crawl.product_by_handle(store, id).await {
                 return Ask::Handle(product.handle, None);
             }
-            if held.is_some() {
+            if held.is_some() || crate::service::shelf::store_pk_of_id(id).is_some() {
                 return Ask::NotSold(format!(
                     "{} sells no product with this style code or barcode ({status})",
                     store.label()

@@ -669,7 +669,10 @@ impl StoreCatalogue {
         let (url, handle) = (store.clone(), handle.to_owned());
         Ok(on_db(self.inner.crawler.db(), move |db| {
             let row = db.store(&url)?;
-            let Some(id) = db.product_id_by_handle(row.store_id, &handle)? else {
+            // A store-only product's id (`store-<product id>`) names it too.
+            let by_id = crate::service::shelf::store_pk_of_id(&handle)
+                .map(|pk| u64::try_from(pk - crate::service::shelf::STORE_PK_BASE).unwrap_or(0));
+            let Some(id) = by_id.or(db.product_id_by_handle(row.store_id, &handle)?) else {
                 return Ok(None);
             };
             Ok(db
