@@ -77,3 +77,19 @@ HOME="$live_home" XDG_DATA_HOME="$live_home/data" \
     --source kicksdb --query "dunk low" "${store_args[@]}" >/dev/null
 rm -rf "$live_home"
 echo "$out/where-to-buy-live.png"
+
+# Stores as catalogues: two realistic shops (the catalogue-crawl tests' mock: own handles, two
+# pages each, apparel, a decoy, Vans the catalogue lacks), crawled and matched; the search for
+# what only they sell lists it as retail only, and its product shows where it is sold.
+shop_args=()
+for _ in 1 2; do
+    out_file="$(mktemp)"
+    target/debug/examples/mock_storefront --sneaker-store >"$out_file" &
+    store_pids+=("$!")
+    store_outs+=("$out_file")
+    for _ in $(seq 1 100); do [[ -s "$out_file" ]] && break; sleep 0.1; done
+    shop_args+=(--retailer-store "$(awk '{print $NF; exit}' "$out_file")")
+done
+run target/debug/solescope --screenshot "$out/stores-search.png" --view product \
+    --query "vans old skool" "${shop_args[@]}" >/dev/null
+echo "$out/stores-search.png"

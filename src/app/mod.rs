@@ -382,7 +382,8 @@ impl App {
         ui::widgets::focus_ring_ui(&ctx);
         if self.screenshot.is_some() {
             self.screenshot_autopilot(&ctx);
-            let is_idle = self.is_idle() && self.alerts_settled();
+            let is_idle =
+                self.is_idle() && self.alerts_settled() && self.screenshot_stores_settled();
             if let Some(run) = &mut self.screenshot {
                 run.after_frame(&ctx, is_idle);
             }

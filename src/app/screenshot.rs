@@ -57,6 +57,8 @@ pub(crate) struct ScreenshotRun {
     idle_since: Option<f64>,
     started_at: Option<f64>,
     asked: bool,
+    /// Searched again once the stores' catalogues were read (their store-only shoes listed).
+    searched_after_stores: bool,
 }
 
 impl ScreenshotRun {
@@ -66,6 +68,7 @@ impl ScreenshotRun {
             idle_since: None,
             started_at: None,
             asked: false,
+            searched_after_stores: false,
         }
     }
 
@@ -113,12 +116,50 @@ impl ScreenshotRun {
 
 impl App {
     /// In a screenshot run: open the first hit when the view shows a product and none is open.
+    /// Whether a screenshot run may settle as far as the stores go: none read, or each
+    /// store's catalogue read (or refused) and the search asked again since.
+    pub(super) fn screenshot_stores_settled(&self) -> bool {
+        self.startup.retailer_stores().is_empty()
+            || self
+                .screenshot
+                .as_ref()
+                .is_some_and(|run| run.searched_after_stores)
+    }
+
+    /// A screenshot run reading stores: once the service says every store's catalogue was
+    /// read (or why it was not), the search is asked again, so the stores' own shoes are in it.
+    fn search_again_once_stores_read(&mut self, ctx: &egui::Context) {
+        if self.screenshot_stores_settled() {
+            return;
+        }
+        let read = self.service_sources().is_some_and(|sources| {
+            let stores = sources.realtime.stores();
+            !stores.is_empty()
+                && stores.iter().all(|store| {
+                    store.catalogue.as_deref().is_none_or(|text| {
+                        !text.contains("not been read yet") && !text.starts_with("reading")
+                    })
+                })
+        });
+        if read && self.is_idle() {
+            if let Some(run) = &mut self.screenshot {
+                run.searched_after_stores = true;
+            }
+            self.send_search(ctx);
+        }
+    }
+
     pub(super) fn screenshot_autopilot(&mut self, ctx: &egui::Context) {
+        self.search_again_once_stores_read(ctx);
         let wants_product = matches!(
             self.state.view,
             View::Product | View::Orders | View::Realtime | View::Alerts
         );
-        if wants_product && self.state.selected_product.is_none() && self.is_idle() {
+        if wants_product
+            && self.state.selected_product.is_none()
+            && self.is_idle()
+            && self.screenshot_stores_settled()
+        {
             let first = self
                 .search_results()
                 .and_then(|r| r.hits.first())

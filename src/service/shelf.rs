@@ -110,10 +110,11 @@ pub fn store_hit(
 }
 
 /// A store-only product as the product route answers it: what its hit says (its store's
-/// sizes and prices, its link), with no market figures (no marketplace sells it), no release
-/// date and no retail price (the store's price is its variants').
+/// sizes and prices, its link), with no market figures (no marketplace sells it). Its retail
+/// price is the store's lowest (a retailer sells at retail) and it has no release date the
+/// store gives; both withheld unless `full` (the tier's rule, as for any product).
 #[must_use]
-pub fn product_of_hit(hit: SearchHit) -> Product {
+pub fn product_of_hit(hit: SearchHit, full: bool) -> Product {
     use crate::model::v2::{Link, Variant, VariantMetadata};
     let model = hit
         .category
@@ -149,6 +150,14 @@ pub fn product_of_hit(hit: SearchHit) -> Product {
             asks: None,
         })
         .collect();
+    let retail_prices = (full && hit.min_price > 0.0).then(|| {
+        vec![crate::model::v2::RetailPrice {
+            sku: hit.sku.clone(),
+            price: hit.min_price,
+            currency: hit.currency.clone(),
+            source: crate::service::origin::names::STOREFRONT.to_owned(),
+        }]
+    });
     Product {
         links: vec![Link {
             link: hit.link.clone(),
@@ -171,8 +180,8 @@ pub fn product_of_hit(hit: SearchHit) -> Product {
         min_price: hit.min_price,
         max_price: hit.max_price,
         trending: false,
-        release_dates: None,
-        retail_prices: None,
+        release_dates: full.then(Vec::new),
+        retail_prices,
         variants,
     }
 }

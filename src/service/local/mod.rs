@@ -372,7 +372,7 @@ impl CatalogueSource for Arc<LocalCatalogue> {
         if store_pk_of_id(id).is_some() {
             let hit = self.product_hit(id, Country::Us).await?;
             return Ok(Sourced {
-                value: product_of_hit(hit.value),
+                value: product_of_hit(hit.value, full),
                 origin: hit.origin,
             });
         }
