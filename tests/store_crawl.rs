@@ -639,3 +639,27 @@ async fn the_background_task_crawls_each_listed_store_once_due() {
     assert_eq!(a.feed_requests().len(), 2);
     assert_eq!(b.feed_requests().len(), 1);
 }
+
+/// The next pass is due after the interval the user set (Settings, shared through the store
+/// list), not the default 30 minutes; without a setting, after the default.
+#[tokio::test]
+async fn the_next_pass_is_due_after_the_interval_the_user_set() {
+    let catalogue = Catalogue::new();
+    let mock = MockStorefront::start_with_synthetic(Vec::new(), 10).await;
+    let store = store_of(&mock);
+    let storefronts = quick_storefronts(&[&mock], Duration::from_millis(20));
+    let dir = tempfile::tempdir().unwrap();
+    let (crawl, _) = open(dir.path(), &catalogue.path, &storefronts, fast_config());
+    let report = crawl.crawl_now(&store).await.unwrap();
+    assert_eq!(report.next_pass_at - report.started_at, 30 * 60);
+    storefronts
+        .stores()
+        .set_pass_interval(Some(Duration::from_secs(5 * 60)));
+    let report = crawl.crawl_now(&store).await.unwrap();
+    assert_eq!(report.next_pass_at - report.started_at, 5 * 60);
+    assert_eq!(
+        crawl.next_pass_at(&store).await.unwrap(),
+        Some(report.next_pass_at),
+        "kept on disk"
+    );
+}

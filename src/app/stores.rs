@@ -17,6 +17,9 @@ enum Change {
     Remove(StoreUrl),
 }
 
+/// What the user database keeps of the stores: the list, and the minutes between readings.
+type Saved = (Vec<StoreUrl>, Option<u32>);
+
 /// The storefronts' state in the app.
 #[derive(Default)]
 pub(super) struct StoresState {
@@ -24,9 +27,17 @@ pub(super) struct StoresState {
     error: Option<String>,
     /// The stores read from the user database (`None` until read).
     saved: Option<Vec<StoreUrl>>,
-    loading: Option<Promise<Result<Vec<StoreUrl>, UserDbError>>>,
+    loading: Option<Promise<Result<Saved, UserDbError>>>,
     writes: Vec<(Change, Promise<Result<bool, UserDbError>>)>,
+    /// Least minutes between two readings of a store's catalogue, as shown in Settings.
+    pass_minutes: Option<u32>,
+    /// The last write of it (its failure is shown).
+    pass_write: Option<Promise<Result<(), UserDbError>>>,
 }
+
+/// Minutes between two readings of a store's catalogue when the user set none
+/// (`service::start::STORE_PASS_INTERVAL`).
+const DEFAULT_PASS_MINUTES: u32 = 30;
 
 impl App {
     /// Per frame: loads the saved stores once, and applies finished writes.
@@ -38,14 +49,21 @@ impl App {
             && stores.loading.is_none()
             && let Some(db) = &db
         {
-            stores.loading = Some(db.run(|db| db.retailer_stores()));
+            stores.loading =
+                Some(db.run(|db| Ok((db.retailer_stores()?, db.store_pass_minutes()?))));
         }
         if let Some(loading) = stores.loading.take() {
             match loading.try_take() {
-                Ok(Ok(saved)) => {
+                Ok(Ok((saved, minutes))) => {
                     for store in &saved {
                         shared.add(store.clone());
                     }
+                    if let Some(minutes) = minutes {
+                        shared.set_pass_interval(Some(std::time::Duration::from_secs(
+                            u64::from(minutes) * 60,
+                        )));
+                    }
+                    stores.pass_minutes = minutes;
                     stores.saved = Some(saved);
                 }
                 Ok(Err(err)) => {
@@ -53,6 +71,13 @@ impl App {
                     stores.saved = Some(Vec::new());
                 }
                 Err(still) => stores.loading = Some(still),
+            }
+        }
+        if let Some(write) = stores.pass_write.take() {
+            match write.try_take() {
+                Ok(Ok(())) => {}
+                Ok(Err(err)) => stores.error = Some(format!("{err:#}")),
+                Err(still) => stores.pass_write = Some(still),
             }
         }
         for (change, write) in std::mem::take(&mut stores.writes) {
@@ -133,7 +158,9 @@ impl App {
             (rows, StoresOwner::InWindow)
         };
         let db = self.alerts_db();
+        let shared = self.startup.retailer_stores().clone();
         let stores = &mut self.stores;
+        let mut minutes = stores.pass_minutes.unwrap_or(DEFAULT_PASS_MINUTES);
         let action = ui::stores::retail_stores_ui(
             ui,
             &rows,
@@ -141,6 +168,7 @@ impl App {
             stores.error.as_deref(),
             owner,
             retailer.as_deref(),
+            &mut minutes,
         );
         let Some(db) = db else {
             if action != StoresAction::None {
@@ -166,6 +194,15 @@ impl App {
                 let row = store.clone();
                 let write = db.run(move |db| db.remove_retailer_store(&row));
                 stores.writes.push((Change::Remove(store), write));
+            }
+            StoresAction::PassMinutes(minutes) => {
+                // In force at once for the crawl of this window's services; kept for the next
+                // start and for `solescope monitor`.
+                stores.pass_minutes = Some(minutes);
+                shared.set_pass_interval(Some(std::time::Duration::from_secs(
+                    u64::from(minutes) * 60,
+                )));
+                stores.pass_write = Some(db.run(move |db| db.set_store_pass_minutes(minutes)));
             }
         }
         if !stores.writes.is_empty() {

@@ -199,19 +199,25 @@ fn kicksdb_key() -> anyhow::Result<String> {
 
 /// The stores the user added in the window's Settings (kept in the user database), read as
 /// the window reads them: crawled into `stores.sqlite` beside it and matched against
-/// `catalogue` (a pass at most every 30 minutes, counted from the last on disk, so the
-/// window and the monitor do not read a store twice in a row).
+/// `catalogue` (a pass at most as often as Settings say, 30 minutes by default, counted from
+/// the last on disk, so the window and the monitor do not read a store twice in a row).
 fn users_stores(
     db_path: &std::path::Path,
     catalogue: &std::path::Path,
 ) -> anyhow::Result<solescope::service::storefront::StoreReading> {
-    let stores = UserDb::open(db_path)?.retailer_stores()?;
+    let db = UserDb::open(db_path)?;
+    let stores = solescope::model::RetailerStores::new(db.retailer_stores()?);
+    let interval = db
+        .store_pass_minutes()?
+        .map_or(service::start::STORE_PASS_INTERVAL, |m| {
+            std::time::Duration::from_secs(u64::from(m) * 60)
+        });
     let dir = db_path.parent().unwrap_or(std::path::Path::new("."));
     Ok(service::start::crawled_store_reading(
-        solescope::model::RetailerStores::new(stores),
+        stores,
         &dir.join(service::start::STORES_FILE),
         catalogue,
-        service::start::STORE_PASS_INTERVAL,
+        interval,
     ))
 }
 

@@ -135,6 +135,8 @@ pub struct StoreHealth {
 struct Inner {
     stores: Vec<StoreUrl>,
     health: HashMap<StoreUrl, StoreHealth>,
+    /// Least time between two readings of a store's whole catalogue, as the user set it.
+    pass_interval: Option<std::time::Duration>,
 }
 
 /// The storefronts in use, shared by the window (which edits them) and the service (which reads
@@ -185,6 +187,18 @@ impl RetailerStores {
             inner.health.retain(|store, _| unique.contains(store));
             inner.stores = unique;
         });
+    }
+
+    /// Least time between two readings of a store's whole catalogue, when the user set one
+    /// (the crawl's own default otherwise).
+    #[must_use]
+    pub fn pass_interval(&self) -> Option<std::time::Duration> {
+        self.read(|inner| inner.pass_interval)
+    }
+
+    /// Sets it (Settings): counted from the next reading of each store.
+    pub fn set_pass_interval(&self, interval: Option<std::time::Duration>) {
+        self.write(|inner| inner.pass_interval = interval);
     }
 
     /// Adds `store` at the end; `false` when it was listed already.

@@ -6,7 +6,30 @@ use rusqlite::{OptionalExtension as _, params};
 use super::{UserDb, UserDbError};
 use crate::model::StoreUrl;
 
+/// The `meta` key of the least minutes between two readings of a store's catalogue.
+const PASS_MINUTES_KEY: &str = "store_pass_minutes";
+
 impl UserDb {
+    /// The least minutes between two readings of a store's whole catalogue the user set
+    /// (`None`: the default; a value that does not read as minutes reads as none).
+    ///
+    /// # Errors
+    /// [`UserDbError::Sqlite`] when the read fails.
+    pub fn store_pass_minutes(&self) -> Result<Option<u32>, UserDbError> {
+        Ok(self
+            .meta(PASS_MINUTES_KEY)?
+            .and_then(|text| text.parse::<u32>().ok())
+            .filter(|minutes| (1..=10_080).contains(minutes)))
+    }
+
+    /// Saves it.
+    ///
+    /// # Errors
+    /// [`UserDbError::Sqlite`] when the write fails.
+    pub fn set_store_pass_minutes(&self, minutes: u32) -> Result<(), UserDbError> {
+        self.set_meta(PASS_MINUTES_KEY, &minutes.clamp(1, 10_080).to_string())
+    }
+
     /// The stored storefronts, in order. A row that no longer reads as a store address (written
     /// by hand) is skipped with a warning rather than failing the list.
     ///

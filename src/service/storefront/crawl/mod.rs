@@ -434,9 +434,16 @@ impl Crawler {
             report.outcome = PassOutcome::Refused;
         }
         let finished_at = now_unix();
-        let next = match report.outcome {
-            PassOutcome::Refused => finished_at + secs(self.config.refused_retry),
-            _ => (started_at + secs(self.config.pass_interval)).max(finished_at + secs(wait_after)),
+        let next = if report.outcome == PassOutcome::Refused {
+            finished_at + secs(self.config.refused_retry)
+        } else {
+            // The user's setting (Settings, `--store-pass-minutes`), else the default.
+            let interval = self
+                .storefronts
+                .stores()
+                .pass_interval()
+                .unwrap_or(self.config.pass_interval);
+            (started_at + secs(interval)).max(finished_at + secs(wait_after))
         };
         let mut detail: Vec<String> = report.refusal.iter().map(ToString::to_string).collect();
         detail.extend(pass.notes.iter().cloned());
