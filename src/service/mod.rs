@@ -223,6 +223,8 @@ impl ServiceState {
 
     /// The keys (in the source's index) of the products the store `name` (its address or
     /// host) has in stock, in `size` when given, as its catalogue was last read and matched.
+    /// 404 when no store of that name is read or no store catalogue is kept (lookups only);
+    /// 503 with `Retry-After` while its catalogue is still to be read.
     pub(crate) fn store_stock(&self, name: &str, size: Option<&str>) -> Result<Vec<i64>, ApiError> {
         let store = self
             .store_reading
@@ -231,27 +233,28 @@ impl ServiceState {
             .into_iter()
             .find(|store| store.is_named_by(name))
             .ok_or_else(|| {
-                ApiError::BadRequest(format!(
+                ApiError::NotFound(format!(
                     "in_stock_at: no store named {:?} is read by this service",
                     source::truncate(name, 100)
                 ))
             })?;
-        let crawl = self.store_reading.crawl().ok_or_else(|| {
-            ApiError::BadRequest(
+        let file = self.catalogue.codes_file();
+        let (Some(crawl), Some(file)) = (self.store_reading.crawl(), file) else {
+            return Err(ApiError::NotFound(
                 "in_stock_at: this service looks stores' products up one by one and keeps no \
                  store catalogue to narrow a search to"
                     .to_owned(),
-            )
-        })?;
-        let file = self.catalogue.codes_file().ok_or_else(|| {
-            ApiError::BadRequest("in_stock_at: this source keeps no catalogue file".to_owned())
-        })?;
-        crawl.in_stock(&file, &store, size).ok_or_else(|| {
-            ApiError::BadRequest(format!(
-                "in_stock_at: {}'s catalogue has not been read yet",
-                store.label()
-            ))
-        })
+            ));
+        };
+        crawl
+            .in_stock(&file, &store, size)
+            .ok_or_else(|| ApiError::Unavailable {
+                message: format!(
+                    "in_stock_at: {}'s catalogue has not been read yet",
+                    store.label()
+                ),
+                retry_after_secs: 60,
+            })
     }
 
     /// Runs `work` (a key table read) on tokio's blocking pool, so the async workers keep

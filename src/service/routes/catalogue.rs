@@ -74,10 +74,11 @@ fn in_stock_at(
     state: &ServiceState,
     params: &Params,
 ) -> Result<Option<std::sync::Arc<[i64]>>, ApiError> {
-    let Some(name) = params.text("in_stock_at", MAX_FILTER_CHARS)? else {
+    // Any length is taken: a name no store has is a 404, a size no store writes matches none.
+    let Some(name) = params.get("in_stock_at") else {
         return Ok(None);
     };
-    let size = params.text("size", MAX_FILTER_CHARS)?;
+    let size = params.get("size");
     state.store_stock(name, size).map(|pks| Some(pks.into()))
 }
 
@@ -96,8 +97,10 @@ fn in_stock_at(
     ),
     responses((status = 200, body = SearchResponse), (status = 400, body = ErrorBody),
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody, description = "`in_stock_at` names no store this service reads, or it keeps no store catalogue"),
         (status = 429, body = ErrorBody, description = "A live source's own limit (KicksDB), with Retry-After"),
         (status = 502, body = ErrorBody, description = "A live source failed or refused its key or plan"),
+        (status = 503, body = ErrorBody, description = "`in_stock_at`: the store's catalogue is not read yet (Retry-After), or the service is busy"),
         (status = 504, body = ErrorBody, description = "A live source did not answer in time")),
     security(("api_key" = [])))]
 pub(crate) async fn search(
