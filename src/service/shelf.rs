@@ -15,6 +15,9 @@ use std::sync::{Mutex, PoisonError};
 
 use crate::model::{Product, SearchHit};
 use crate::search::live::{LiveError, LiveIndex, LiveProduct};
+use crate::service::error::ApiError;
+use crate::service::origin::Sourced;
+use crate::service::source::product_not_found;
 
 /// Keys of store-only products start here (catalogue rows count from 1 and never get near).
 pub const STORE_PK_BASE: i64 = 1 << 60;
@@ -78,6 +81,22 @@ impl Shelf {
         }
     }
 
+    /// [`replace`](Self::replace), a refusal logged: the products stay out of the search
+    /// until the store's next list. Blocking.
+    pub fn take(
+        &self,
+        index: &LiveIndex,
+        store: &crate::model::StoreUrl,
+        products: &[LiveProduct],
+    ) {
+        if let Err(err) = self.replace(index, store.label(), products) {
+            tracing::error!(
+                "{}: its store-only products are not searchable: {err}",
+                store.label()
+            );
+        }
+    }
+
     /// How many store-only products are on the shelf.
     #[must_use]
     pub fn len(&self) -> usize {
@@ -94,6 +113,39 @@ impl Shelf {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+}
+
+/// The product route's answers for a store-only product's id (`store-<product id>`) from
+/// `index` (none yet: not found); `None` when `id` names no store-only product, for the source's
+/// own catalogue to answer.
+pub fn product_hit(
+    index: Option<&LiveIndex>,
+    id: &str,
+    country: crate::model::Country,
+) -> Option<Result<Sourced<SearchHit>, ApiError>> {
+    let pk = store_pk_of_id(id)?;
+    Some(
+        index
+            .and_then(|index| store_hit(index, pk, country, true))
+            .map(|hit| Sourced {
+                origin: origin_of_hit(&hit),
+                value: hit,
+            })
+            .ok_or_else(|| product_not_found(id)),
+    )
+}
+
+/// [`product_hit`] as the v2 product (`full`: the tier may see the retail price).
+pub fn product(
+    index: Option<&LiveIndex>,
+    id: &str,
+    full: bool,
+) -> Option<Result<Sourced<Product>, ApiError>> {
+    let hit = product_hit(index, id, crate::model::Country::Us)?;
+    Some(hit.map(|hit| Sourced {
+        value: product_of_hit(hit.value, full),
+        origin: hit.origin,
+    }))
 }
 
 /// A store-only product's search hit, as the index keeps it; `None` when it is not there.

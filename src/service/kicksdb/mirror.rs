@@ -141,17 +141,12 @@ impl Mirror {
     /// Makes `products` `store`'s store-only products in the index (logged when refused).
     /// Blocking.
     pub(super) fn shelve(&self, store: &crate::model::StoreUrl, products: &[LiveProduct]) {
-        if let Err(err) = self.shelf.replace(&self.index, store.label(), products) {
-            tracing::error!(
-                "{}: its store-only products are not searchable: {err}",
-                store.label()
-            );
-        }
+        self.shelf.take(&self.index, store, products);
     }
 
-    /// The store-only product of index key `pk`, as its hit says (`None`: not on the shelf).
-    pub(super) fn shelved(&self, pk: i64, country: Country) -> Option<SearchHit> {
-        store_hit(&self.index, pk, country, true)
+    /// The index the mirror's products and the store-only ones are searched in.
+    pub(super) fn index(&self) -> &LiveIndex {
+        &self.index
     }
 
     /// The file.

@@ -14,7 +14,7 @@ use crate::model::{
 use crate::service::error::ApiError;
 use crate::service::origin::names::{KICKSDB, KICKSDB_MIRROR};
 use crate::service::origin::{AnswerOrigin, Sourced};
-use crate::service::shelf::{origin_of_hit, product_of_hit, store_pk_of_id};
+use crate::service::shelf;
 use crate::service::source::{
     CatalogueSource, HeldProduct, SearchArgs, SearchPage, no_product_with_slug, product_not_found,
     write_hits_json,
@@ -189,13 +189,8 @@ impl CatalogueSource for Arc<Kicksdb> {
         id: &str,
         country: Country,
     ) -> Result<Sourced<SearchHit>, ApiError> {
-        if let Some(pk) = store_pk_of_id(id) {
-            let hit = self
-                .mirror
-                .shelved(pk, country)
-                .ok_or_else(|| product_not_found(id))?;
-            let origin = origin_of_hit(&hit);
-            return Ok(Sourced { value: hit, origin });
+        if let Some(shelved) = shelf::product_hit(Some(self.mirror.index()), id, country) {
+            return shelved;
         }
         self.product_with(id, country, move |conn, pk| {
             Ok(read::search_hits(conn, &[pk], country)?.pop())
@@ -204,12 +199,8 @@ impl CatalogueSource for Arc<Kicksdb> {
     }
 
     async fn product(&self, id: &str, full: bool) -> Result<Sourced<Product>, ApiError> {
-        if store_pk_of_id(id).is_some() {
-            let hit = self.product_hit(id, Country::Us).await?;
-            return Ok(Sourced {
-                value: product_of_hit(hit.value, full),
-                origin: hit.origin,
-            });
+        if let Some(shelved) = shelf::product(Some(self.mirror.index()), id, full) {
+            return shelved;
         }
         let detail = if full { Detail::Full } else { Detail::Reduced };
         self.product_with(id, Country::Us, move |conn, pk| {

@@ -20,9 +20,7 @@ use crate::catalogue::read::{self, Detail, ProductKey};
 use crate::model::{CatalogueInfo, Country, Product, SearchHit, Stats, Tier, WeeklyOrder};
 use crate::search::live::{LiveIndex, LiveProduct};
 use crate::search::{HitStore, RecentSearches, SearchIndex};
-use crate::service::shelf::{
-    Shelf, is_store_pk, origin_of_hit, product_of_hit, store_hit, store_pk_of_id,
-};
+use crate::service::shelf::{self, Shelf, is_store_pk};
 
 /// The catalogue file itself, ranked by the service's search index.
 pub struct LocalCatalogue {
@@ -347,14 +345,9 @@ impl CatalogueSource for Arc<LocalCatalogue> {
         id: &str,
         country: Country,
     ) -> Result<Sourced<SearchHit>, ApiError> {
-        if let Some(pk) = store_pk_of_id(id) {
-            let hit = self
-                .store_only
-                .load_full()
-                .and_then(|shelved| store_hit(&shelved.index, pk, country, true))
-                .ok_or_else(|| product_not_found(id))?;
-            let origin = origin_of_hit(&hit);
-            return Ok(Sourced { value: hit, origin });
+        let shelved = self.store_only.load_full();
+        if let Some(answer) = shelf::product_hit(shelved.as_ref().map(|s| &s.index), id, country) {
+            return answer;
         }
         let id = id.to_owned();
         let hit = self
@@ -369,12 +362,9 @@ impl CatalogueSource for Arc<LocalCatalogue> {
     }
 
     async fn product(&self, id: &str, full: bool) -> Result<Sourced<Product>, ApiError> {
-        if store_pk_of_id(id).is_some() {
-            let hit = self.product_hit(id, Country::Us).await?;
-            return Ok(Sourced {
-                value: product_of_hit(hit.value, full),
-                origin: hit.origin,
-            });
+        let shelved = self.store_only.load_full();
+        if let Some(answer) = shelf::product(shelved.as_ref().map(|s| &s.index), id, full) {
+            return answer;
         }
         let id = id.to_owned();
         let detail = if full { Detail::Full } else { Detail::Reduced };
@@ -426,10 +416,13 @@ impl CatalogueSource for Arc<LocalCatalogue> {
             Some(shelved) => shelved,
             None if products.is_empty() => return,
             None => match open_store_only(&self.search) {
+                // Two stores' lists may arrive at once: the first index made is the one kept.
                 Ok(made) => {
                     let made = Arc::new(made);
-                    self.store_only.store(Some(Arc::clone(&made)));
-                    made
+                    let before = self
+                        .store_only
+                        .compare_and_swap(&None::<Arc<StoreOnly>>, Some(Arc::clone(&made)));
+                    before.as_ref().map_or(made, Arc::clone)
                 }
                 Err(err) => {
                     tracing::error!("store-only products are not searchable: {err}");
@@ -437,15 +430,7 @@ impl CatalogueSource for Arc<LocalCatalogue> {
                 }
             },
         };
-        if let Err(err) = shelved
-            .shelf
-            .replace(&shelved.index, store.label(), &products)
-        {
-            tracing::error!(
-                "{}: its store-only products are not searchable: {err}",
-                store.label()
-            );
-        }
+        shelved.shelf.take(&shelved.index, store, &products);
     }
 
     fn key_tier(&self, key_digest: &str) -> Result<Option<Tier>, ApiError> {
