@@ -10,8 +10,8 @@
 //! `updated_at` changes) and those matched again. Matches are kept in memory and made again at
 //! start from what is on disk (no request), and whenever the catalogue file changes.
 
+use std::collections::HashMap;
 use std::collections::hash_map::Entry;
-use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::Duration;
@@ -447,6 +447,7 @@ impl StoreCatalogue {
                     ..StoreMatches::default()
                 };
                 let mut stocked: Vec<(i64, &StoreProduct)> = Vec::new();
+                let mut store_only = Vec::new();
                 for ((product, _), answer) in products.iter().zip(answers) {
                     match answer {
                         CatalogueMatch::Product(found, by) => {
@@ -458,25 +459,20 @@ impl StoreCatalogue {
                                 .push((product.product_id, by));
                         }
                         CatalogueMatch::No(why) => {
+                            // A store-only shoe: on the source's shelf, and in the stock list.
                             if shelved && looks_like_a_shoe(product) {
                                 stocked.push((store_pk(product.product_id), product));
+                                store_only.push(live_product(
+                                    &url,
+                                    matches.currency.as_deref(),
+                                    product,
+                                ));
                             }
                             matches.unmatched.push((product.product_id, why));
                         }
                     }
                 }
                 matches.stock = StockList::new(stocked);
-                let store_only = if shelved {
-                    let unmatched: HashSet<u64> =
-                        matches.unmatched.iter().map(|(id, _)| *id).collect();
-                    products
-                        .iter()
-                        .filter(|(p, _)| unmatched.contains(&p.product_id) && looks_like_a_shoe(p))
-                        .map(|(p, _)| live_product(&url, matches.currency.as_deref(), p))
-                        .collect()
-                } else {
-                    Vec::new()
-                };
                 Ok((matches, store_only))
             })
             .await?;
