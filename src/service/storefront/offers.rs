@@ -68,7 +68,14 @@ impl StockList {
             })
             .collect();
         products.sort_unstable_by_key(|(pk, _)| *pk);
-        products.dedup_by_key(|(pk, _)| *pk);
+        // Two listings of one catalogue product: its sizes are both's.
+        products.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            if same {
+                kept.1.append(&mut later.1);
+            }
+            same
+        });
         Self { products }
     }
 
@@ -121,6 +128,37 @@ pub fn us_size(label: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::us_size;
+
+    /// A catalogue product two listings of the store are: in stock in the sizes of both.
+    #[test]
+    fn two_listings_of_one_product_count_with_both_their_sizes() {
+        use super::StockList;
+        use crate::service::storefront::feed::{StoreProduct, StoreVariant};
+        let listing = |id: u64, size: &str| StoreProduct {
+            product_id: id,
+            handle: format!("listing-{id}"),
+            title: "Nike Dunk Low".into(),
+            vendor: "Nike".into(),
+            product_type: "Sneakers".into(),
+            tags: vec![],
+            updated_at: String::new(),
+            variants: vec![StoreVariant {
+                variant_id: id * 10,
+                size: size.into(),
+                sku: "DD1391-100".into(),
+                price: "110.00".into(),
+                available: true,
+                barcode: None,
+            }],
+            images: vec![],
+        };
+        let (first, second) = (listing(1, "US 8"), listing(2, "US 9"));
+        let stock = StockList::new([(7, &first), (7, &second)]);
+        assert_eq!(stock.pks(Some("8")), [7]);
+        assert_eq!(stock.pks(Some("9")), [7]);
+        assert_eq!(stock.pks(None), [7]);
+        assert!(stock.pks(Some("10")).is_empty());
+    }
 
     #[test]
     fn a_size_label_reads_as_its_us_size() {
