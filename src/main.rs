@@ -22,6 +22,11 @@ use solescope::userdb::UserDb;
 
 mod cli;
 
+/// jemalloc on Linux: a long-running `serve` or window gives back what it freed (see Cargo.toml).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 /// Solescope: a desktop market dashboard for sneakers.
 #[derive(Debug, Parser)]
 #[command(version, about)]

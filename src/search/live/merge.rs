@@ -193,7 +193,7 @@ fn document_order(base: &SearchIndex, segment: &Segment) -> Vec<Source> {
     let mut live = segment
         .order
         .iter()
-        .filter_map(|&slot| segment.doc(slot).map(|doc| (slot, doc.ins)))
+        .map(|ordered| (ordered.slot, ordered.doc.ins))
         .peekable();
     for doc in 0..base.len() as u32 {
         while let Some((slot, _)) = live.next_if(|&(_, ins)| ins <= doc) {

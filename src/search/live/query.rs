@@ -16,6 +16,9 @@ use crate::search::scratch::Expansion;
 use crate::search::wordsets::ExactSet;
 use crate::search::{LEVELS, SearchOutcome, SearchRequest, bits};
 
+/// A live document's place in document order: popularity, highest first, then key.
+type DocKey = (std::cmp::Reverse<i64>, i64);
+
 /// A live candidate of the search.
 #[derive(Debug, Clone, Copy)]
 struct Candidate {
@@ -34,6 +37,8 @@ pub(in crate::search) struct LiveQuery<'a> {
     docs: Vec<&'a LiveDoc>,
     /// The filters' live slots, in document order; `None` without filters.
     allowed: Option<Vec<u32>>,
+    /// The same slots, one bit each.
+    allowed_bits: Option<Vec<u64>>,
     /// Live code hits' slots (ranked first, so not candidates).
     code_slots: Vec<u32>,
     candidates: Vec<Candidate>,
@@ -45,6 +50,7 @@ impl<'a> LiveQuery<'a> {
             view,
             docs: Vec::new(),
             allowed: None,
+            allowed_bits: None,
             code_slots: Vec::new(),
             candidates: Vec::new(),
         }
@@ -78,7 +84,7 @@ impl<'a> LiveQuery<'a> {
                 segment
                     .order
                     .iter()
-                    .copied()
+                    .map(|ordered| ordered.slot)
                     .filter(|&slot| bits::contains(&wanted, slot)),
             );
             return;
@@ -96,9 +102,9 @@ impl<'a> LiveQuery<'a> {
     }
 
     fn is_allowed(&self, slot: u32) -> bool {
-        self.allowed
+        self.allowed_bits
             .as_ref()
-            .is_none_or(|allowed| allowed.contains(&slot))
+            .is_none_or(|allowed| bits::contains(allowed, slot))
     }
 
     /// The product key of document `doc` of this search.
@@ -113,7 +119,7 @@ impl<'a> LiveQuery<'a> {
     }
 }
 
-impl LivePart for LiveQuery<'_> {
+impl<'a> LivePart for LiveQuery<'a> {
     fn is_dead(&self, doc: u32) -> bool {
         self.view.segment.is_dead(doc)
     }
@@ -174,6 +180,11 @@ impl LivePart for LiveQuery<'_> {
         }
         if let Some(slots) = &mut result {
             self.in_order(slots);
+            let mut allowed = vec![0u64; bits::blocks_for(segment.slots.len())];
+            for &slot in slots.iter() {
+                bits::insert(&mut allowed, slot);
+            }
+            self.allowed_bits = Some(allowed);
         }
         let any = result.as_ref().is_some_and(|slots| !slots.is_empty());
         self.allowed = result;
@@ -219,15 +230,21 @@ impl LivePart for LiveQuery<'_> {
         let blocks = bits::blocks_for(segment.slots.len());
         // Word `w`'s documents with at most `l` typos: set `w * LEVELS + l`.
         let mut sets = vec![0u64; word_count * LEVELS * blocks];
+        // Each posting read once, into its own level; the levels above take it after.
         for e in expansions {
             let Some(slots) = self.view.postings(e.term) else {
                 continue;
             };
-            for level in usize::from(e.typos)..LEVELS {
-                let set = &mut sets[(e.word * LEVELS + level) * blocks..][..blocks];
-                for &slot in slots {
-                    bits::insert(set, slot);
-                }
+            let level = usize::from(e.typos).min(LEVELS - 1);
+            let set = &mut sets[(e.word * LEVELS + level) * blocks..][..blocks];
+            for &slot in slots {
+                bits::insert(set, slot);
+            }
+        }
+        for word in 0..word_count {
+            for level in 1..LEVELS {
+                let (below, at) = sets[(word * LEVELS + level - 1) * blocks..].split_at_mut(blocks);
+                bits::union_with(&mut at[..blocks], below);
             }
         }
         let set = |word: usize, level: usize| &sets[(word * LEVELS + level) * blocks..][..blocks];
@@ -248,11 +265,17 @@ impl LivePart for LiveQuery<'_> {
         for &slot in &self.code_slots {
             any[slot as usize / 64] &= !(1 << (slot % 64));
         }
-        let mut found: Vec<(u32, Candidate)> = Vec::new();
-        bits::for_each(&any, |slot| {
-            if !self.is_allowed(slot) {
-                return true;
+        if let Some(allowed) = &self.allowed_bits {
+            for (block, allowed) in any.iter_mut().zip(allowed) {
+                *block &= allowed;
             }
+        }
+        let found = bits::count(&any) as usize;
+        if found == 0 {
+            return;
+        }
+        // A candidate's words, typos and exact words, from the sets above.
+        let of_slot = |slot: u32| {
             let (mut matched, mut typos, mut held) = (0u8, 0u8, 0u32);
             for word in 0..word_count {
                 if !bits::contains(set(word, LEVELS - 1), slot) {
@@ -272,29 +295,43 @@ impl LivePart for LiveQuery<'_> {
                     ExactSet::Term(_) => terms.next().is_some_and(|set| bits::contains(set, slot)),
                 })
                 .count() as u32;
-            let candidate = Candidate {
-                doc: 0,
-                ins: 0,
+            (matched, typos, held | exactly << EXACT_SHIFT)
+        };
+        // Numbered in document order, as they are met: many (a common word's) picked out of
+        // the segment's order in one walk, a few sorted by their keys.
+        let base_len = self.base_len();
+        let add = |doc: &'a LiveDoc, slot: u32, docs: &mut Vec<&'a LiveDoc>| {
+            let (matched, typos, words) = of_slot(slot);
+            let number = base_len + docs.len() as u32;
+            docs.push(doc);
+            Candidate {
+                doc: number,
+                ins: doc.ins,
                 matched,
                 typos,
-                words: held | exactly << EXACT_SHIFT,
-            };
-            found.push((slot, candidate));
-            true
-        });
-        let mut slots: Vec<u32> = found.iter().map(|&(slot, _)| slot).collect();
-        self.in_order(&mut slots);
-        let by_slot: foldhash::HashMap<u32, Candidate> = found.into_iter().collect();
-        for slot in slots {
-            let Some(&candidate) = by_slot.get(&slot) else {
-                continue;
-            };
-            if let Some((number, ins)) = self.number(slot) {
-                self.candidates.push(Candidate {
-                    doc: number,
-                    ins,
-                    ..candidate
-                });
+                words,
+            }
+        };
+        self.candidates.reserve(found);
+        if found * 8 > segment.alive {
+            for ordered in &segment.order {
+                if bits::contains(&any, ordered.slot) {
+                    let candidate = add(&ordered.doc, ordered.slot, &mut self.docs);
+                    self.candidates.push(candidate);
+                }
+            }
+        } else {
+            let mut keyed: Vec<(DocKey, u32, &'a LiveDoc)> = Vec::with_capacity(found);
+            bits::for_each(&any, |slot| {
+                if let Some(doc) = segment.doc(slot) {
+                    keyed.push(((std::cmp::Reverse(doc.popularity), doc.pk), slot, doc));
+                }
+                true
+            });
+            keyed.sort_unstable_by_key(|&(key, _, _)| key);
+            for (_, slot, doc) in keyed {
+                let candidate = add(doc, slot, &mut self.docs);
+                self.candidates.push(candidate);
             }
         }
     }
@@ -345,7 +382,7 @@ impl LivePart for LiveQuery<'_> {
         let segment = self.view.segment;
         let live_slots: Vec<u32> = match self.allowed.take() {
             Some(slots) => slots,
-            None => segment.order.iter().copied().collect(),
+            None => segment.order.iter().map(|ordered| ordered.slot).collect(),
         };
         let live: Vec<(i64, u32)> = live_slots
             .iter()

@@ -14,7 +14,7 @@ use imbl::Vector;
 
 use super::log::{Kind, Record};
 use super::product::IndexFields;
-use super::segment::{Analyzed, Segment, TermRef, analyze, make_doc};
+use super::segment::{Analyzed, Ordered, Segment, TermRef, analyze, make_doc};
 use crate::search::SearchIndex;
 use crate::search::docs::{HitLoc, LiveDoc};
 use crate::search::text::has_digit;
@@ -203,7 +203,13 @@ fn fill(
         let doc = &docs[slot as usize];
         (std::cmp::Reverse(doc.popularity), doc.pk)
     });
-    segment.order = order.into_iter().collect();
+    segment.order = order
+        .into_iter()
+        .map(|slot| Ordered {
+            slot,
+            doc: Arc::clone(&docs[slot as usize]),
+        })
+        .collect();
     segment.by_pk = docs
         .iter()
         .enumerate()

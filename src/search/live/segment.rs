@@ -184,8 +184,9 @@ impl LiveDoc {
 pub(crate) struct Segment {
     /// Live documents by slot, in the order written; `None` once replaced or deleted.
     pub(crate) slots: Vector<Option<Arc<LiveDoc>>>,
-    /// The slots of the live documents in document order.
-    pub(crate) order: Vector<u32>,
+    /// The live documents in document order, each with its slot (a search walking them needs
+    /// no lookup by slot).
+    pub(crate) order: Vector<Ordered>,
     /// Union term -> the slots of the live documents having it, increasing.
     pub(crate) postings: PMap<u32, Vector<u32>>,
     /// Union term -> documents having it now, less those having it in the base.
@@ -214,6 +215,13 @@ pub(crate) struct Segment {
     /// ([`Segment::may_have`]): a query's hundreds of expansion terms are nearly all terms of
     /// no live document, and each lookup in the persistent maps is a walk of a few nodes.
     pub(crate) terms_filter: Arc<Vec<u64>>,
+}
+
+/// A live document in [`Segment::order`], with its slot.
+#[derive(Clone)]
+pub(crate) struct Ordered {
+    pub(crate) slot: u32,
+    pub(crate) doc: Arc<LiveDoc>,
 }
 
 /// Bits of [`Segment::terms_filter`]: 128 KB, copied by a write that adds a term.
@@ -304,11 +312,8 @@ impl Segment {
         for &gtin in &doc.gtins {
             add_slot(self.gtins.entry(gtin).or_default(), slot);
         }
-        let at = self.order.binary_search_by(|&other| {
-            let other = self.slots[other as usize]
-                .as_ref()
-                .expect("the order holds live slots only");
-            if other.before(&doc) {
+        let at = self.order.binary_search_by(|other| {
+            if other.doc.before(&doc) {
                 std::cmp::Ordering::Less
             } else {
                 std::cmp::Ordering::Greater
@@ -316,8 +321,9 @@ impl Segment {
         });
         let at = at.unwrap_or_else(|at| at);
         self.by_pk.insert(doc.pk, slot);
-        self.slots.push_back(Some(Arc::new(doc)));
-        self.order.insert(at, slot);
+        let doc = Arc::new(doc);
+        self.slots.push_back(Some(Arc::clone(&doc)));
+        self.order.insert(at, Ordered { slot, doc });
         self.alive += 1;
     }
 
@@ -348,18 +354,7 @@ impl Segment {
         for gtin in &doc.gtins {
             drop_slot(&mut self.gtins, gtin, slot);
         }
-        if let Ok(at) = self.order.binary_search_by(|&other| {
-            let other = self.slots[other as usize]
-                .as_ref()
-                .expect("the order holds live slots only");
-            if Arc::ptr_eq(other, &doc) {
-                std::cmp::Ordering::Equal
-            } else if other.before(&doc) {
-                std::cmp::Ordering::Less
-            } else {
-                std::cmp::Ordering::Greater
-            }
-        }) {
+        if let Some(at) = self.order_position(&doc) {
             self.order.remove(at);
         }
         if self.by_pk.get(&doc.pk) == Some(&slot) {
@@ -367,6 +362,40 @@ impl Segment {
         }
         self.slots.set(slot as usize, None);
         self.alive -= 1;
+    }
+
+    /// Where `doc` (a live document, by identity) is in [`Segment::order`].
+    fn order_position(&self, doc: &Arc<LiveDoc>) -> Option<usize> {
+        self.order
+            .binary_search_by(|other| {
+                if Arc::ptr_eq(&other.doc, doc) {
+                    std::cmp::Ordering::Equal
+                } else if other.doc.before(doc) {
+                    std::cmp::Ordering::Less
+                } else {
+                    std::cmp::Ordering::Greater
+                }
+            })
+            .ok()
+    }
+
+    /// Puts `doc` in `slot` in place of the live document there, which it equals in document
+    /// order and postings (a new hit).
+    pub(crate) fn set_doc(&mut self, slot: u32, doc: LiveDoc) {
+        let Some(old) = self.doc(slot).cloned() else {
+            return;
+        };
+        let doc = Arc::new(doc);
+        if let Some(at) = self.order_position(&old) {
+            self.order.set(
+                at,
+                Ordered {
+                    slot,
+                    doc: Arc::clone(&doc),
+                },
+            );
+        }
+        self.slots.set(slot as usize, Some(doc));
     }
 
     /// Marks base document `doc` replaced or deleted: its terms count one document less.

@@ -622,6 +622,19 @@ fn merge(shared: &Shared) -> Result<bool, LiveError> {
     let merged = super::merge::merged(base, base.live_support(), &snapshot.segment)?;
     let path = base_path(folder, next);
     persist::save(&merged, &path, &files).map_err(|err| LiveError::io(&path, err))?;
+    // Served as read back from its file, as the next start will: the built base's memory (the
+    // many growing lists of a build) is returned, and what is served is the saved bytes
+    // exactly. A long-running service held the built one's scattered pages: 2.1 GB resident
+    // after 100,000 writes against 0.4 GB for a start over the same files
+    // (`benches/search_live.rs`).
+    drop(merged);
+    let merged = persist::load(&path, &files).map_err(|err| LiveError::Damaged {
+        path: path.clone(),
+        what: match err {
+            persist::LoadError::Io(_) => "the merged base could not be read back",
+            _ => "the merged base did not read back whole",
+        },
+    })?;
     let hits = hits_path(folder, next);
     write_overlay(&snapshot, &merged, &hits, &files)?;
     if let Some(pause) = shared.config.merge_pause {

@@ -2,7 +2,6 @@
 //! delete), and the hits a merge keeps.
 
 use std::path::Path;
-use std::sync::Arc;
 
 use super::product::IndexFields;
 use super::segment::{Analyzed, Segment, codes_print, live_doc};
@@ -144,7 +143,7 @@ pub(crate) fn set_hit(base: &SearchIndex, segment: &mut Segment, pk: i64, hit: O
                 hit,
                 ..LiveDoc::clone(doc)
             };
-            segment.slots.set(slot as usize, Some(Arc::new(doc)));
+            segment.set_doc(slot, doc);
         }
     } else if holds(base, segment, pk) {
         segment.base_hits.insert(pk, hit);
