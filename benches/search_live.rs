@@ -432,11 +432,11 @@ fn main() {
         latencies[usize::from(with_writes)].extend(times);
         // The products made and not written are made again later (leg 4 rebuilds from
         // every product numbered below `writes.next`).
-        writes.next = first + wrote.len();
+        writes.next = first + wrote.products;
         if with_writes {
-            write_rates.push(wrote.len() as f64 / options.seconds);
+            write_rates.push(wrote.products as f64 / options.seconds);
         }
-        write_times.extend(wrote);
+        write_times.extend(wrote.batch_times);
     }
     println!(
         "search while writing ({CLIENTS} clients, {} search workers, distinct queries, {WRITES_PER_SECOND} products written a second in batches of {WRITE_BATCH}):",
@@ -747,6 +747,13 @@ fn checksum(seed: u64, pks: &[i64]) -> u64 {
     hasher.finish()
 }
 
+/// What leg 2's writer did: each batch's time, and the products written.
+#[derive(Default)]
+struct Writer {
+    batch_times: Vec<Duration>,
+    products: usize,
+}
+
 /// Search workers: one a core, as the service's async workers, which rank a search inline.
 fn workers() -> usize {
     std::thread::available_parallelism().map_or(2, std::num::NonZero::get)
@@ -755,13 +762,13 @@ fn workers() -> usize {
 /// `CLIENTS` clients asking `queries` for `seconds` (each query once, each client waiting for its
 /// answer), served by [`workers`] search threads, with `written` written at
 /// `WRITES_PER_SECOND` meanwhile when given: searches per second, every search's time from
-/// request to answer, and every write's time.
+/// request to answer, every batch's write time and the products written.
 fn load(
     live: &LiveIndex,
     queries: &[String],
     seconds: f64,
     written: Option<&[LiveProduct]>,
-) -> (f64, Vec<Duration>, Vec<Duration>) {
+) -> (f64, Vec<Duration>, Writer) {
     let next = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let (requests, asked) = mpsc::channel::<(usize, mpsc::SyncSender<()>)>();
@@ -774,20 +781,21 @@ fn load(
             scope.spawn(move || {
                 let period = Duration::from_secs(1) * WRITE_BATCH as u32 / WRITES_PER_SECOND as u32;
                 let mut due = Instant::now();
-                let mut times = Vec::new();
+                let mut wrote = Writer::default();
                 for batch in products.chunks(WRITE_BATCH) {
                     if stop.load(Ordering::Relaxed) {
                         break;
                     }
                     let one = Instant::now();
                     live.upsert_many(batch).expect("write");
-                    times.extend(std::iter::repeat_n(one.elapsed(), batch.len()));
+                    wrote.batch_times.push(one.elapsed());
+                    wrote.products += batch.len();
                     due += period;
                     if let Some(wait) = due.checked_duration_since(Instant::now()) {
                         std::thread::sleep(wait);
                     }
                 }
-                times
+                wrote
             })
         });
         for _ in 0..workers() {
@@ -831,7 +839,7 @@ fn load(
             .collect();
         stop.store(true, Ordering::Relaxed);
         let elapsed = started.elapsed().as_secs_f64().max(1e-9);
-        let write_times = writer.map_or_else(Vec::new, |writer| writer.join().expect("writer"));
-        (times.len() as f64 / elapsed, times, write_times)
+        let wrote = writer.map_or_else(Writer::default, |writer| writer.join().expect("writer"));
+        (times.len() as f64 / elapsed, times, wrote)
     })
 }

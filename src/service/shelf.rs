@@ -63,12 +63,11 @@ impl Shelf {
         let mut by_store = self.by_store.lock().unwrap_or_else(PoisonError::into_inner);
         let now: HashSet<i64> = products.iter().map(|p| p.pk).collect();
         let before = by_store.remove(store).unwrap_or_default();
-        let written = index.upsert_many(products).and_then(|_| {
-            for &gone in before.difference(&now) {
-                index.delete(gone)?;
-            }
-            Ok(())
-        });
+        let gone: Vec<i64> = before.difference(&now).copied().collect();
+        let written = index
+            .upsert_many(products)
+            .and_then(|_| index.delete_many(&gone))
+            .map(drop);
         match written {
             Ok(()) => {
                 by_store.insert(store.to_owned(), now);

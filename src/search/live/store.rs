@@ -443,13 +443,26 @@ impl LiveIndex {
 
     /// Deletes the product of key `pk`; [`WriteOutcome::Absent`] when the index holds none.
     pub fn delete(&self, pk: i64) -> Result<WriteOutcome, LiveError> {
+        let outcomes = self.delete_many(&[pk])?;
+        Ok(outcomes.first().copied().unwrap_or(WriteOutcome::Absent))
+    }
+
+    /// Deletes the products of keys `pks`, with one sync of the log for all of them (a
+    /// store's list that lost hundreds of products); each [`WriteOutcome::Deleted`], or
+    /// [`WriteOutcome::Absent`] when the index holds none of that key.
+    pub fn delete_many(&self, pks: &[i64]) -> Result<Vec<WriteOutcome>, LiveError> {
         self.write(|base, segment, log| {
-            if !holds(base, segment, pk) {
-                return Ok(WriteOutcome::Absent);
+            let mut outcomes = Vec::with_capacity(pks.len());
+            for &pk in pks {
+                if !holds(base, segment, pk) {
+                    outcomes.push(WriteOutcome::Absent);
+                    continue;
+                }
+                log.append(Kind::Delete, pk, None, None)?;
+                delete(base, segment, pk);
+                outcomes.push(WriteOutcome::Deleted);
             }
-            log.append(Kind::Delete, pk, None, None)?;
-            delete(base, segment, pk);
-            Ok(WriteOutcome::Deleted)
+            Ok(outcomes)
         })
     }
 

@@ -532,3 +532,45 @@ fn odd_products_are_indexed_or_refused() {
         .unwrap();
     assert_eq!(found.product_pks, [5_000_003]);
 }
+
+/// Deletes in one write: each product of the index gone from the search, an unknown key
+/// `Absent`, one record each in the log.
+#[test]
+fn products_deleted_together_leave_the_search() {
+    let fixture = fixture(300);
+    let live = open_live(&fixture);
+    let base = Connection::open(&fixture.base).unwrap();
+    let mut written = Vec::new();
+    for n in 0..3 {
+        let mut product = LiveProduct::read(&base, 1 + n).unwrap().unwrap();
+        product.pk = 6_000_000 + n;
+        product.title = format!("{} qxvelbrand{n}", product.title);
+        written.push(product);
+    }
+    live.upsert_many(&written).unwrap();
+    let found = |word: &str| {
+        live.search(&SearchRequest {
+            text: word,
+            limit: 20,
+            ..SearchRequest::default()
+        })
+        .unwrap()
+        .product_pks
+    };
+    assert_eq!(found("qxvelbrand0"), [6_000_000]);
+    let outcomes = live
+        .delete_many(&[6_000_000, 6_000_002, 9_999_999])
+        .unwrap();
+    assert_eq!(
+        outcomes,
+        [
+            WriteOutcome::Deleted,
+            WriteOutcome::Deleted,
+            WriteOutcome::Absent
+        ]
+    );
+    assert!(found("qxvelbrand0").is_empty());
+    assert!(found("qxvelbrand2").is_empty());
+    assert_eq!(found("qxvelbrand1"), [6_000_001]);
+    assert_eq!(live.stats().live_products, 1);
+}
