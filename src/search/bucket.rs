@@ -213,14 +213,25 @@ pub(super) struct LiveEntry {
     pub(super) ins: u32,
 }
 
+/// A bucket's live documents in document order, made as the ranking's windows take them (a
+/// common word's bucket holds thousands of live documents, and its first window only the few
+/// before the window's last index document).
+pub(super) type LiveEntries<'a> = std::iter::Peekable<Box<dyn Iterator<Item = LiveEntry> + 'a>>;
+
+/// No live document (a bucket over the index alone).
+pub(super) fn no_live_entries<'a>() -> LiveEntries<'a> {
+    let none: Box<dyn Iterator<Item = LiveEntry> + 'a> = Box::new(std::iter::empty());
+    none.peekable()
+}
+
 /// Appends up to `wanted` documents of the bucket, ordered by rules 3-5 then document, in
-/// windows of `Scratch::rank_window` ([`super::RANK_WINDOW`]) documents. `live` holds the
+/// windows of `Scratch::rank_window` ([`super::RANK_WINDOW`]) documents. `live` gives the
 /// bucket's live documents in document order: each window is taken from the index's and
 /// those together, in document order, as from one index holding both.
 pub(super) fn rank_bucket(
     index: &SearchIndex,
     scratch: &mut Scratch,
-    (bucket, docs, live): (&Bucket, &Docs<'_>, &[LiveEntry]),
+    (bucket, docs, live): (&Bucket, &Docs<'_>, &mut LiveEntries<'_>),
     wanted: usize,
     out: &mut Vec<u32>,
 ) {
@@ -230,7 +241,6 @@ pub(super) fn rank_bucket(
     let rank_window = scratch.rank_window;
     let mut remaining = wanted;
     let mut skip = 0usize;
-    let mut skip_live = 0usize;
     loop {
         window.clear();
         window_words.clear();
@@ -238,14 +248,11 @@ pub(super) fn rank_bucket(
         let timer = stages::start_if(bucket.best, Stage::Window);
         bucket.collect_window(index, scratch, range, &mut window, &mut window_words);
         timer.stop();
-        let live = &live[skip_live.min(live.len())..];
-        let (from_index, from_live) = if live.is_empty() {
-            (window.len(), 0)
+        skip += if live.peek().is_none() {
+            window.len()
         } else {
             merge_live(&mut window, &mut window_words, live, rank_window)
         };
-        skip += from_index;
-        skip_live += from_live;
         if window.is_empty() {
             break;
         }
@@ -553,28 +560,25 @@ fn keys_of(
 
 /// Takes the window (the index's next documents of the bucket, in `window` and `words`) and
 /// the bucket's next live documents together, in document order, as one window of at most
-/// `limit`; returns how many of each it took.
+/// `limit`; returns how many of the index's it took (the live ones taken are gone from `live`).
 fn merge_live(
     window: &mut Vec<u32>,
     words: &mut Vec<u32>,
-    live: &[LiveEntry],
+    live: &mut LiveEntries<'_>,
     limit: usize,
-) -> (usize, usize) {
+) -> usize {
     let (mut merged, mut merged_words) = (Vec::with_capacity(limit), Vec::with_capacity(limit));
-    let (mut from_index, mut from_live) = (0, 0);
+    let mut from_index = 0;
     while merged.len() < limit {
-        let live_next = live.get(from_live);
         let index_next = window.get(from_index);
-        let take_live = match (index_next, live_next) {
+        let take_live = match (index_next, live.peek()) {
             (_, None) => false,
             (None, Some(_)) => true,
             (Some(&doc), Some(entry)) => entry.ins <= doc,
         };
-        if take_live {
-            let entry = live[from_live];
+        if take_live && let Some(entry) = live.next() {
             merged.push(entry.doc);
             merged_words.push(entry.words);
-            from_live += 1;
         } else if let Some(&doc) = index_next {
             merged.push(doc);
             merged_words.push(words[from_index]);
@@ -585,7 +589,7 @@ fn merge_live(
     }
     *window = merged;
     *words = merged_words;
-    (from_index, from_live)
+    from_index
 }
 
 /// Rules 3-5 for one document as a key, lower is better: proximity, field importance, then

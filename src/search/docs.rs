@@ -1,6 +1,6 @@
 //! The documents a ranking scores, as module `bucket` reads them: the index's own (numbered
 //! `0..base`, read from its forward index) and, over a live index, the live segment's products
-//! a query met (numbered from `base` on, in the order the query listed them; module `live`).
+//! (numbered from `base` on by their slot in the segment, [`LiveDocs`]; module `live`).
 //!
 //! A live segment's product ([`LiveDoc`]) is defined here, below module `live`, because the
 //! ranking reads it; module `live` builds, keeps and orders them.
@@ -37,17 +37,24 @@ pub(crate) struct HitLoc {
     pub(crate) len: u32,
 }
 
+/// The live documents a ranking may score, by their number past the index's (`base + at`).
+/// Looked up one at a time, as a window reaches them: a search numbers none of them ahead.
+pub(crate) trait LiveDocs {
+    /// Live document `at`, if there is one.
+    fn live_doc(&self, at: u32) -> Option<&LiveDoc>;
+}
+
 /// Forward entries and title facts of every document a ranking may score.
 pub(crate) struct Docs<'a> {
     forward: &'a Forward,
     /// Documents of the index: below this number.
     base: u32,
-    /// Document `base + i` is `live[i]`.
-    live: &'a [&'a LiveDoc],
+    /// Document `base + at` is `live.live_doc(at)`.
+    live: Option<&'a dyn LiveDocs>,
 }
 
 impl<'a> Docs<'a> {
-    pub(crate) fn new(forward: &'a Forward, live: &'a [&'a LiveDoc]) -> Self {
+    pub(crate) fn new(forward: &'a Forward, live: Option<&'a dyn LiveDocs>) -> Self {
         Self {
             forward,
             base: forward.docs.len() as u32,
@@ -58,9 +65,8 @@ impl<'a> Docs<'a> {
     /// The live document numbered `doc`, if it is one.
     #[inline]
     fn live_doc(&self, doc: u32) -> Option<&'a LiveDoc> {
-        doc.checked_sub(self.base)
-            .and_then(|at| self.live.get(at as usize))
-            .copied()
+        let at = doc.checked_sub(self.base)?;
+        self.live?.live_doc(at)
     }
 
     /// Document `doc`'s header and the entries its offsets point into.

@@ -3,7 +3,7 @@
 
 use fst::{Automaton, IntoStreamer, Streamer};
 
-use super::bucket::{Bucket, LiveEntry, rank_bucket};
+use super::bucket::{Bucket, LiveEntries, no_live_entries, rank_bucket};
 use super::candidates::{Filters, TIERS, count_pass, first_pass, top_pass};
 use super::docs::Docs;
 use super::gtins::{GtinLookup, parse_gtin};
@@ -521,15 +521,14 @@ fn top_bucket_page(
     let typos = levels.iter().sum::<usize>();
     let live_best = query
         .live
-        .map(|live| live.bucket(word_count, typos))
-        .unwrap_or_default();
+        .map_or(0, |live| live.bucket_size(word_count, typos));
     let top = top_pass(
         index,
         scratch,
         query.word_sets,
         levels,
         (filters.removed, filters.dead),
-        (wanted as u64).saturating_sub(live_best.len() as u64),
+        (wanted as u64).saturating_sub(live_best),
     );
     timer.stop();
     let top = top.ok_or(if scratch.abandoned {
@@ -548,11 +547,12 @@ fn top_bucket_page(
     };
     let mut out = Vec::with_capacity(need);
     out.extend_from_slice(code_hits);
-    let docs = Docs::new(&index.forward, query.live.map_or(&[], LivePart::docs));
+    let docs = Docs::new(&index.forward, query.live.map(LivePart::docs));
+    let mut live_best = live_entries(query.live, word_count, typos);
     rank_bucket(
         index,
         scratch,
-        (&bucket, &docs, &live_best),
+        (&bucket, &docs, &mut live_best),
         wanted,
         &mut out,
     );
@@ -589,7 +589,7 @@ fn fill_page(
         exact_sets,
         live,
     } = *query;
-    let docs = Docs::new(&index.forward, live.map_or(&[], LivePart::docs));
+    let docs = Docs::new(&index.forward, live.map(LivePart::docs));
     let word_count = words.len();
     let max_typos: u32 = words.iter().map(|w| u32::from(w.budget)).sum();
     let mut per_count = [0u64; MAX_QUERY_WORDS + 1];
@@ -658,10 +658,14 @@ fn fill_page(
             };
             let wanted = need - out.len();
             let timer = stages::start(Stage::Buckets);
-            let live_part: Vec<LiveEntry> = live
-                .map(|live| live.bucket(matched, typos))
-                .unwrap_or_default();
-            rank_bucket(index, scratch, (&bucket, &docs, &live_part), wanted, out);
+            let mut live_part = live_entries(live, matched, typos);
+            rank_bucket(
+                index,
+                scratch,
+                (&bucket, &docs, &mut live_part),
+                wanted,
+                out,
+            );
             timer.stop();
             if out.len() >= need {
                 return true;
@@ -669,6 +673,14 @@ fn fill_page(
         }
     }
     true
+}
+
+/// The live candidates of bucket (`matched`, `typos`), in document order, as the ranking
+/// takes them.
+fn live_entries(live: Option<&dyn LivePart>, matched: usize, typos: usize) -> LiveEntries<'_> {
+    live.map_or_else(no_live_entries, |live| {
+        live.bucket(matched, typos).peekable()
+    })
 }
 
 /// Fills `scratch.active` and `scratch.planes` (rules 1 and 2) with the counted blocks holding a

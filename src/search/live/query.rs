@@ -3,56 +3,99 @@
 //! in document order, so that module `query` ranks the base's documents and these together as
 //! one index's.
 //!
-//! The live documents a search meets are numbered after the base's (`base + i` is `docs[i]`),
-//! in the order this search listed them; module `docs` reads their forward entries.
+//! A live document is numbered past the base's by its slot (`base + slot`). Its candidates
+//! are kept as sets, one bit a slot, with bit-sliced counters of words matched and typos per
+//! block of 64 slots (as module `candidates` counts the base's): a bucket's size is counted
+//! from them, and its documents are listed in document order only as the ranking's windows
+//! take them, so a common word's thousands of live candidates cost a few operations a block
+//! rather than a visit each.
 
 use super::view::View;
 use crate::catalogue::generate::normalize_sku;
 use crate::search::bucket::{EXACT_SHIFT, LiveEntry};
-use crate::search::docs::LiveDoc;
+use crate::search::docs::{LiveDoc, LiveDocs};
 use crate::search::gtins::parse_gtin;
 use crate::search::query::{CodeKey, LivePart, QueryWord, each_code_key};
-use crate::search::scratch::Expansion;
+use crate::search::scratch::{COUNT_PLANES, Expansion, PLANES};
 use crate::search::wordsets::ExactSet;
 use crate::search::{LEVELS, SearchOutcome, SearchRequest, bits};
 
 /// A live document's place in document order: popularity, highest first, then key.
 type DocKey = (std::cmp::Reverse<i64>, i64);
 
-/// A live candidate of the search.
-#[derive(Debug, Clone, Copy)]
-struct Candidate {
-    /// Its number in the search (`base + i`).
-    doc: u32,
-    ins: u32,
-    matched: u8,
-    typos: u8,
-    /// As `Scratch::window_words`: the query words it holds, and how many exactly.
-    words: u32,
+/// The live candidates of one search (see the module documentation).
+#[derive(Default)]
+struct Candidates {
+    word_count: usize,
+    /// Blocks of 64 slots.
+    blocks: usize,
+    /// Word `w`'s slots with at most `l` typos: set `w * LEVELS + l`, `blocks` long each.
+    sets: Vec<u64>,
+    exact_sets: Vec<ExactSet>,
+    /// The slots of each [`ExactSet::Term`] of `exact_sets`, in order.
+    exact_terms: Vec<Vec<u64>>,
+    /// Every candidate.
+    any: Vec<u64>,
+    /// Per block: words matched (the first [`COUNT_PLANES`]) and typos, bit-sliced.
+    planes: Vec<[u64; PLANES]>,
+    count: usize,
+}
+
+impl Candidates {
+    fn set(&self, word: usize, level: usize) -> &[u64] {
+        &self.sets[(word * LEVELS + level) * self.blocks..][..self.blocks]
+    }
+
+    /// Block `block`'s candidates with `matched` words and `typos` typos.
+    fn lanes(&self, block: usize, matched: usize, typos: usize) -> u64 {
+        let planes = &self.planes[block];
+        self.any[block]
+            & bits::lanes_equal(&planes[..COUNT_PLANES], matched as u32)
+            & bits::lanes_equal(&planes[COUNT_PLANES..], typos as u32)
+    }
+
+    /// As `Scratch::window_words`: the query words candidate `slot` holds, and how many
+    /// exactly.
+    fn words(&self, slot: u32) -> u32 {
+        let mut held = 0u32;
+        for word in 0..self.word_count {
+            if bits::contains(self.set(word, LEVELS - 1), slot) {
+                held |= 1 << word;
+            }
+        }
+        let mut terms = self.exact_terms.iter();
+        let exactly = self
+            .exact_sets
+            .iter()
+            .filter(|exact| match exact {
+                ExactSet::Word(word) => bits::contains(self.set(*word, 0), slot),
+                ExactSet::Term(_) => terms.next().is_some_and(|set| bits::contains(set, slot)),
+            })
+            .count() as u32;
+        held | exactly << EXACT_SHIFT
+    }
 }
 
 /// The live segment's part of one search (see the module documentation).
 pub(in crate::search) struct LiveQuery<'a> {
     view: View<'a>,
-    docs: Vec<&'a LiveDoc>,
     /// The filters' live slots, in document order; `None` without filters.
     allowed: Option<Vec<u32>>,
     /// The same slots, one bit each.
     allowed_bits: Option<Vec<u64>>,
     /// Live code hits' slots (ranked first, so not candidates).
     code_slots: Vec<u32>,
-    candidates: Vec<Candidate>,
+    candidates: Candidates,
 }
 
 impl<'a> LiveQuery<'a> {
     pub(in crate::search) fn new(view: View<'a>) -> Self {
         Self {
             view,
-            docs: Vec::new(),
             allowed: None,
             allowed_bits: None,
             code_slots: Vec::new(),
-            candidates: Vec::new(),
+            candidates: Candidates::default(),
         }
     }
 
@@ -60,12 +103,10 @@ impl<'a> LiveQuery<'a> {
         self.view.base.len() as u32
     }
 
-    /// The number of `slot`'s live document in this search (listed now), and its `ins`.
-    fn number(&mut self, slot: u32) -> Option<(u32, u32)> {
-        let doc: &'a LiveDoc = self.view.segment.doc(slot)?;
-        let number = self.base_len() + self.docs.len() as u32;
-        self.docs.push(doc);
-        Some((number, doc.ins))
+    /// The number of `slot`'s live document in this search, and its `ins`.
+    fn number(&self, slot: u32) -> Option<(u32, u32)> {
+        let doc = self.view.segment.doc(slot)?;
+        Some((self.base_len() + slot, doc.ins))
     }
 
     /// Slots in document order. Many of the segment's (a common word's) are picked out of its
@@ -89,7 +130,7 @@ impl<'a> LiveQuery<'a> {
             );
             return;
         }
-        let mut keyed: Vec<((std::cmp::Reverse<i64>, i64), u32)> = slots
+        let mut keyed: Vec<(DocKey, u32)> = slots
             .iter()
             .filter_map(|&slot| {
                 let doc = segment.doc(slot)?;
@@ -109,17 +150,20 @@ impl<'a> LiveQuery<'a> {
 
     /// The product key of document `doc` of this search.
     fn pk_of(&self, doc: u32) -> Option<i64> {
-        let base = self.view.base;
-        if doc < self.base_len() {
-            return base.pks.get(doc as usize).copied();
+        match doc.checked_sub(self.base_len()) {
+            None => self.view.base.pks.get(doc as usize).copied(),
+            Some(slot) => self.view.segment.doc(slot).map(|live| live.pk),
         }
-        self.docs
-            .get((doc - self.base_len()) as usize)
-            .map(|live| live.pk)
     }
 }
 
-impl<'a> LivePart for LiveQuery<'a> {
+impl LiveDocs for LiveQuery<'_> {
+    fn live_doc(&self, at: u32) -> Option<&LiveDoc> {
+        self.view.segment.doc(at).map(|doc| &**doc)
+    }
+}
+
+impl LivePart for LiveQuery<'_> {
     fn is_dead(&self, doc: u32) -> bool {
         self.view.segment.is_dead(doc)
     }
@@ -133,12 +177,12 @@ impl<'a> LivePart for LiveQuery<'a> {
         self.view.term_count()
     }
 
-    fn docs(&self) -> &[&LiveDoc] {
-        &self.docs
+    fn docs(&self) -> &dyn LiveDocs {
+        self
     }
 
     fn candidate_count(&self) -> usize {
-        self.candidates.len()
+        self.candidates.count
     }
 
     fn expand(&self, word_index: usize, word: &QueryWord, out: &mut Vec<Expansion>) {
@@ -208,12 +252,10 @@ impl<'a> LivePart for LiveQuery<'a> {
         slots.retain(|&slot| self.is_allowed(slot));
         self.in_order(&mut slots);
         self.code_slots.clone_from(&slots);
-        let mut live = Vec::with_capacity(slots.len());
-        for slot in slots {
-            if let Some(numbered) = self.number(slot) {
-                live.push(numbered);
-            }
-        }
+        let live: Vec<(u32, u32)> = slots
+            .into_iter()
+            .filter_map(|slot| self.number(slot))
+            .collect();
         merge_in_order(base_hits, &live)
     }
 
@@ -228,7 +270,6 @@ impl<'a> LivePart for LiveQuery<'a> {
             return;
         }
         let blocks = bits::blocks_for(segment.slots.len());
-        // Word `w`'s documents with at most `l` typos: set `w * LEVELS + l`.
         let mut sets = vec![0u64; word_count * LEVELS * blocks];
         // Each posting read once, into its own level; the levels above take it after.
         for e in expansions {
@@ -247,7 +288,6 @@ impl<'a> LivePart for LiveQuery<'a> {
                 bits::union_with(&mut at[..blocks], below);
             }
         }
-        let set = |word: usize, level: usize| &sets[(word * LEVELS + level) * blocks..][..blocks];
         let mut exact_terms: Vec<Vec<u64>> = Vec::new();
         for exact in exact_sets {
             if let ExactSet::Term(term) = exact {
@@ -258,111 +298,116 @@ impl<'a> LivePart for LiveQuery<'a> {
                 exact_terms.push(set);
             }
         }
-        let mut any = vec![0u64; blocks];
+        let mut found = Candidates {
+            word_count,
+            blocks,
+            sets,
+            exact_sets: exact_sets.to_vec(),
+            exact_terms,
+            any: vec![0u64; blocks],
+            planes: vec![[0u64; PLANES]; blocks],
+            count: 0,
+        };
         for word in 0..word_count {
-            bits::union_with(&mut any, set(word, LEVELS - 1));
+            let (any, set) = (&mut found.any, &found.sets);
+            bits::union_with(any, &set[(word * LEVELS + LEVELS - 1) * blocks..][..blocks]);
         }
         for &slot in &self.code_slots {
-            any[slot as usize / 64] &= !(1 << (slot % 64));
+            found.any[slot as usize / 64] &= !(1 << (slot % 64));
         }
         if let Some(allowed) = &self.allowed_bits {
-            for (block, allowed) in any.iter_mut().zip(allowed) {
+            for (block, allowed) in found.any.iter_mut().zip(allowed) {
                 *block &= allowed;
             }
         }
-        let found = bits::count(&any) as usize;
-        if found == 0 {
-            return;
-        }
-        // A candidate's words, typos and exact words, from the sets above.
-        let of_slot = |slot: u32| {
-            let (mut matched, mut typos, mut held) = (0u8, 0u8, 0u32);
+        found.count = bits::count(&found.any) as usize;
+        // Words matched and typos (a word's typos: 0, 1 or 2, the first level holding it), as
+        // bit-sliced counters per block.
+        for block in 0..blocks {
+            let lanes = found.any[block];
+            if lanes == 0 {
+                continue;
+            }
+            let mut planes = [0u64; PLANES];
             for word in 0..word_count {
-                if !bits::contains(set(word, LEVELS - 1), slot) {
-                    continue;
-                }
-                matched += 1;
-                held |= 1 << word;
-                typos += (0..LEVELS)
-                    .find(|&level| bits::contains(set(word, level), slot))
-                    .unwrap_or(LEVELS - 1) as u8;
-            }
-            let mut terms = exact_terms.iter();
-            let exactly = exact_sets
-                .iter()
-                .filter(|exact| match exact {
-                    ExactSet::Word(word) => bits::contains(set(*word, 0), slot),
-                    ExactSet::Term(_) => terms.next().is_some_and(|set| bits::contains(set, slot)),
-                })
-                .count() as u32;
-            (matched, typos, held | exactly << EXACT_SHIFT)
-        };
-        // Numbered in document order, as they are met: many (a common word's) picked out of
-        // the segment's order in one walk, a few sorted by their keys.
-        let base_len = self.base_len();
-        let add = |doc: &'a LiveDoc, slot: u32, docs: &mut Vec<&'a LiveDoc>| {
-            let (matched, typos, words) = of_slot(slot);
-            let number = base_len + docs.len() as u32;
-            docs.push(doc);
-            Candidate {
-                doc: number,
-                ins: doc.ins,
-                matched,
-                typos,
-                words,
-            }
-        };
-        self.candidates.reserve(found);
-        if found * 8 > segment.alive {
-            for ordered in &segment.order {
-                if bits::contains(&any, ordered.slot) {
-                    let candidate = add(&ordered.doc, ordered.slot, &mut self.docs);
-                    self.candidates.push(candidate);
+                let at = |level: usize| found.sets[(word * LEVELS + level) * blocks + block];
+                let matched = at(LEVELS - 1) & lanes;
+                bits::add_bit(&mut planes[..COUNT_PLANES], matched);
+                for level in 0..LEVELS - 1 {
+                    bits::add_bit(&mut planes[COUNT_PLANES..], matched & !at(level));
                 }
             }
-        } else {
-            let mut keyed: Vec<(DocKey, u32, &'a LiveDoc)> = Vec::with_capacity(found);
-            bits::for_each(&any, |slot| {
-                if let Some(doc) = segment.doc(slot) {
-                    keyed.push(((std::cmp::Reverse(doc.popularity), doc.pk), slot, doc));
-                }
-                true
-            });
-            keyed.sort_unstable_by_key(|&(key, _, _)| key);
-            for (_, slot, doc) in keyed {
-                let candidate = add(doc, slot, &mut self.docs);
-                self.candidates.push(candidate);
-            }
+            found.planes[block] = planes;
         }
+        self.candidates = found;
     }
 
-    fn bucket(&self, matched: usize, typos: usize) -> Vec<LiveEntry> {
-        self.candidates
-            .iter()
-            .filter(|c| usize::from(c.matched) == matched && usize::from(c.typos) == typos)
-            .map(|c| LiveEntry {
-                doc: c.doc,
-                words: c.words,
-                ins: c.ins,
-            })
-            .collect()
+    fn bucket_size(&self, matched: usize, typos: usize) -> u64 {
+        let found = &self.candidates;
+        (0..found.any.len())
+            .map(|block| u64::from(found.lanes(block, matched, typos).count_ones()))
+            .sum()
+    }
+
+    fn bucket(&self, matched: usize, typos: usize) -> Box<dyn Iterator<Item = LiveEntry> + '_> {
+        let found = &self.candidates;
+        let want: Vec<u64> = (0..found.any.len())
+            .map(|block| found.lanes(block, matched, typos))
+            .collect();
+        let count = bits::count(&want) as usize;
+        if count == 0 {
+            return Box::new(std::iter::empty());
+        }
+        let segment = self.view.segment;
+        let base_len = self.base_len();
+        let entry = move |slot: u32, doc: &LiveDoc| LiveEntry {
+            doc: base_len + slot,
+            ins: doc.ins,
+            words: found.words(slot),
+        };
+        if count * 8 > segment.alive {
+            // Many: met in one walk of the segment's order, as far as the ranking reads.
+            return Box::new(
+                segment
+                    .order
+                    .iter()
+                    .filter(move |ordered| bits::contains(&want, ordered.slot))
+                    .map(move |ordered| entry(ordered.slot, &ordered.doc)),
+            );
+        }
+        let mut keyed: Vec<(DocKey, u32, &LiveDoc)> = Vec::with_capacity(count);
+        bits::for_each(&want, |slot| {
+            if let Some(doc) = segment.doc(slot) {
+                keyed.push(((std::cmp::Reverse(doc.popularity), doc.pk), slot, doc));
+            }
+            true
+        });
+        keyed.sort_unstable_by_key(|&(key, _, _)| key);
+        Box::new(
+            keyed
+                .into_iter()
+                .map(move |(_, slot, doc)| entry(slot, doc)),
+        )
     }
 
     fn count_by_matched(&self, per_count: &mut [u64]) {
-        for c in &self.candidates {
-            if let Some(count) = per_count.get_mut(usize::from(c.matched)) {
-                *count += 1;
-            }
+        let found = &self.candidates;
+        for (planes, &lanes) in found.planes.iter().zip(&found.any) {
+            bits::tally(
+                &planes[..COUNT_PLANES],
+                lanes,
+                1..=found.word_count.min(per_count.len().saturating_sub(1)),
+                per_count,
+            );
         }
     }
 
     fn count_by_typos(&self, matched: usize, per_typos: &mut [u64]) {
-        for c in &self.candidates {
-            if usize::from(c.matched) == matched
-                && let Some(count) = per_typos.get_mut(usize::from(c.typos))
-            {
-                *count += 1;
-            }
+        let found = &self.candidates;
+        let most = per_typos.len().saturating_sub(1);
+        for (planes, &any) in found.planes.iter().zip(&found.any) {
+            let lanes = any & bits::lanes_equal(&planes[..COUNT_PLANES], matched as u32);
+            bits::tally(&planes[COUNT_PLANES..], lanes, 0..=most, per_typos);
         }
     }
 

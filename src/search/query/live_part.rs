@@ -4,11 +4,11 @@
 //! calls the ranking.
 //!
 //! Documents are numbered as one index's: the index's own `0..base`, then the live documents
-//! this search met, in the order it listed them (`base + i` is `docs()[i]`).
+//! by their slot in the segment (`base + slot` is `docs().live_doc(slot)`).
 
 use super::QueryWord;
 use crate::search::bucket::LiveEntry;
-use crate::search::docs::LiveDoc;
+use crate::search::docs::LiveDocs;
 use crate::search::scratch::Expansion;
 use crate::search::wordsets::ExactSet;
 use crate::search::{SearchOutcome, SearchRequest};
@@ -24,8 +24,8 @@ pub(in crate::search) trait LivePart {
     /// Terms of the base and the segment: union ids are below this.
     fn term_count(&self) -> usize;
 
-    /// The live documents this search numbers (`base + i` is the `i`-th).
-    fn docs(&self) -> &[&LiveDoc];
+    /// The live documents, by their numbers past the base's.
+    fn docs(&self) -> &dyn LiveDocs;
 
     /// Live candidates (code hits aside).
     fn candidate_count(&self) -> usize;
@@ -52,8 +52,12 @@ pub(in crate::search) trait LivePart {
         exact_sets: &[ExactSet],
     );
 
-    /// The live candidates with `matched` words and `typos` typos, in document order.
-    fn bucket(&self, matched: usize, typos: usize) -> Vec<LiveEntry>;
+    /// How many live candidates have `matched` words and `typos` typos.
+    fn bucket_size(&self, matched: usize, typos: usize) -> u64;
+
+    /// The live candidates with `matched` words and `typos` typos, in document order, each
+    /// made when taken.
+    fn bucket(&self, matched: usize, typos: usize) -> Box<dyn Iterator<Item = LiveEntry> + '_>;
 
     /// Adds the live candidates to `per_count` by words matched.
     fn count_by_matched(&self, per_count: &mut [u64]);
