@@ -24,6 +24,17 @@ struct Served {
 }
 
 async fn serve(stores: &[&MockStorefront]) -> Served {
+    serve_with(
+        stores,
+        CrawlConfig {
+            watch_interval: Duration::from_millis(100),
+            ..CrawlConfig::default()
+        },
+    )
+    .await
+}
+
+async fn serve_with(stores: &[&MockStorefront], crawl: CrawlConfig) -> Served {
     let dir = tempfile::tempdir().unwrap();
     let catalogue = common::catalogue(dir.path(), "catalogue.sqlite", 2_000, 11);
     let list = RetailerStores::new(
@@ -42,10 +53,7 @@ async fn serve(stores: &[&MockStorefront]) -> Served {
         },
         &dir.path().join("stores.sqlite"),
         &catalogue,
-        CrawlConfig {
-            watch_interval: Duration::from_millis(100),
-            ..CrawlConfig::default()
-        },
+        crawl,
     )
     .unwrap();
     let mut config = common::config(&catalogue);
@@ -275,6 +283,79 @@ async fn a_store_only_sneaker_is_found_by_search_and_opened_with_its_store_price
     assert_eq!(answer.status(), 200);
     let retail: RetailerEnvelope = answer.json().await.unwrap();
     assert_eq!(retail.data.slug, "vans-old-skool-7");
+}
+
+/// A store-only sneaker the store stops selling leaves the search and its page at the store's
+/// next pass (its whole list read again), while the rest of its shelf stays.
+#[tokio::test]
+async fn a_store_only_sneaker_the_store_drops_leaves_the_search_at_its_next_pass() {
+    let store = MockStorefront::start(sneaker_store(&[])).await;
+    let served = serve_with(
+        &[&store],
+        CrawlConfig {
+            watch_interval: Duration::from_millis(100),
+            pass_interval: Duration::from_millis(500),
+            ..CrawlConfig::default()
+        },
+    )
+    .await;
+    served.crawled().await;
+    let store_hits = |query: &'static str| {
+        let served = &served;
+        async move {
+            let page: serde_json::Value = served
+                .get(&format!("/search?query={query}&limit=50"))
+                .await
+                .json()
+                .await
+                .unwrap();
+            page["hits"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|hit| {
+                    hit["id"]
+                        .as_str()
+                        .is_some_and(|id| id.starts_with("store-"))
+                })
+                .map(|hit| {
+                    (
+                        hit["id"].as_str().unwrap_or_default().to_owned(),
+                        hit["title"].as_str().unwrap_or_default().to_owned(),
+                    )
+                })
+                .collect::<Vec<_>>()
+        }
+    };
+    let vans = store_hits("vans%20old%20skool%20colorway%207").await;
+    let (id, title) = vans.first().cloned().expect("the store's Vans found");
+    assert_eq!(title, "Vans Old Skool Colorway 7");
+    let panda = store_hits("DD1873102").await;
+    assert!(!panda.is_empty(), "the store's decoy Panda is on its shelf");
+
+    store.remove("vans-old-skool-7");
+    let started = Instant::now();
+    while store_hits("vans%20old%20skool%20colorway%207")
+        .await
+        .iter()
+        .any(|(found, _)| *found == id)
+    {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the dropped Vans is still searched"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(
+        served.get(&format!("/api/v2/products/{id}")).await.status(),
+        404
+    );
+    assert_eq!(
+        store_hits("DD1873102").await,
+        panda,
+        "the rest of the shelf stays"
+    );
 }
 
 /// `in_stock_at` narrows a search to what one store has in stock, `size` to one size: the Panda

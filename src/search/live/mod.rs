@@ -37,8 +37,10 @@
 //! [`LiveIndex::upsert`] takes a [`LiveProduct`]: what the index reads of it and its search
 //! hit (both datasets), so a page with live products is written without the catalogue
 //! ([`LiveIndex::write_hit`]). A write whose index fields are those of the product it
-//! replaces (a price change) replaces the hit alone. Writes are serialized; each is appended to
-//! the write log and synced before it is applied and the call returns.
+//! replaces (a price change) replaces the hit alone; one whose hit is also the one the index
+//! holds (a store's list or an upstream's answer repeating a product) is no write at all
+//! ([`WriteOutcome::Unchanged`]: nothing appended, nothing synced). Writes are serialized;
+//! each is appended to the write log and synced before it is applied and the call returns.
 //!
 //! # API
 //!

@@ -15,13 +15,13 @@ use super::replay::Replay;
 use super::segment::{Segment, analyze};
 use super::view::View;
 use super::writes::{
-    WriteOutcome, delete, holds, read_hit, replace, set_hit, unchanged, write_overlay,
+    WriteOutcome, delete, held_hit, holds, read_hit, replace, set_hit, unchanged, write_overlay,
 };
 use super::{LiveError, LiveQuery, Snapshot};
 use crate::model::Country;
 use crate::search::gtins::GtinLookup;
 use crate::search::hits::{HitError, overlay, write_record};
-use crate::search::{SearchError, SearchIndex, SearchOutcome, SearchRequest, persist};
+use crate::search::{HitStore, SearchError, SearchIndex, SearchOutcome, SearchRequest, persist};
 
 /// When a live index folds its segment into a new base.
 #[derive(Debug, Clone)]
@@ -408,8 +408,9 @@ impl LiveIndex {
     }
 
     /// Writes `product`: added, or replacing the product of its key (its hit alone when its
-    /// index fields are unchanged). Durable (the write log synced) and searchable when it
-    /// returns. A product the index cannot take is refused whole ([`LiveProduct::check`]).
+    /// index fields are unchanged; nothing when its hit is too, [`WriteOutcome::Unchanged`]).
+    /// Durable (the write log synced) and searchable when it returns. A product the index
+    /// cannot take is refused whole ([`LiveProduct::check`]).
     pub fn upsert(&self, product: &LiveProduct) -> Result<WriteOutcome, LiveError> {
         let outcomes = self.upsert_many(std::slice::from_ref(product))?;
         Ok(outcomes.first().copied().unwrap_or(WriteOutcome::Added))
@@ -421,19 +422,21 @@ impl LiveIndex {
         for product in products {
             product.check()?;
         }
-        self.write(|base, segment, log| {
+        self.write(|(base, overlay), segment, log| {
             let mut outcomes = Vec::with_capacity(products.len());
             for product in products {
                 let fields = product.index_fields();
                 let analyzed = analyze(base, &fields);
                 let hit = stored_record(product);
-                let outcome = if unchanged(base, segment, &fields, &analyzed) {
+                let outcome = if !unchanged(base, segment, &fields, &analyzed) {
+                    let loc = log.append(Kind::Product, product.pk, Some(&fields), Some(&hit))?;
+                    replace(base, segment, &fields, analyzed, loc)
+                } else if held_hit(segment, overlay, product.pk).as_deref() == Some(&hit[..]) {
+                    WriteOutcome::Unchanged
+                } else {
                     let loc = log.append(Kind::Hit, product.pk, None, Some(&hit))?;
                     set_hit(base, segment, product.pk, loc);
                     WriteOutcome::HitOnly
-                } else {
-                    let loc = log.append(Kind::Product, product.pk, Some(&fields), Some(&hit))?;
-                    replace(base, segment, &fields, analyzed, loc)
                 };
                 outcomes.push(outcome);
             }
@@ -451,7 +454,7 @@ impl LiveIndex {
     /// store's list that lost hundreds of products); each [`WriteOutcome::Deleted`], or
     /// [`WriteOutcome::Absent`] when the index holds none of that key.
     pub fn delete_many(&self, pks: &[i64]) -> Result<Vec<WriteOutcome>, LiveError> {
-        self.write(|base, segment, log| {
+        self.write(|(base, _), segment, log| {
             let mut outcomes = Vec::with_capacity(pks.len());
             for &pk in pks {
                 if !holds(base, segment, pk) {
@@ -466,11 +469,17 @@ impl LiveIndex {
         })
     }
 
-    /// One write: `change` under the writer's lock on a copy of the segment, the log synced,
-    /// then the copy swapped in. On an error nothing is swapped in and the log is cut back.
+    /// One write: `change` under the writer's lock on a copy of the segment (over the base
+    /// and the hits of the last merge), the log synced, then the copy swapped in. On an error
+    /// nothing is swapped in and the log is cut back; when `change` appended nothing, nothing
+    /// is synced nor swapped in.
     fn write<T>(
         &self,
-        change: impl FnOnce(&SearchIndex, &mut Segment, &mut Log) -> Result<T, std::io::Error>,
+        change: impl FnOnce(
+            (&SearchIndex, Option<&HitStore>),
+            &mut Segment,
+            &mut Log,
+        ) -> Result<T, std::io::Error>,
     ) -> Result<T, LiveError> {
         let mut writer = lock(&self.shared.writer);
         let current = self.shared.current.load_full();
@@ -482,8 +491,15 @@ impl LiveIndex {
         let mut segment = current.segment.clone();
         let start = writer.log.end();
         let path = log_path(&self.shared.folder, writer.generation);
-        let changed = change(base, &mut segment, &mut writer.log)
-            .and_then(|value| writer.log.sync().map(|()| value));
+        let changed = change(
+            (base, current.overlay.as_deref()),
+            &mut segment,
+            &mut writer.log,
+        );
+        let changed = match changed {
+            Ok(value) if writer.log.end() == start => return Ok(value),
+            changed => changed.and_then(|value| writer.log.sync().map(|()| value)),
+        };
         let value = match changed {
             Ok(value) => value,
             Err(err) => {

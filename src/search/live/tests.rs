@@ -574,3 +574,52 @@ fn products_deleted_together_leave_the_search() {
     assert_eq!(found("qxvelbrand1"), [6_000_001]);
     assert_eq!(live.stats().live_products, 1);
 }
+
+/// A store's list and an upstream's answers repeat most products as they were: such a write
+/// appends nothing and syncs nothing, over the segment and over a merged base's hits alike;
+/// a price change is still a write, and a base product no write touched is written.
+#[test]
+fn a_write_of_what_the_index_holds_is_no_write() {
+    let fixture = fixture(300);
+    let live = open_live(&fixture);
+    let base = Connection::open(&fixture.base).unwrap();
+    let mut product = LiveProduct::read(&base, 5).unwrap().unwrap();
+    product.pk = 7_000_000;
+    product.title = format!("{} qxrepeated", product.title);
+    let untouched = LiveProduct::read(&base, 9).unwrap().unwrap();
+    assert_eq!(live.upsert(&product).unwrap(), WriteOutcome::Added);
+    let log_bytes = live.stats().log_bytes;
+    assert_eq!(live.upsert(&product).unwrap(), WriteOutcome::Unchanged);
+    assert_eq!(
+        live.stats().log_bytes,
+        log_bytes,
+        "an unchanged write was logged"
+    );
+
+    // The catalogue's own product: its hit is the catalogue's, which the index does not read.
+    assert_eq!(live.upsert(&untouched).unwrap(), WriteOutcome::HitOnly);
+    assert_eq!(live.upsert(&untouched).unwrap(), WriteOutcome::Unchanged);
+
+    let mut cheaper = product.clone();
+    cheaper.hit.usd.min_cents -= 100;
+    assert_eq!(live.upsert(&cheaper).unwrap(), WriteOutcome::HitOnly);
+    assert_eq!(
+        live.upsert_many(&[cheaper.clone(), product.clone()])
+            .unwrap(),
+        [WriteOutcome::Unchanged, WriteOutcome::HitOnly],
+        "the second of one batch compared with the first"
+    );
+
+    // After a merge, the hits are read from the merged base's store.
+    assert!(live.merge_now().unwrap());
+    let log_bytes = live.stats().log_bytes;
+    assert_eq!(live.upsert(&product).unwrap(), WriteOutcome::Unchanged);
+    assert_eq!(live.upsert(&untouched).unwrap(), WriteOutcome::Unchanged);
+    assert_eq!(live.stats().log_bytes, log_bytes);
+    assert_eq!(live.upsert(&cheaper).unwrap(), WriteOutcome::HitOnly);
+    let mut hit = Vec::new();
+    live.write_hit(7_000_000, Country::Us, true, &mut hit)
+        .unwrap();
+    let hit: serde_json::Value = serde_json::from_slice(&hit).unwrap();
+    assert!(hit.to_string().contains("qxrepeated"), "{hit}");
+}

@@ -110,6 +110,24 @@ pub(crate) fn unchanged(
         && support.code_print(base, doc) == Some(codes_print(&analyzed.codes, &analyzed.gtins))
 }
 
+/// Product `pk`'s hit as this index holds it (its stored record), when it was written here:
+/// `None` for a product of the catalogue's own that no write touched, or one unreadable.
+pub(crate) fn held_hit(
+    segment: &Segment,
+    overlay: Option<&crate::search::HitStore>,
+    pk: i64,
+) -> Option<Vec<u8>> {
+    let live = segment
+        .by_pk
+        .get(&pk)
+        .and_then(|&slot| segment.doc(slot))
+        .map(|doc| doc.hit.clone());
+    match live.or_else(|| segment.base_hits.get(&pk).cloned()) {
+        Some(loc) => read_hit(&loc).ok(),
+        None => overlay?.stored_record_of(pk).ok(),
+    }
+}
+
 /// Adds the product of `fields`, replacing the one of its key.
 pub(crate) fn replace(
     base: &SearchIndex,
@@ -170,6 +188,9 @@ pub enum WriteOutcome {
     Replaced,
     /// Only the product's hit replaced (its index fields were unchanged: a price change).
     HitOnly,
+    /// Nothing to write: the index holds the product exactly so (a store's list or an
+    /// upstream's answer that repeats what it gave before). Nothing is appended to the log.
+    Unchanged,
     /// The product deleted.
     Deleted,
     /// A delete of a key the index did not hold.
