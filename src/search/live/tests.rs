@@ -623,3 +623,86 @@ fn a_write_of_what_the_index_holds_is_no_write() {
     let hit: serde_json::Value = serde_json::from_slice(&hit).unwrap();
     assert!(hit.to_string().contains("qxrepeated"), "{hit}");
 }
+
+/// Writes, searches and merges at once: every product is found by each search that starts
+/// after its write returned, through the merges' swaps, and no search fails.
+#[test]
+fn products_written_while_searches_and_merges_run_are_found_from_their_write_on() {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    const WRITES: usize = 240;
+
+    let fixture = fixture(600);
+    let live = open_live(&fixture);
+    let base = Connection::open(&fixture.base).unwrap();
+    let products: Vec<LiveProduct> = (0..WRITES)
+        .map(|n| {
+            let mut product = LiveProduct::read(&base, 1 + (n as i64 % 500))
+                .unwrap()
+                .unwrap();
+            product.pk = 8_000_000 + n as i64;
+            product.title = format!("{} {}", product.title, word_of(n));
+            product
+        })
+        .collect();
+    let written = AtomicUsize::new(0);
+    let done = AtomicBool::new(false);
+    let merges = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            for (n, product) in products.iter().enumerate() {
+                live.upsert(product).unwrap();
+                written.store(n + 1, Ordering::SeqCst);
+            }
+            done.store(true, Ordering::SeqCst);
+        });
+        scope.spawn(|| {
+            while !done.load(Ordering::SeqCst) {
+                if live.merge_now().unwrap() {
+                    merges.fetch_add(1, Ordering::SeqCst);
+                }
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+        });
+        for seed in 0..3u64 {
+            let (live, written, done) = (&live, &written, &done);
+            scope.spawn(move || {
+                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+                let mut searched = 0;
+                while !done.load(Ordering::SeqCst) || searched < 50 {
+                    let upto = written.load(Ordering::SeqCst);
+                    searched += 1;
+                    if upto == 0 {
+                        continue;
+                    }
+                    let n = rng.random_range(0..upto);
+                    let found = live
+                        .search(&SearchRequest {
+                            text: &word_of(n),
+                            limit: 5,
+                            ..SearchRequest::default()
+                        })
+                        .unwrap()
+                        .product_pks;
+                    assert!(
+                        found.contains(&(8_000_000 + n as i64)),
+                        "product {n} written before this search is not found: {found:?}"
+                    );
+                }
+            });
+        }
+    });
+    assert!(
+        merges.load(Ordering::SeqCst) >= 2,
+        "the merges did not run beside the writes"
+    );
+    assert_eq!(live.stats().products, 600 + WRITES);
+}
+
+/// A word of its own for product `n` (letters only, no other product's).
+fn word_of(n: usize) -> String {
+    let letters: String = format!("{n:04}")
+        .bytes()
+        .map(|digit| char::from(b'f' + (digit - b'0')))
+        .collect();
+    format!("qxconc{letters}")
+}
