@@ -231,6 +231,8 @@ async fn search_refuses_bad_parameters_with_a_clear_400() {
         "/search?query=dunk&page=0",
         "/search?query=dunk&page=-3",
         "/search?query=dunk&page=99999999999999999999",
+        "/search?query=dunk&page=",
+        "/search?sku=x&limit=%20",
         "/search?query=dunk&country=DE",
     ] {
         let answer = get(&server, path, Some("demo-pro")).await;

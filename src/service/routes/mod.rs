@@ -93,9 +93,15 @@ impl Params {
         Ok(self.get(name))
     }
 
-    /// An optional positive integer parameter, bounded.
+    /// An optional positive integer parameter, bounded: `default` when absent; sent empty
+    /// (`page=`) it is no number, and refused as any other.
     pub(crate) fn number(&self, name: &str, default: u32, max: u32) -> Result<u32, ApiError> {
-        let Some(text) = self.get(name) else {
+        let Some(text) = self
+            .0
+            .iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value.trim())
+        else {
             return Ok(default);
         };
         match text.parse::<u32>() {
