@@ -102,6 +102,17 @@ impl Served {
         }
     }
 
+    /// The hits of `/search?query={query}&limit=50` (`query` as it goes in the URL).
+    async fn hits(&self, query: &str) -> Vec<serde_json::Value> {
+        let page: serde_json::Value = self
+            .get(&format!("/search?query={query}&limit=50"))
+            .await
+            .json()
+            .await
+            .unwrap();
+        page["hits"].as_array().cloned().unwrap_or_default()
+    }
+
     /// `(id, slug)` of the catalogue product with style code `sku`.
     fn product(&self, sku: &str) -> (String, String) {
         rusqlite::Connection::open(&self.catalogue)
@@ -214,18 +225,7 @@ async fn a_store_only_sneaker_is_found_by_search_and_opened_with_its_store_price
     let store = MockStorefront::start(sneaker_store(&[])).await;
     let served = serve(&[&store]).await;
     served.crawled().await;
-    let search = |query: &'static str| {
-        let served = &served;
-        async move {
-            let page: serde_json::Value = served
-                .get(&format!("/search?query={query}&limit=50"))
-                .await
-                .json()
-                .await
-                .unwrap();
-            page["hits"].as_array().cloned().unwrap_or_default()
-        }
-    };
+    let search = |query: &'static str| served.hits(query);
     let label = store.label();
     let from_store = |hits: &[serde_json::Value]| -> Vec<serde_json::Value> {
         hits.iter()
@@ -303,16 +303,9 @@ async fn a_store_only_sneaker_the_store_drops_leaves_the_search_at_its_next_pass
     let store_hits = |query: &'static str| {
         let served = &served;
         async move {
-            let page: serde_json::Value = served
-                .get(&format!("/search?query={query}&limit=50"))
+            served
+                .hits(query)
                 .await
-                .json()
-                .await
-                .unwrap();
-            page["hits"]
-                .as_array()
-                .cloned()
-                .unwrap_or_default()
                 .into_iter()
                 .filter(|hit| {
                     hit["id"]

@@ -10,6 +10,7 @@
 //! take them, so a common word's thousands of live candidates cost a few operations a block
 //! rather than a visit each.
 
+use super::segment::Segment;
 use super::view::View;
 use crate::catalogue::generate::normalize_sku;
 use crate::search::bucket::{EXACT_SHIFT, LiveEntry};
@@ -130,16 +131,9 @@ impl<'a> LiveQuery<'a> {
             );
             return;
         }
-        let mut keyed: Vec<(DocKey, u32)> = slots
-            .iter()
-            .filter_map(|&slot| {
-                let doc = segment.doc(slot)?;
-                Some(((std::cmp::Reverse(doc.popularity), doc.pk), slot))
-            })
-            .collect();
-        keyed.sort_unstable();
+        let sorted = by_doc_key(segment, slots);
         slots.clear();
-        slots.extend(keyed.into_iter().map(|(_, slot)| slot));
+        slots.extend(sorted.into_iter().map(|(slot, _)| slot));
     }
 
     fn is_allowed(&self, slot: u32) -> bool {
@@ -298,48 +292,52 @@ impl LivePart for LiveQuery<'_> {
                 exact_terms.push(set);
             }
         }
-        let mut found = Candidates {
-            word_count,
-            blocks,
-            sets,
-            exact_sets: exact_sets.to_vec(),
-            exact_terms,
-            any: vec![0u64; blocks],
-            planes: vec![[0u64; PLANES]; blocks],
-            count: 0,
-        };
+        let set = |word: usize, level: usize| &sets[(word * LEVELS + level) * blocks..][..blocks];
+        let mut any = vec![0u64; blocks];
         for word in 0..word_count {
-            let (any, set) = (&mut found.any, &found.sets);
-            bits::union_with(any, &set[(word * LEVELS + LEVELS - 1) * blocks..][..blocks]);
+            bits::union_with(&mut any, set(word, LEVELS - 1));
         }
         for &slot in &self.code_slots {
-            found.any[slot as usize / 64] &= !(1 << (slot % 64));
+            any[slot as usize / 64] &= !(1 << (slot % 64));
         }
         if let Some(allowed) = &self.allowed_bits {
-            for (block, allowed) in found.any.iter_mut().zip(allowed) {
+            for (block, allowed) in any.iter_mut().zip(allowed) {
                 *block &= allowed;
             }
         }
-        found.count = bits::count(&found.any) as usize;
         // Words matched and typos (a word's typos: 0, 1 or 2, the first level holding it), as
         // bit-sliced counters per block.
-        for block in 0..blocks {
-            let lanes = found.any[block];
-            if lanes == 0 {
-                continue;
-            }
-            let mut planes = [0u64; PLANES];
-            for word in 0..word_count {
-                let at = |level: usize| found.sets[(word * LEVELS + level) * blocks + block];
-                let matched = at(LEVELS - 1) & lanes;
-                bits::add_bit(&mut planes[..COUNT_PLANES], matched);
-                for level in 0..LEVELS - 1 {
-                    bits::add_bit(&mut planes[COUNT_PLANES..], matched & !at(level));
+        let planes = any
+            .iter()
+            .enumerate()
+            .map(|(block, &lanes)| {
+                let mut planes = [0u64; PLANES];
+                if lanes == 0 {
+                    return planes;
                 }
-            }
-            found.planes[block] = planes;
-        }
-        self.candidates = found;
+                for word in 0..word_count {
+                    let matched = set(word, LEVELS - 1)[block] & lanes;
+                    bits::add_bit(&mut planes[..COUNT_PLANES], matched);
+                    for level in 0..LEVELS - 1 {
+                        bits::add_bit(
+                            &mut planes[COUNT_PLANES..],
+                            matched & !set(word, level)[block],
+                        );
+                    }
+                }
+                planes
+            })
+            .collect();
+        self.candidates = Candidates {
+            word_count,
+            blocks,
+            exact_sets: exact_sets.to_vec(),
+            exact_terms,
+            count: bits::count(&any) as usize,
+            any,
+            planes,
+            sets,
+        };
     }
 
     fn bucket_size(&self, matched: usize, typos: usize) -> u64 {
@@ -375,18 +373,15 @@ impl LivePart for LiveQuery<'_> {
                     .map(move |ordered| entry(ordered.slot, &ordered.doc)),
             );
         }
-        let mut keyed: Vec<(DocKey, u32, &LiveDoc)> = Vec::with_capacity(count);
+        let mut slots = Vec::with_capacity(count);
         bits::for_each(&want, |slot| {
-            if let Some(doc) = segment.doc(slot) {
-                keyed.push(((std::cmp::Reverse(doc.popularity), doc.pk), slot, doc));
-            }
+            slots.push(slot);
             true
         });
-        keyed.sort_unstable_by_key(|&(key, _, _)| key);
         Box::new(
-            keyed
+            by_doc_key(segment, &slots)
                 .into_iter()
-                .map(move |(_, slot, doc)| entry(slot, doc)),
+                .map(move |(slot, doc)| entry(slot, doc)),
         )
     }
 
@@ -471,6 +466,22 @@ impl LivePart for LiveQuery<'_> {
             estimated_total_hits: total,
         }
     }
+}
+
+/// A few of the segment's `slots` in document order, sorted by their documents' keys.
+fn by_doc_key<'s>(segment: &'s Segment, slots: &[u32]) -> Vec<(u32, &'s LiveDoc)> {
+    let mut keyed: Vec<(DocKey, u32, &LiveDoc)> = slots
+        .iter()
+        .filter_map(|&slot| {
+            let doc = segment.doc(slot)?;
+            Some(((std::cmp::Reverse(doc.popularity), doc.pk), slot, &**doc))
+        })
+        .collect();
+    keyed.sort_unstable_by_key(|&(key, _, _)| key);
+    keyed
+        .into_iter()
+        .map(|(_, slot, doc)| (slot, doc))
+        .collect()
 }
 
 /// `base` (base documents, increasing) and `live` (this search's numbers of live documents

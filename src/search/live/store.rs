@@ -16,6 +16,7 @@ use super::segment::{Segment, analyze};
 use super::view::View;
 use super::writes::{
     WriteOutcome, delete, held_hit, holds, read_hit, replace, set_hit, unchanged, write_overlay,
+    written_hit,
 };
 use super::{LiveError, LiveQuery, Snapshot};
 use crate::model::Country;
@@ -391,13 +392,7 @@ impl LiveIndex {
         out: &mut Vec<u8>,
     ) -> Result<(), HitError> {
         let snapshot = self.shared.current.load();
-        let segment = &snapshot.segment;
-        let live = segment
-            .by_pk
-            .get(&pk)
-            .and_then(|&slot| segment.doc(slot))
-            .map(|doc| doc.hit.clone());
-        if let Some(loc) = live.or_else(|| segment.base_hits.get(&pk).cloned()) {
+        if let Some(loc) = written_hit(&snapshot.segment, pk) {
             let record = read_hit(&loc)?;
             return write_record(pk, &record, country, full, out);
         }

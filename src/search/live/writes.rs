@@ -110,6 +110,17 @@ pub(crate) fn unchanged(
         && support.code_print(base, doc) == Some(codes_print(&analyzed.codes, &analyzed.gtins))
 }
 
+/// Where product `pk`'s hit is when a write since the last merge set it: its live document's,
+/// or the hit-only write over its base document.
+pub(crate) fn written_hit(segment: &Segment, pk: i64) -> Option<HitLoc> {
+    segment
+        .by_pk
+        .get(&pk)
+        .and_then(|&slot| segment.doc(slot))
+        .map(|doc| doc.hit.clone())
+        .or_else(|| segment.base_hits.get(&pk).cloned())
+}
+
 /// Product `pk`'s hit as this index holds it (its stored record), when it was written here:
 /// `None` for a product of the catalogue's own that no write touched, or one unreadable.
 pub(crate) fn held_hit(
@@ -117,12 +128,7 @@ pub(crate) fn held_hit(
     overlay: Option<&crate::search::HitStore>,
     pk: i64,
 ) -> Option<Vec<u8>> {
-    let live = segment
-        .by_pk
-        .get(&pk)
-        .and_then(|&slot| segment.doc(slot))
-        .map(|doc| doc.hit.clone());
-    match live.or_else(|| segment.base_hits.get(&pk).cloned()) {
+    match written_hit(segment, pk) {
         Some(loc) => read_hit(&loc).ok(),
         None => overlay?.stored_record_of(pk).ok(),
     }

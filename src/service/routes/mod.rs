@@ -69,22 +69,24 @@ pub(super) fn router(state: Arc<ServiceState>) -> Router {
 pub(crate) struct Params(Vec<(String, String)>);
 
 impl Params {
-    /// The first value of `name`, trimmed; `None` when absent or empty.
-    pub(crate) fn get(&self, name: &str) -> Option<&str> {
+    /// The first value of `name` as sent; `None` when absent.
+    fn raw(&self, name: &str) -> Option<&str> {
         self.0
             .iter()
             .find(|(key, _)| key == name)
-            .map(|(_, value)| value.trim())
+            .map(|(_, value)| value.as_str())
+    }
+
+    /// The first value of `name`, trimmed; `None` when absent or empty.
+    pub(crate) fn get(&self, name: &str) -> Option<&str> {
+        self.raw(name)
+            .map(str::trim)
             .filter(|value| !value.is_empty())
     }
 
     /// An optional text parameter of at most `max_chars` characters as sent (before trimming).
     pub(crate) fn text(&self, name: &str, max_chars: usize) -> Result<Option<&str>, ApiError> {
-        let raw_chars = self
-            .0
-            .iter()
-            .find(|(key, _)| key == name)
-            .map_or(0, |(_, value)| value.chars().count());
+        let raw_chars = self.raw(name).map_or(0, |value| value.chars().count());
         if raw_chars > max_chars {
             return Err(ApiError::BadRequest(format!(
                 "{name} has {raw_chars} characters; at most {max_chars} are allowed"
@@ -96,12 +98,7 @@ impl Params {
     /// An optional positive integer parameter, bounded: `default` when absent; sent empty
     /// (`page=`) it is no number, and refused as any other.
     pub(crate) fn number(&self, name: &str, default: u32, max: u32) -> Result<u32, ApiError> {
-        let Some(text) = self
-            .0
-            .iter()
-            .find(|(key, _)| key == name)
-            .map(|(_, value)| value.trim())
-        else {
+        let Some(text) = self.raw(name).map(str::trim) else {
             return Ok(default);
         };
         match text.parse::<u32>() {
