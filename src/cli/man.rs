@@ -47,7 +47,8 @@ fn write_pages(cli: clap::Command, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
     cli.build();
     let mut written = Vec::new();
     let mut root = Vec::new();
-    let man = Man::new(cli.clone());
+    // The root's description, for the page only: `--help` keeps its one line.
+    let man = Man::new(cli.clone().long_about(ROOT_DESCRIPTION));
     man.render(&mut root)?;
     extra_sections().to_writer(&mut root)?;
     written.push(write_page(dir, &man.get_filename(), &root)?);
@@ -61,6 +62,18 @@ fn write_pages(cli: clap::Command, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
     }
     Ok(written)
 }
+
+/// What `solescope` is, for the DESCRIPTION of `solescope.1`.
+const ROOT_DESCRIPTION: &str =
+    "Without a subcommand, solescope opens the dashboard window: search \
+sneakers as you type, open a product to see every size with its prices, follow its weekly orders, \
+compare marketplaces, set price alerts and track the pairs you hold. On first start it builds a \
+demo catalogue of generated products in the data directory and serves it through the built-in \
+Sneaker Market Data Service on a loopback port; Settings switch the window to KicksDB with your \
+own key, add retail stores, or point it at a remote Solescope server.
+
+Each subcommand has a page of its own (solescope-serve(1), ...) and prints its options with \
+--help.";
 
 fn visible_subcommands(command: &clap::Command) -> Vec<clap::Command> {
     command
@@ -153,6 +166,7 @@ fn extra_sections() -> Roff {
         roff.text([italic(path)]);
         roff.text([roman(what)]);
     }
+    roff.control("PP", []);
     roff.text([roman(
         "API keys are kept in the desktop keyring (Secret Service), never in a file.",
     )]);
