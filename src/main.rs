@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::Context as _;
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory as _, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use solescope::app::{self, StartupStatus};
 use solescope::catalogue::generate::{self, GenerateOptions, Phase, Progress};
@@ -88,6 +88,9 @@ enum Command {
     /// The portfolio on the command line: import a CSV, export, value.
     #[command(subcommand)]
     Portfolio(cli::PortfolioCommand),
+    /// Write the manual pages, generated from this command line (for packaging).
+    #[command(hide = true)]
+    Man(cli::ManArgs),
 }
 
 #[derive(Debug, Args)]
@@ -247,6 +250,7 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Keys(command)) => run_keys(command),
         Some(Command::Monitor(args)) => cli::run_monitor(&args),
         Some(Command::Portfolio(command)) => cli::run_portfolio(command),
+        Some(Command::Man(args)) => cli::run_man(&args, Cli::command()),
     }
 }
 

@@ -27,6 +27,9 @@ use solescope::userdb::{UserDb, UserDbHandle};
 
 use super::{KICKSDB_KEY_ENV, KICKSDB_MIRROR_FILE, SourceArg, catalogue_or_demo};
 
+mod man;
+pub use man::{ManArgs, run_man};
+
 /// The environment variable naming KicksDB's address (a mock, a proxy).
 const KICKSDB_URL_ENV: &str = "SOLESCOPE_KICKSDB_URL";
 
