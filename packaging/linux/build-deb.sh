@@ -5,7 +5,7 @@
 #   SOLESCOPE_DEB_SKIP_BUILD=1 bash ...          # check the .deb already in target/debian/
 #
 # Steps: install missing tools (apt: lintian, appstream, desktop-file-utils, xvfb, ...; cargo-deb
-# from crates.io), `cargo deb`, lintian (fails on errors and warnings), appstreamcli validate,
+# from crates.io), `cargo deb --profile dist` (the whole-program-optimised build we ship), lintian (fails on errors and warnings), appstreamcli validate,
 # desktop-file-validate, `dpkg --root` into a temporary root, the installed binary's --version,
 # then two first runs under Xvfb, each with an empty HOME: --screenshot (the PNG must not be
 # blank, the window's WM_CLASS must be the app id) and the window opened and closed as a user
@@ -91,16 +91,17 @@ version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
 [[ -n $version ]] || fail "no version in Cargo.toml"
 
 if [[ -z ${SOLESCOPE_DEB_SKIP_BUILD:-} ]]; then
-    step "cargo deb --locked --strip (release build: LTO, one codegen unit; several minutes)"
+    step "cargo deb --locked --strip --profile dist (fat LTO, one codegen unit; several times a release build)"
     started=$SECONDS
     # --strip also drops the .comment section that rustc's strip leaves (lintian:
-    # binary-has-unneeded-section).
-    cargo deb --locked --strip
+    # binary-has-unneeded-section). The `dist` profile (Cargo.toml) is the shipped binary's:
+    # cargo-deb takes the asset `target/release/solescope` from the profile's own folder.
+    cargo deb --locked --strip --profile dist
     echo "built in $((SECONDS - started)) s"
 fi
 deb=target/debian/solescope_${version}-1_$(dpkg --print-architecture).deb
 [[ -f $deb ]] || fail "no $deb"
-echo "$deb: $(stat -c %s "$deb") bytes; binary $(stat -c %s target/release/solescope) bytes"
+echo "$deb: $(stat -c %s "$deb") bytes; binary $(stat -c %s target/dist/solescope) bytes"
 dpkg-deb --info "$deb" | sed -n '/Package:/,$p'
 
 step "lintian"
