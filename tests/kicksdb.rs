@@ -710,6 +710,22 @@ async fn the_real_time_limit_per_key_is_never_more_than_kicksdb_allows() {
     }
 }
 
+/// A first start on a fresh home: the data folder is not there yet (nothing built the demo
+/// catalogue, which made it before). The service over KicksDB makes it and answers.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_first_start_makes_the_folder_of_the_mirror() {
+    let mock = MockKicksdb::start(MockConfig::default());
+    let home = tempfile::tempdir().unwrap();
+    let data = home.path().join(".local/share/solescope");
+    let server = start_over(&mock, &data, |_, _| {}).await;
+    let page = client(&server)
+        .search(&SearchQuery::text("chicago"))
+        .await
+        .unwrap();
+    assert!(!page.hits.is_empty());
+    assert!(data.join("mirror.sqlite").is_file());
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn identical_requests_in_flight_are_sent_once() {
     let mock = MockKicksdb::start(MockConfig::default());

@@ -37,6 +37,9 @@ pub fn crawled_store_reading(
     file: &Path,
     pass_interval: std::time::Duration,
 ) -> StoreReading {
+    // A first start: the data folder may not be there yet (the demo catalogue, which made it,
+    // is not built in KicksDB mode). A failure shows as the file's below.
+    let _ = make_folder_of(file);
     let crawl = super::storefront::crawl::CrawlConfig {
         pass_interval,
         ..super::storefront::crawl::CrawlConfig::default()
@@ -50,6 +53,14 @@ pub fn crawled_store_reading(
             );
             StoreReading::lookups_only(stores, StorefrontConfig::default())
         }
+    }
+}
+
+/// Makes the folder `file` goes in, with its parents, when it is not there.
+fn make_folder_of(file: &Path) -> std::io::Result<()> {
+    match file.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() => std::fs::create_dir_all(folder),
+        _ => Ok(()),
     }
 }
 
@@ -77,6 +88,15 @@ pub enum StartError {
     /// The KicksDB source refused its settings (its URL or key).
     #[error("starting the KicksDB source: {0}")]
     Source(#[from] KicksdbError),
+    /// The mirror's folder could not be made.
+    #[error("making the folder of the mirror {}: {source}", path.display())]
+    Folder {
+        /// The mirror file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
     /// The mirror (or its search index) could not be opened or created.
     #[error("opening the mirror {}: {source}", path.display())]
     Mirror {
@@ -98,11 +118,16 @@ pub enum StartError {
 /// answering as `config` says otherwise (stores, Redis, limits): the catalogue side from the
 /// mirror, the real-time side from KicksDB, and the real-time limit per key held to what
 /// KicksDB allows ([`realtime_per_minute`]). With `config.shared` (Redis), KicksDB's limits
-/// are counted there too, across replicas. Blocking: opens the mirror and its search index.
+/// are counted there too, across replicas. The mirror's folder is made when it is not there (a
+/// first start). Blocking: opens the mirror and its search index.
 pub fn kicksdb_state(
     mut config: ServiceConfig,
     live: &KicksdbConfig,
 ) -> Result<Arc<ServiceState>, StartError> {
+    make_folder_of(&live.mirror).map_err(|source| StartError::Folder {
+        path: live.mirror.clone(),
+        source,
+    })?;
     config.catalogue.clone_from(&live.mirror);
     config.realtime_per_minute =
         realtime_per_minute(config.realtime_per_minute, live.realtime_per_minute);
