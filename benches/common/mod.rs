@@ -15,15 +15,16 @@ use solescope::client::{KeyStore as _, MemoryKeyStore};
 /// `dist` profile: fat LTO, one codegen unit); a run built with them overridden
 /// (`CARGO_PROFILE_BENCH_LTO=false`, quicker to build) says so, read when it was compiled.
 pub fn print_build() {
+    if cfg!(debug_assertions) {
+        println!(
+            "build: a debug build (debug assertions on), not the bench profile: its times are not the shipped binary's"
+        );
+        return;
+    }
     let lto = option_env!("CARGO_PROFILE_BENCH_LTO").unwrap_or("fat");
     let units = option_env!("CARGO_PROFILE_BENCH_CODEGEN_UNITS").unwrap_or("1");
-    let assertions = if cfg!(debug_assertions) {
-        ", debug assertions on"
-    } else {
-        ""
-    };
     println!(
-        "build: the bench profile, LTO {lto}, {units} codegen unit(s){assertions} (the shipped dist binary: LTO fat, 1)"
+        "build: the bench profile, LTO {lto}, {units} codegen unit(s) (the shipped dist binary: LTO fat, 1)"
     );
 }
 
