@@ -44,6 +44,8 @@
 #    spread over at least MIN_CHART_LINE_WIDTH columns of the content area (a locked or error
 #    panel has none). WINDOW_CHECK_TIER=free runs it with a free key, where orders are locked:
 #    the check must then fail.
+# 8. Runs .ci/first-start-check.sh on the same display: a first start in KicksDB mode with two
+#    stores (mock processes), on a fresh home, must settle within 60 s.
 # Prints the figures it measured. The app, Xvfb and the temporary folder go away on exit
 # (WINDOW_CHECK_KEEP=DIR keeps the screenshots and logs there).
 set -euo pipefail
@@ -491,5 +493,8 @@ read -r line_pixels line_width < <("$CONVERT" "$work/orders.png" -crop "$CHART_C
 echo "chart line: $line_pixels pixels of $CHART_LINE_COLOUR (min $MIN_CHART_LINE_PIXELS) over $line_width columns (min $MIN_CHART_LINE_WIDTH), region $CHART_CROP"
 ((${line_pixels:-0} >= MIN_CHART_LINE_PIXELS && ${line_width:-0} >= MIN_CHART_LINE_WIDTH)) ||
     fail "the orders screenshot shows no chart"
+
+echo "== a first start in KicksDB mode with two stores, on a fresh home (.ci/first-start-check.sh)"
+SOLESCOPE_BIN="$app" bash .ci/first-start-check.sh
 
 echo "window check passed"

@@ -6,7 +6,8 @@
 #   bash benches/cold_restart.sh [products] [trials]      (defaults 1000000 and 5)
 # Needs the catalogue, its index and hit store and the query list that benches/http_load.sh
 # leaves in SOLESCOPE_BENCH_DIR (default /tmp), and `wrk`, `vmtouch`, `curl`.
-# SOLESCOPE_BENCH_BIN: the solescope binary (default target/release/solescope).
+# SOLESCOPE_BENCH_BIN: the solescope binary (default target/dist/solescope, the
+# shipped build: `cargo build --profile dist`).
 # Prints each trial, then p50 and max of the trials' p99 for cold and cached restarts; FAIL (exit
 # 1) when the median cold trial's first-second p99 is 50 ms or more (issue 25's limit).
 set -euo pipefail
@@ -14,7 +15,7 @@ cd "$(dirname "$0")/.."
 products="${1:-1000000}"
 trials="${2:-5}"
 dir="${SOLESCOPE_BENCH_DIR:-/tmp}"
-bin="${SOLESCOPE_BENCH_BIN:-./target/release/solescope}"
+bin="${SOLESCOPE_BENCH_BIN:-./target/dist/solescope}"
 catalogue="$dir/solescope-bench-$products.sqlite"
 queries="$dir/solescope-bench-$products.queries"
 port=18097

@@ -6,7 +6,8 @@
 # first start (as benches/http_load.sh runs) is too noisy to judge a change to the build by.
 #   bash benches/first_start.sh [products] [trials] [baseline binary]   (defaults 1000000, 3)
 # Needs the catalogue that benches/http_load.sh leaves in SOLESCOPE_BENCH_DIR (default /tmp), and
-# `curl`. SOLESCOPE_BENCH_BIN: the solescope binary judged (default target/release/solescope);
+# `curl`. SOLESCOPE_BENCH_BIN: the solescope binary judged (default target/dist/solescope, the
+# shipped build: `cargo build --profile dist`);
 # the optional third argument, another build measured in the same run (the baseline).
 # Prints each trial, then min / median / max per binary; FAIL (exit 1) when the judged binary's
 # median is over 5 s (issue 25's limit). The catalogue's index and hit store are kept aside during
@@ -17,7 +18,7 @@ products="${1:-1000000}"
 trials="${2:-3}"
 baseline="${3:-}"
 dir="${SOLESCOPE_BENCH_DIR:-/tmp}"
-judged="${SOLESCOPE_BENCH_BIN:-./target/release/solescope}"
+judged="${SOLESCOPE_BENCH_BIN:-./target/dist/solescope}"
 catalogue="$dir/solescope-bench-$products.sqlite"
 port=18098
 limit_s=5

@@ -337,6 +337,7 @@ fn scenarios(hits: &[SearchHit]) -> Vec<Scenario> {
 }
 
 fn main() {
+    common::print_build();
     if let Some(path) = std::env::var_os(GENERATE_INTO_ENV) {
         generate_catalogue(Path::new(&path), products(), DEMO_SEED);
         return;

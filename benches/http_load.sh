@@ -5,8 +5,9 @@
 # Needs `wrk`, `vmtouch` and `fincore` (apt-get install wrk vmtouch util-linux). Environment:
 #   SOLESCOPE_BENCH_DIR      where catalogues and query lists are kept and reused (default /tmp;
 #                            a million products take 3.8 GB, plus 2.3 GB of index and hit store)
-#   SOLESCOPE_BENCH_PROFILE  cargo profile of the binary (default release, fat LTO; `bench` with
-#                            CARGO_PROFILE_BENCH_LTO=false builds faster)
+#   SOLESCOPE_BENCH_PROFILE  cargo profile of the binary (default dist: fat LTO, one codegen
+#                            unit, the binary the .deb ships; `release` builds several times
+#                            faster); the profile is printed with the figures
 #   SOLESCOPE_BENCH_BIN      a solescope binary to run instead of building one (to compare two
 #                            builds in interleaved runs)
 #   SOLESCOPE_BENCH_SECONDS  length of each wrk run (default 10)
@@ -37,7 +38,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir="${SOLESCOPE_BENCH_DIR:-/tmp}"
-profile="${SOLESCOPE_BENCH_PROFILE:-release}"
+profile="${SOLESCOPE_BENCH_PROFILE:-dist}"
 seconds="${SOLESCOPE_BENCH_SECONDS:-10}"
 port=18089
 
@@ -56,8 +57,10 @@ if [ -n "${SOLESCOPE_BENCH_BIN:-}" ]; then
   bin="$SOLESCOPE_BENCH_BIN"
 else
   cargo build --profile "$profile" --quiet
-  bin=./target/release/solescope
+  bin="./target/$profile/solescope"
+  if [ "$profile" = dev ]; then bin=./target/debug/solescope; fi
 fi
+echo "binary: $bin (profile ${SOLESCOPE_BENCH_BIN:+given: }${SOLESCOPE_BENCH_BIN:-$profile})"
 load_average() { cut -d' ' -f1-3 /proc/loadavg; }
 rss_mb() { awk '/VmRSS/{printf "%.0f", $2/1024}' "/proc/$1/status"; }
 hwm_mb() { awk '/VmHWM/{printf "%.0f", $2/1024}' "/proc/$1/status"; }

@@ -261,6 +261,7 @@ fn baseline(frames: usize) -> Stats {
 }
 
 fn main() {
+    common::print_build();
     let frames: usize = env_number("SOLESCOPE_BENCH_FRAMES").unwrap_or(600);
     let pair_count: usize = env_number("SOLESCOPE_BENCH_PAIRS").unwrap_or(10_000);
     let dir = tempfile::tempdir().expect("temp dir");

@@ -404,6 +404,7 @@ fn throughput(index: &SearchIndex, queries: &[Query], threads: usize) -> f64 {
 }
 
 fn main() {
+    common::print_build();
     let args: Vec<String> = std::env::args().collect();
     if args.get(1).map(String::as_str) == Some("--generate-only") {
         let path = PathBuf::from(&args[2]);

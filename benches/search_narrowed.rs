@@ -197,6 +197,7 @@ fn store_product(n: i64, words: &[&str], rng: &mut ChaCha8Rng) -> LiveProduct {
 }
 
 fn main() {
+    common::print_build();
     let options = options();
     let mut rng = ChaCha8Rng::seed_from_u64(63);
     let conn = Connection::open(&options.catalogue).unwrap();

@@ -20,6 +20,7 @@ const CONCURRENCY: usize = 8;
 const LOAD_SECONDS: u64 = 5;
 
 fn main() {
+    common::print_build();
     let products: u32 = env_number("SOLESCOPE_BENCH_PRODUCTS").unwrap_or(100_000);
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("bench.sqlite");

@@ -57,6 +57,7 @@ fn verdict(ok: bool) -> &'static str {
 
 #[tokio::main]
 async fn main() -> ExitCode {
+    common::print_build();
     let products: u64 = env_number("SOLESCOPE_BENCH_STORE_PRODUCTS").unwrap_or(5_000);
     let mock = MockStorefront::start_with_synthetic(Vec::new(), products).await;
     let pages_needed = u32::try_from(products.div_ceil(250)).expect("pages");

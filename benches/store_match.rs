@@ -166,6 +166,7 @@ fn store_url(index: usize) -> StoreUrl {
 
 #[tokio::main]
 async fn main() -> ExitCode {
+    common::print_build();
     let catalogue: PathBuf = std::env::var_os("SOLESCOPE_BENCH_CATALOGUE").map_or_else(
         || PathBuf::from("/work/bench-data/1m.sqlite"),
         PathBuf::from,
@@ -265,11 +266,11 @@ async fn main() -> ExitCode {
     for run in 0..runs {
         let (crawl, _) = StoreCatalogue::open(
             &store_file,
-            &catalogue,
             Arc::clone(&storefronts),
             CrawlConfig::default(),
         )
         .expect("store catalogue");
+        crawl.add_catalogue(&catalogue);
         let started = Instant::now();
         for s in 0..stores {
             crawl.rematch(&store_url(s)).await.expect("rematch");

@@ -13,10 +13,9 @@ use solescope::catalogue::generate::{self, GenerateOptions, Phase, Progress};
 use solescope::catalogue::{Catalogue, demo, import, keys, stats};
 use solescope::client::{KeyStore, KeyringStore, MemoryKeyStore};
 use solescope::model::{RetailerStores, StoreUrl, Tier};
-use solescope::service::kicksdb::{self, Kicksdb, KicksdbConfig};
-use solescope::service::marketplace::{Marketplaces, SimulatorConfig};
+use solescope::service::kicksdb::{self, KicksdbConfig};
+use solescope::service::marketplace::SimulatorConfig;
 use solescope::service::shared::RedisStore;
-use solescope::service::source::CatalogueSource;
 use solescope::service::{self, ServiceConfig, ServiceState};
 use solescope::userdb::UserDb;
 
@@ -287,7 +286,7 @@ fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
         (Some(_), Some(path)) => path,
         (Some(_), None) => demo::data_dir()
             .context("no home directory, so no place for the KicksDB mirror (pass --catalogue)")?
-            .join(KICKSDB_MIRROR_FILE),
+            .join(service::start::KICKSDB_MIRROR_FILE),
         (None, path) => catalogue_or_demo(path)?,
     };
     let mut config = ServiceConfig::new(&catalogue);
@@ -304,7 +303,6 @@ fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
     config.store_reading = Some(service::start::crawled_store_reading(
         RetailerStores::new(args.retailer_stores.iter().cloned()),
         &stores_file,
-        &catalogue,
         std::time::Duration::from_secs(60 * u64::from(args.store_pass_minutes.max(1))),
     ));
     for store in &args.retailer_stores {
@@ -342,19 +340,8 @@ fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
             let mut live = KicksdbConfig::new(key, &catalogue);
             live.base_url.clone_from(&args.kicksdb_url);
             live.budget.settings = args.budget.cell();
-            // The service cannot promise its clients more real-time calls than KicksDB allows.
-            config.realtime_per_minute = config.realtime_per_minute.min(live.realtime_per_minute);
-            let source = Arc::new(
-                Kicksdb::new(&live, config.shared.clone())
-                    .context("starting the KicksDB source")?,
-            );
             tracing::info!(base_url = %args.kicksdb_url, mirror = %catalogue.display(), "prices from KicksDB");
-            ServiceState::with_sources(
-                &config,
-                Arc::new(Arc::clone(&source)) as Arc<dyn Marketplaces>,
-                Arc::new(source) as Arc<dyn CatalogueSource>,
-            )
-            .with_context(|| format!("opening the mirror {}", catalogue.display()))?
+            service::start::kicksdb_state(config, &live)?
         }
     };
     runtime.block_on(async {
@@ -368,9 +355,6 @@ fn run_serve(args: &ServeArgs) -> anyhow::Result<()> {
         Ok(())
     })
 }
-
-/// The KicksDB mirror's file name in the data directory.
-const KICKSDB_MIRROR_FILE: &str = "kicksdb-mirror.sqlite";
 
 /// Whether every address `addr` names is a loopback one (an unresolvable name counts as not).
 fn is_loopback(addr: &str) -> bool {
@@ -610,7 +594,6 @@ fn run_window(screenshot: &ScreenshotArgs, extra_stores: &[StoreUrl]) -> anyhow:
             .clone()
             .unwrap_or_default()
             .join(service::start::STORES_FILE),
-        &path,
         service::start::STORE_PASS_INTERVAL,
     );
     let live_stores = store_reading.clone();
@@ -729,9 +712,10 @@ fn run_window(screenshot: &ScreenshotArgs, extra_stores: &[StoreUrl]) -> anyhow:
     Ok(())
 }
 
-/// The window's KicksDB source: given the user's key, starts an in-process service over KicksDB
-/// (`SOLESCOPE_KICKSDB_URL`, default the real one) with its mirror in the data directory, and
-/// answers its base URL. A second launch (a new key) stops the first service.
+/// The window's KicksDB source: given the user's key, starts the in-process service over
+/// KicksDB (`SOLESCOPE_KICKSDB_URL`, default the real one) with its mirror in the data directory
+/// (`service::start::spawn_kicksdb`, as the command line and the tests start it), and answers
+/// its base URL. A second launch (a new key) stops the first service.
 fn kicksdb_launcher(
     runtime: &tokio::runtime::Handle,
     store_reading: service::storefront::StoreReading,
@@ -748,26 +732,21 @@ fn kicksdb_launcher(
             if let Some(old) = running.lock().await.take() {
                 old.shutdown().await;
             }
-            let base_url = std::env::var("SOLESCOPE_KICKSDB_URL")
-                .ok()
-                .filter(|url| !url.trim().is_empty())
-                .unwrap_or_else(|| kicksdb::DEFAULT_BASE_URL.to_owned());
             let mirror = demo::data_dir()
                 .ok_or("no home directory, so no place for the KicksDB mirror")?
-                .join(KICKSDB_MIRROR_FILE);
+                .join(service::start::KICKSDB_MIRROR_FILE);
+            let mut live = KicksdbConfig::new(key, &mirror);
+            live.base_url = service::start::kicksdb_base_url(None);
+            live.budget.settings = budget_settings;
+            let mut config = ServiceConfig::new(&mirror);
+            config.store_reading = Some(store_reading);
             let handle = runtime
-                .spawn(async move {
-                    service::start::kicksdb_in_window(
-                        key,
-                        base_url,
-                        &mirror,
-                        store_reading,
-                        budget_settings,
-                    )
-                    .await
-                })
+                .spawn(
+                    async move { service::start::spawn_kicksdb(config, live, "127.0.0.1:0").await },
+                )
                 .await
-                .map_err(|err| format!("starting the KicksDB service: {err}"))??;
+                .map_err(|err| format!("starting the KicksDB service: {err}"))?
+                .map_err(|err| format!("{err:#}"))?;
             let url = handle.base_url();
             *running.lock().await = Some(handle);
             Ok(url)

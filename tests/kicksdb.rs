@@ -592,17 +592,39 @@ async fn search_as_you_type_reads_the_mirror_without_a_call() {
 async fn never_more_than_60_real_time_calls_a_minute_under_a_load_of_200() {
     let mock = MockKicksdb::start(MockConfig::default());
     let dir = tempfile::tempdir().unwrap();
-    let server = start_over(&mock, dir.path(), |live, config| {
-        // Nothing reused, and the service's own per-key budget out of the way: only the
-        // upstream's count stands between the load and KicksDB.
+    // Four pro keys of the service, 50 requests each: within each key's own budget (60 a
+    // minute), so only the upstream's count stands between the load and KicksDB.
+    let keys: Vec<String> = {
+        let mirror = solescope::catalogue::mirror::open_or_create(
+            &dir.path().join("mirror.sqlite"),
+            "kicksdb",
+        )
+        .unwrap();
+        (0..4)
+            .map(|n| {
+                let key = solescope::catalogue::keys::new_key();
+                solescope::catalogue::keys::insert(
+                    mirror.connection(),
+                    &key,
+                    solescope::model::Tier::Pro,
+                    &format!("load {n}"),
+                    "2026-11-22T00:00:00Z",
+                )
+                .unwrap();
+                key
+            })
+            .collect()
+    };
+    let server = start_over(&mock, dir.path(), |live, _| {
+        // Nothing reused.
         live.ttl.realtime = Duration::ZERO;
-        config.realtime_per_minute = 10_000;
     })
     .await;
     let pair = chicago();
     let http = reqwest::Client::new();
     let mut tasks = Vec::new();
     for at in 0..200 {
+        let key = keys[at % keys.len()].clone();
         let url = if at % 2 == 0 {
             format!(
                 "{}/api/v3/realtime/resale-a/products/{}",
@@ -620,7 +642,7 @@ async fn never_more_than_60_real_time_calls_a_minute_under_a_load_of_200() {
         tasks.push(tokio::spawn(async move {
             let response = http
                 .get(url)
-                .header("Authorization", "demo-ultra")
+                .header("Authorization", key)
                 .send()
                 .await
                 .unwrap();
@@ -654,6 +676,54 @@ async fn never_more_than_60_real_time_calls_a_minute_under_a_load_of_200() {
     assert!(max <= 60, "the mock saw {max} real-time calls in a minute");
     assert_eq!(ok, 60, "the whole budget is used");
     assert_eq!(refused, 140);
+}
+
+/// The service over KicksDB lets each key make no more real-time calls a minute than KicksDB
+/// allows, however it was set (the window, the command line, `serve` and the tests start it in
+/// one place, `service::start::kicksdb_state`): what the service was set to allow, or
+/// KicksDB's own limit when that is smaller. Every real-time answer says the limit.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_real_time_limit_per_key_is_never_more_than_kicksdb_allows() {
+    let pair = chicago();
+    for (service_allows, kicksdb_allows, said) in [(120, 60, "60"), (20, 60, "20"), (90, 200, "90")]
+    {
+        let mock = MockKicksdb::start(MockConfig::default());
+        let dir = tempfile::tempdir().unwrap();
+        let server = start_over(&mock, dir.path(), |live, config| {
+            live.realtime_per_minute = kicksdb_allows;
+            config.realtime_per_minute = service_allows;
+        })
+        .await;
+        let (status, headers, body) = raw(
+            &server,
+            &format!("/api/v3/realtime/resale-a/products/{}", pair.goat_id),
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(
+            headers
+                .get("x-ratelimit-limit")
+                .and_then(|v| v.to_str().ok()),
+            Some(said),
+            "set to allow {service_allows}, over a KicksDB allowing {kicksdb_allows}"
+        );
+    }
+}
+
+/// A first start on a fresh home: the data folder is not there yet (nothing built the demo
+/// catalogue, which made it before). The service over KicksDB makes it and answers.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_first_start_makes_the_folder_of_the_mirror() {
+    let mock = MockKicksdb::start(MockConfig::default());
+    let home = tempfile::tempdir().unwrap();
+    let data = home.path().join(".local/share/solescope");
+    let server = start_over(&mock, &data, |_, _| {}).await;
+    let page = client(&server)
+        .search(&SearchQuery::text("chicago"))
+        .await
+        .unwrap();
+    assert!(!page.hits.is_empty());
+    assert!(data.join("mirror.sqlite").is_file());
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -116,3 +116,81 @@ async fn a_product_kicksdb_lists_later_is_found_by_a_typo_right_after_the_search
     assert_eq!(offline, [pair.sku]);
     assert_eq!(source, "kicksdb-mirror");
 }
+
+/// KicksDB's own search has no typo tolerance (nor the mock's): "jordn 4 black cat" finds
+/// nothing there, while the mirror's index finds the Black Cat as the user types. The online
+/// search after the pause asks KicksDB and keeps what the mirror holds: KicksDB's hits first,
+/// then the held ones it missed, each labelled as held with when it was fetched; it never
+/// shows fewer hits than the search as the user typed.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_online_search_keeps_the_held_hits_kicksdbs_answer_missed() {
+    let mock = MockKicksdb::start(MockConfig::default());
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&mock, dir.path()).await;
+    let client = common::ultra_client(&server);
+    // Mirrored once: what a user searched for online before.
+    for text in ["jordan", "dunk"] {
+        assert!(!codes(&client, text, false).await.0.is_empty(), "{text}");
+    }
+    let search = |text: &'static str, cached_only: bool| {
+        let client = client.clone();
+        async move {
+            client
+                .search(&SearchQuery {
+                    cached_only,
+                    ..SearchQuery::text(text)
+                })
+                .await
+                .unwrap_or_else(|err| panic!("{text:?}: {err}"))
+        }
+    };
+    let typo = "jordn 4 black cat";
+    let typed = search(typo, true).await;
+    assert_eq!(
+        typed.hits.first().map(|hit| hit.sku.as_str()),
+        Some("CU1110-010"),
+        "as you type"
+    );
+    let calls = mock.seen().len();
+    let online = search(typo, false).await;
+    assert!(mock.seen().len() > calls, "KicksDB was asked");
+    assert_eq!(
+        client.data_origin().map(|o| o.source).as_deref(),
+        Some("kicksdb")
+    );
+    let skus: Vec<&str> = online.hits.iter().map(|hit| hit.sku.as_str()).collect();
+    assert_eq!(skus.first(), Some(&"CU1110-010"), "{skus:?}");
+    let held = solescope::model::held_since(&online.hits[0]).expect("labelled as held");
+    assert!(
+        chrono::DateTime::parse_from_rfc3339(held).is_ok(),
+        "when it was fetched: {held}"
+    );
+    assert!(online.hits.len() >= typed.hits.len(), "{skus:?}");
+
+    // Where KicksDB does answer, its own hits come first, unlabelled, then the held ones it
+    // missed, each once.
+    for text in ["jordan 4", "dunk low", "jordan retro black"] {
+        let typed = search(text, true).await;
+        let online = search(text, false).await;
+        let labels: Vec<bool> = online
+            .hits
+            .iter()
+            .map(|hit| solescope::model::held_since(hit).is_some())
+            .collect();
+        assert!(
+            labels.windows(2).all(|pair| pair[0] <= pair[1]),
+            "{text}: held hits after KicksDB's: {labels:?}"
+        );
+        let mut ids: Vec<&str> = online.hits.iter().map(|hit| hit.id.as_str()).collect();
+        let shown = ids.len();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), shown, "{text}: a hit shown twice");
+        assert!(
+            online.hits.len() >= typed.hits.len(),
+            "{text}: {} hits online, {} as you type",
+            online.hits.len(),
+            typed.hits.len()
+        );
+    }
+}

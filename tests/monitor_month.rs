@@ -23,10 +23,8 @@ use solescope::model::budget::{
 };
 use solescope::model::portfolio::{Condition, Pair};
 use solescope::model::{AlertFiring, AlertKind, Country, NewAlert, ProductRef};
-use solescope::service::kicksdb::{Kicksdb, KicksdbConfig, Ttl};
-use solescope::service::marketplace::Marketplaces;
-use solescope::service::source::CatalogueSource;
-use solescope::service::{self, ServerHandle, ServiceConfig, ServiceState};
+use solescope::service::kicksdb::{KicksdbConfig, Ttl};
+use solescope::service::{self, ServerHandle, ServiceConfig};
 use solescope::userdb::watchlist::WatchRow;
 use solescope::userdb::{UserDb, UserDbHandle};
 
@@ -66,19 +64,9 @@ async fn start_over(
         share_percent: 100,
     });
     live.budget.clock = Arc::new(clock.clone());
-    let config = ServiceConfig::new(&mirror);
-    let state = tokio::task::spawn_blocking(move || {
-        let source = Arc::new(Kicksdb::new(&live, None).unwrap());
-        ServiceState::with_sources(
-            &config,
-            Arc::new(Arc::clone(&source)) as Arc<dyn Marketplaces>,
-            Arc::new(source) as Arc<dyn CatalogueSource>,
-        )
+    service::start::spawn_kicksdb(ServiceConfig::new(&mirror), live, "127.0.0.1:0")
+        .await
         .unwrap()
-    })
-    .await
-    .unwrap();
-    service::spawn("127.0.0.1:0", state).await.unwrap()
 }
 
 /// The user's database: 200 pairs over the first 120 of `codes`, the next 50 starred, and an
@@ -153,7 +141,7 @@ fn user_dir() -> tempfile::TempDir {
 struct Setup {
     mock: MockKicksdb,
     _dir: tempfile::TempDir,
-    _user: tempfile::TempDir,
+    user: tempfile::TempDir,
     _server: ServerHandle,
     driver: MonitorDriver,
     clock: ManualClock,
@@ -185,7 +173,7 @@ async fn setup(start: DateTime<Utc>, plan: PlanConfig) -> Setup {
     Setup {
         mock,
         _dir: dir,
-        _user: user,
+        user,
         _server: server,
         driver,
         clock,
@@ -221,9 +209,32 @@ async fn a_round_prices_200_pairs_over_120_codes_and_50_stars_in_at_most_6_calls
     // 120 codes in 3 batches, 50 stars in 1, the 10 alerted codes in 1.
     assert_eq!(calls, 5, "{counts:?}");
     assert!(calls <= 6);
-    // The portfolio's prices are in the history, size by size.
     let status = setup.driver.handle().status();
     assert_eq!(status.last_error, None, "{status:?}");
+    // Every code priced is in the history, size by size: one row per size with an ask at the
+    // mock (every size of a pair; one fewer for every fourth invented pair, whose third size
+    // nobody asks for), for the portfolio's 120 codes, the 50 stars and the 10 alerted codes.
+    let codes = setup.mock.style_codes();
+    let pairs: std::collections::HashMap<&str, &common::mock_kicksdb::data::Pair> =
+        common::mock_kicksdb::data::PAIRS
+            .iter()
+            .chain(common::mock_kicksdb::data::generated_pairs(175))
+            .map(|pair| (pair.sku, pair))
+            .collect();
+    let db = UserDb::open(&setup.user.path().join(UserDb::FILE_NAME)).unwrap();
+    let mut wrong = Vec::new();
+    for (at, code) in codes.iter().enumerate() {
+        let expected = if at < 180 {
+            pairs[code].sizes.iter().filter(|s| s.ask_usd > 0).count()
+        } else {
+            0
+        };
+        let rows = db.price_history(code, &[]).unwrap();
+        if rows.len() != expected || rows.iter().any(|r| r.lowest_ask_cents.is_none()) {
+            wrong.push((*code, rows.len(), expected));
+        }
+    }
+    assert!(wrong.is_empty(), "(code, rows, expected): {wrong:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -106,13 +106,10 @@ fn open(
     storefronts: &Arc<Storefronts>,
     config: CrawlConfig,
 ) -> (StoreCatalogue, Opened) {
-    StoreCatalogue::open(
-        &dir.join("stores.sqlite"),
-        catalogue,
-        Arc::clone(storefronts),
-        config,
-    )
-    .unwrap()
+    let (crawl, opened) =
+        StoreCatalogue::open(&dir.join("stores.sqlite"), Arc::clone(storefronts), config).unwrap();
+    crawl.add_catalogue(catalogue);
+    (crawl, opened)
 }
 
 /// The one store product that is catalogue product `sku`: its handle and evidence.

@@ -52,7 +52,6 @@ async fn serve_with(stores: &[&MockStorefront], crawl: CrawlConfig) -> Served {
             ..StorefrontConfig::default()
         },
         &dir.path().join("stores.sqlite"),
-        &catalogue,
         crawl,
     )
     .unwrap();
@@ -422,4 +421,91 @@ async fn a_search_narrowed_to_what_a_store_has_in_stock_in_a_size() {
     let (status, _, page) = skus("/search?query=dunk&in_stock_at=kith.com".to_owned()).await;
     assert_eq!(status, 404, "{page}");
     assert!(page.to_string().contains("kith.com"), "{page}");
+}
+
+/// The service over KicksDB reading a store, started with an empty mirror (a first start):
+/// the store is read and matched at once against the mirror, where nothing is yet, so its
+/// Panda is a store-only product. When a search mirrors KicksDB's Panda, the store is matched
+/// again without waiting for its next pass (30 minutes) and without any lookup asking: its
+/// reading counts the Panda as a catalogue product, and a search narrowed to the store finds
+/// KicksDB's Panda, not a store-only copy of it.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_store_is_matched_again_when_the_kicksdb_mirror_gains_a_product_it_sells() {
+    use common::mock_kicksdb::data::PAIRS;
+    use common::mock_kicksdb::{MockConfig, MockKicksdb};
+    let panda = PAIRS.iter().find(|p| p.sku == "DD1391-100").unwrap();
+    let kicksdb = MockKicksdb::start(MockConfig::default());
+    let store = MockStorefront::start(vec![common::mock_storefront::listed_shoe(
+        "nike-dunk-low-retro-white-black-panda",
+        9_100_000_000_001,
+        "Nike Dunk Low Retro White/Black",
+        "Nike",
+        &(7..11)
+            .map(|us| Some(format!("DD1391-100-{:03}", us * 10)))
+            .collect::<Vec<_>>(),
+        &[],
+    )])
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    // As the window reads its stores: one reading, matched against each service's catalogue.
+    let reading = service::start::crawled_store_reading(
+        RetailerStores::new([StoreUrl::parse(&store.base_url).unwrap()]),
+        &dir.path().join("stores.sqlite"),
+        service::start::STORE_PASS_INTERVAL,
+    );
+    let handle = common::kicksdb_service(
+        kicksdb.base_url(),
+        &kicksdb.key(),
+        dir.path(),
+        |_, config| {
+            config.store_reading = Some(reading);
+        },
+    )
+    .await;
+    let served = Served {
+        base: handle.base_url(),
+        catalogue: dir.path().join("mirror.sqlite"),
+        _server: handle,
+        _dir: dir,
+    };
+    let reading_says = || async {
+        let sources: V2Envelope<ServiceSources> =
+            served.get("/api/v2/sources").await.json().await.unwrap();
+        sources.data.realtime.stores()[0]
+            .catalogue
+            .clone()
+            .unwrap_or_default()
+    };
+    // Read at once, though the mirror is empty.
+    served.crawled().await;
+    assert!(
+        reading_says().await.contains("1 products read")
+            && reading_says().await.contains("0 of them"),
+        "{}",
+        reading_says().await
+    );
+    // A search online: KicksDB's Panda is mirrored.
+    let online = served.hits("dunk%20low%20panda").await;
+    assert!(online.iter().any(|hit| hit["id"] == panda.id), "{online:?}");
+    let started = Instant::now();
+    loop {
+        let said = reading_says().await;
+        if said.contains("1 of them in the catalogue") {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "not matched again after the mirror took the Panda: {said}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let label = store.label();
+    let narrowed = served
+        .hits(&format!("dunk%20low&in_stock_at={label}"))
+        .await;
+    let ids: Vec<&str> = narrowed
+        .iter()
+        .filter_map(|hit| hit["id"].as_str())
+        .collect();
+    assert_eq!(ids, [panda.id], "the store's stock: KicksDB's Panda only");
 }

@@ -12,53 +12,8 @@ use common::mock_kicksdb::data::PAIRS;
 use common::mock_kicksdb::{Endpoint, MockConfig, MockKicksdb};
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
-use solescope::app::{AppInit, AppState, KICKSDB_ACCOUNT, LiveLauncher, StartupStatus, View};
+use solescope::app::{AppInit, AppState, KICKSDB_ACCOUNT, StartupStatus, View};
 use solescope::client::{KeyStore, MemoryKeyStore};
-use solescope::service::kicksdb::{Kicksdb, KicksdbConfig};
-use solescope::service::marketplace::Marketplaces;
-use solescope::service::source::CatalogueSource;
-use solescope::service::{self, ServiceConfig, ServiceState};
-
-/// What `main` gives the window: a launcher of the in-process KicksDB service, here pointed at
-/// the mock, its mirror in `dir`.
-fn launcher(
-    mock_url: String,
-    dir: std::path::PathBuf,
-    runtime: tokio::runtime::Handle,
-) -> LiveLauncher {
-    Arc::new(move |key: String| {
-        let mock_url = mock_url.clone();
-        let mirror = dir.join("mirror.sqlite");
-        let runtime = runtime.clone();
-        Box::pin(async move {
-            let state = tokio::task::spawn_blocking(move || {
-                let mut live = KicksdbConfig::new(key, &mirror);
-                live.base_url = mock_url;
-                let source = Arc::new(Kicksdb::new(&live, None).map_err(|e| e.to_string())?);
-                ServiceState::with_sources(
-                    &ServiceConfig::new(&mirror),
-                    Arc::new(Arc::clone(&source)) as Arc<dyn Marketplaces>,
-                    Arc::new(source) as Arc<dyn CatalogueSource>,
-                )
-                .map_err(|e| e.to_string())
-            })
-            .await
-            .map_err(|e| e.to_string())??;
-            let handle = runtime
-                .spawn(service::spawn("127.0.0.1:0", state))
-                .await
-                .map_err(|e| e.to_string())?
-                .map_err(|e| e.to_string())?;
-            let url = handle.base_url();
-            // The test's runtime outlives the window: the service runs until it ends.
-            runtime.spawn(async move {
-                let _handle = handle;
-                std::future::pending::<()>().await;
-            });
-            Ok(url)
-        })
-    })
-}
 
 #[test]
 fn picking_kicksdb_in_settings_shows_its_prices_with_the_source_badge() {
@@ -78,9 +33,11 @@ fn picking_kicksdb_in_settings_shows_its_prices_with_the_source_badge() {
         screenshot: None,
         user_db: None,
     };
-    let app = solescope::app::App::new(init).with_live_launcher(launcher(
+    let app = solescope::app::App::new(init).with_live_launcher(common::kittest::kicksdb_launcher(
         mock.base_url(),
-        dir.path().to_path_buf(),
+        dir.path().join("mirror.sqlite"),
+        None,
+        solescope::model::budget::BudgetSettingsCell::default(),
         runtime.handle().clone(),
     ));
     let mut harness = egui_kittest::Harness::builder()
@@ -161,4 +118,68 @@ fn picking_kicksdb_in_settings_shows_its_prices_with_the_source_badge() {
     ));
     assert!(mock.count(Endpoint::DailySales) >= 1);
     let _ = Duration::ZERO;
+}
+
+/// A window that starts in KicksDB mode (its saved state, or `--source kicksdb`) never builds
+/// the demo catalogue: the work that builds it is given but not run, while the window searches
+/// KicksDB. Picking the demo in Settings starts it.
+#[test]
+fn a_window_in_kicksdb_mode_never_builds_the_demo_catalogue() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let mock = MockKicksdb::start(MockConfig::default());
+    let dir = tempfile::tempdir().unwrap();
+    let key_store = Arc::new(MemoryKeyStore::new());
+    key_store.set(KICKSDB_ACCOUNT, &mock.key()).unwrap();
+    let built = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let startup = {
+        let built = Arc::clone(&built);
+        StartupStatus::new().with_start(Box::new(move |_wake| {
+            built.store(true, std::sync::atomic::Ordering::SeqCst);
+        }))
+    };
+    let init = AppInit {
+        runtime: runtime.handle().clone(),
+        key_store,
+        startup: startup.clone(),
+        state: AppState {
+            feed: solescope::app::Feed::Kicksdb,
+            view: View::Product,
+            last_query: "black cat".into(),
+            ..AppState::default()
+        },
+        screenshot: None,
+        user_db: None,
+    };
+    let app = solescope::app::App::new(init).with_live_launcher(common::kittest::kicksdb_launcher(
+        mock.base_url(),
+        dir.path().join("mirror.sqlite"),
+        None,
+        solescope::model::budget::BudgetSettingsCell::default(),
+        runtime.handle().clone(),
+    ));
+    let mut harness = egui_kittest::Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_ui_state(|ui, app: &mut solescope::app::App| app.ui(ui), app);
+    solescope::app::images::install(&harness.ctx, runtime.handle().clone());
+    step_until(&mut harness, "KicksDB's hits", |h| {
+        h.state().is_idle()
+            && h.state()
+                .search_results()
+                .is_some_and(|r| r.hits.iter().any(|hit| hit.sku == "CU1110-010"))
+    });
+    for _ in 0..10 {
+        harness.step();
+    }
+    assert!(
+        !built.load(std::sync::atomic::Ordering::SeqCst),
+        "the demo catalogue was built in KicksDB mode"
+    );
+    assert!(!startup.started());
+
+    harness.get_by_label("Settings").click();
+    harness.step();
+    harness.get_by_label("Demo catalogue (offline)").click();
+    step_until(&mut harness, "the demo's preparation", |_| {
+        built.load(std::sync::atomic::Ordering::SeqCst)
+    });
 }

@@ -1,6 +1,6 @@
 //! What the window's portfolio and watchlist cost in KicksDB calls (issue 64), counted at the
 //! mock KicksDB: the real window in `egui_kittest`, its KicksDB service started as `main`
-//! starts it (`service::start::kicksdb_in_window`), a user database of 200 held pairs over 120
+//! starts it (`service::start::spawn_kicksdb`), a user database of 200 held pairs over 120
 //! style codes and 50 starred products (30 of them not held).
 //!
 //! Opening the portfolio and then the watchlist costs at most 6 calls: the key check, the first
@@ -16,14 +16,11 @@ use common::mock_kicksdb::data::{PAIRS, Pair as MockPair, generated_pairs};
 use common::mock_kicksdb::{Endpoint, MockConfig, MockKicksdb};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
-use solescope::app::{
-    App, AppInit, AppState, Feed, KICKSDB_ACCOUNT, LiveLauncher, StartupStatus, View,
-};
+use solescope::app::{App, AppInit, AppState, Feed, KICKSDB_ACCOUNT, StartupStatus, View};
 use solescope::client::{KeyStore as _, MemoryKeyStore};
+use solescope::model::Country;
 use solescope::model::budget::{BudgetSettings, BudgetSettingsCell};
 use solescope::model::portfolio::{Condition, Pair};
-use solescope::model::{Country, RetailerStores};
-use solescope::service::storefront::{StoreReading, StorefrontConfig};
 use solescope::ui::portfolio::Unpriced;
 use solescope::userdb::UserDb;
 use solescope::userdb::watchlist::WatchRow;
@@ -56,40 +53,6 @@ fn pair(product: &MockPair, size: &str) -> Pair {
         notes: String::new(),
         tags: Vec::new(),
     }
-}
-
-/// The launcher `main` gives the window: the same start-up function, at the mock.
-fn launcher(
-    mock_url: String,
-    mirror: std::path::PathBuf,
-    budget: BudgetSettingsCell,
-    runtime: tokio::runtime::Handle,
-) -> LiveLauncher {
-    Arc::new(move |key: String| {
-        let (mock_url, mirror, budget, runtime) = (
-            mock_url.clone(),
-            mirror.clone(),
-            budget.clone(),
-            runtime.clone(),
-        );
-        Box::pin(async move {
-            let handle = solescope::service::start::kicksdb_in_window(
-                key,
-                mock_url,
-                &mirror,
-                StoreReading::lookups_only(RetailerStores::default(), StorefrontConfig::default()),
-                budget,
-            )
-            .await?;
-            let url = handle.base_url();
-            // The test's runtime outlives the window: the service runs until it ends.
-            runtime.spawn(async move {
-                let _handle = handle;
-                std::future::pending::<()>().await;
-            });
-            Ok(url)
-        })
-    })
 }
 
 fn calls(mock: &MockKicksdb) -> usize {
@@ -154,9 +117,10 @@ fn opening_a_portfolio_of_200_pairs_and_50_stars_costs_at_most_6_kicksdb_calls()
         screenshot: None,
         user_db: Some(db_path),
     })
-    .with_live_launcher(launcher(
+    .with_live_launcher(common::kittest::kicksdb_launcher(
         mock.base_url(),
         dir.path().join("mirror.sqlite"),
+        None,
         cell,
         runtime.handle().clone(),
     ));

@@ -1,17 +1,20 @@
-//! The window asks its service what it has (issue 61), driven in `egui_kittest` with the
-//! window's own KicksDB service started as `main` starts it (`service::start`), against the
-//! mock KicksDB and two mock Shopify stores on real sockets:
+//! The window asks its service what it has, driven in `egui_kittest` with the window's own
+//! KicksDB service started as `main` starts it (`service::start::spawn_kicksdb`), against the
+//! mock KicksDB and mock Shopify stores on real sockets:
 //! - KicksDB mode shows both stores in *Where to buy*, and Settings names them as read by the
 //!   service in this window;
 //! - a restock at one store fires a restock alert in KicksDB mode;
-//! - a "lowest ask at or below" alert in KicksDB mode without a store fires on the mock's
-//!   price, and its check is recorded in the history (a source that is not a retailer is not
-//!   asked for a retail price);
+//! - a store that does not sell the product says so once, as information, not as an error;
+//! - a "lowest ask at or below" alert in KicksDB mode without a store fires at the mock's
+//!   lowest ask, and its check is recorded in the history (a source that is not a retailer is
+//!   not asked for a retail price);
 //! - the badge never says live for an answer kept by the service;
-//! - the Real-time tab offers KicksDB's currencies only.
+//! - the Real-time tab offers KicksDB's currencies only;
+//! - a product's description keeps its paragraphs.
 //!
-//! The stores sell the pair under the mirror's slug, which is how a store is matched to a
-//! product today (matching by style code is issue 63).
+//! The stores name the pair their own way (their own handles, never the catalogue's slug) and
+//! are matched to the mirror's product by its style code, as real stores are: every test ends
+//! by checking that no store was ever asked for one of the mirror's slugs.
 
 mod common;
 
@@ -21,7 +24,7 @@ use std::time::Duration;
 use common::kittest::{has_label_containing, step_until};
 use common::mock_kicksdb::data::{PAIRS, Pair};
 use common::mock_kicksdb::{MockConfig, MockKicksdb};
-use common::mock_storefront::{MockStorefront, sneaker};
+use common::mock_storefront::{MockProduct, MockStorefront, listed_shoe, sneaker};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use solescope::app::monitor::MonitorConfig;
@@ -60,25 +63,34 @@ struct World {
 }
 
 impl World {
-    /// The mock KicksDB and `stores` mock stores, each selling the Panda under the mirror's
-    /// slug at `price_minor` cents (the first at that, each next one 10 dollars dearer).
+    /// The mock KicksDB and `stores` mock stores, each selling the Panda under a handle of its
+    /// own at 110 dollars, each next store 10 dollars dearer.
     fn new(stores: usize) -> Self {
+        let pair = panda();
+        Self::with_stores(
+            (0..stores)
+                .map(|i| {
+                    vec![sneaker(
+                        &panda_handle(i),
+                        7_000 + i as u64,
+                        pair.title,
+                        "USD",
+                        2,
+                        11_000 + 1_000 * i as i64,
+                        &[8.0, 9.0, 10.0],
+                    )]
+                })
+                .collect(),
+        )
+    }
+
+    /// The mock KicksDB and a mock store per list of products.
+    fn with_stores(stores: Vec<Vec<MockProduct>>) -> Self {
         let runtime = tokio::runtime::Runtime::new().unwrap();
         let mock = MockKicksdb::start(MockConfig::default());
-        let pair = panda();
-        let stores = (0..stores)
-            .map(|i| {
-                let product = sneaker(
-                    pair.slug,
-                    7_000 + i as u64,
-                    pair.title,
-                    "USD",
-                    2,
-                    11_000 + 1_000 * i as i64,
-                    &[8.0, 9.0, 10.0],
-                );
-                runtime.block_on(MockStorefront::start(vec![product]))
-            })
+        let stores = stores
+            .into_iter()
+            .map(|products| runtime.block_on(MockStorefront::start(products)))
             .collect();
         Self {
             runtime,
@@ -86,6 +98,24 @@ impl World {
             stores,
             dir: tempfile::tempdir().unwrap(),
             notified: Arc::default(),
+        }
+    }
+
+    /// Fails when a store was asked for any of the mirror's slugs: stores name products their
+    /// own way, and are asked by the handles their catalogues gave.
+    fn assert_no_store_was_asked_for_a_slug(&self) {
+        for store in &self.stores {
+            let asked: Vec<String> = store
+                .seen()
+                .into_iter()
+                .map(|seen| seen.path)
+                .filter(|path| PAIRS.iter().any(|pair| path.contains(pair.slug)))
+                .collect();
+            assert!(
+                asked.is_empty(),
+                "{} was asked for the catalogue's slugs: {asked:?}",
+                store.label()
+            );
         }
     }
 
@@ -143,6 +173,23 @@ impl World {
         harness
     }
 
+    /// Steps until the service says every store's catalogue was read.
+    fn until_stores_read(&self, harness: &mut Harness<'static, App>) {
+        let count = self.stores.len();
+        step_until(harness, "every store's catalogue read", |h| {
+            h.state().service_sources().is_some_and(|sources| {
+                let stores = sources.realtime.stores();
+                stores.len() == count
+                    && stores.iter().all(|store| {
+                        store
+                            .catalogue
+                            .as_deref()
+                            .is_some_and(|text| text.contains("products read"))
+                    })
+            })
+        });
+    }
+
     /// Adds an alert on the Panda straight into the user database.
     fn add_alert(&self, size: &str, kind: AlertKind, price_cents: Option<i64>) {
         let pair = panda();
@@ -163,57 +210,47 @@ impl World {
     }
 }
 
-/// The launcher `main` gives the window, with the mock's address: the same start-up function.
+/// The launcher `main` gives the window, with the mock's address: the same start, the stores
+/// read as the window reads them (each store's catalogue crawled and matched to the mirror).
 fn launcher(
     mock_url: String,
     mirror: std::path::PathBuf,
     stores: RetailerStores,
     runtime: tokio::runtime::Handle,
 ) -> LiveLauncher {
-    Arc::new(move |key: String| {
-        let (mock_url, mirror, stores, runtime) = (
-            mock_url.clone(),
-            mirror.clone(),
-            stores.clone(),
-            runtime.clone(),
-        );
-        Box::pin(async move {
-            // Stores' answers reused for a fifth of a second, not a minute: a restock shows
-            // within the test's patience.
-            let storefront = StorefrontConfig {
-                cache_ttl: Duration::from_millis(200),
-                min_interval: Duration::from_millis(20),
-                ..StorefrontConfig::default()
-            };
-            // Each store's catalogue crawled and matched to the mirror, as the window does.
-            let reading = StoreReading::with_crawl(
-                stores,
-                storefront,
-                &mirror.with_extension("stores.sqlite"),
-                &mirror,
-                CrawlConfig::default(),
-            )
-            .map_err(|err| err.to_string())?;
-            let handle = solescope::service::start::kicksdb_in_window(
-                key,
-                mock_url,
-                &mirror,
-                reading,
-                solescope::model::budget::BudgetSettingsCell::default(),
-            )
-            .await?;
-            let url = handle.base_url();
-            // The test's runtime outlives the window: the service runs until it ends.
-            runtime.spawn(async move {
-                let _handle = handle;
-                std::future::pending::<()>().await;
-            });
-            Ok(url)
-        })
-    })
+    // Stores' answers reused for a fifth of a second, not a minute: a restock shows within the
+    // test's patience.
+    let storefront = StorefrontConfig {
+        cache_ttl: Duration::from_millis(200),
+        min_interval: Duration::from_millis(20),
+        ..StorefrontConfig::default()
+    };
+    let reading = StoreReading::with_crawl(
+        stores,
+        storefront,
+        &mirror.with_extension("stores.sqlite"),
+        CrawlConfig {
+            watch_interval: Duration::from_millis(200),
+            ..CrawlConfig::default()
+        },
+    )
+    .unwrap();
+    common::kittest::kicksdb_launcher(
+        mock_url,
+        mirror,
+        Some(reading),
+        solescope::model::budget::BudgetSettingsCell::default(),
+        runtime,
+    )
 }
 
-/// Opens the hit with the Panda's style code.
+/// The handle store `index` sells the Panda under: its own, never the mirror's slug.
+fn panda_handle(index: usize) -> String {
+    format!("nike-dunk-low-retro-white-black-{}", index + 1)
+}
+
+/// Opens the mirror's Panda (by its KicksDB id: a store's listing of it read before the mirror
+/// had it is a store-only hit with the same code, until it is matched again).
 fn open_panda(harness: &mut Harness<'static, App>) {
     let index = harness
         .state()
@@ -221,7 +258,7 @@ fn open_panda(harness: &mut Harness<'static, App>) {
         .unwrap()
         .hits
         .iter()
-        .position(|hit| hit.sku == panda().sku)
+        .position(|hit| hit.id == panda().id)
         .expect("the Panda among the hits");
     common::kittest::open_hit(harness, index);
 }
@@ -230,6 +267,7 @@ fn open_panda(harness: &mut Harness<'static, App>) {
 fn kicksdb_mode_shows_both_stores_in_where_to_buy_and_settings_names_them() {
     let world = World::new(2);
     let mut harness = world.window(View::Product, "dunk low");
+    world.until_stores_read(&mut harness);
     open_panda(&mut harness);
     harness.get_by_label("Compare marketplaces").click();
     let labels: Vec<String> = world
@@ -260,6 +298,7 @@ fn kicksdb_mode_shows_both_stores_in_where_to_buy_and_settings_names_them() {
             store.label()
         );
     }
+    world.assert_no_store_was_asked_for_a_slug();
 }
 
 #[test]
@@ -268,6 +307,7 @@ fn a_restock_at_one_store_fires_a_restock_alert_in_kicksdb_mode() {
     // Size US 9 is the sold-out one at every mock store (the second size).
     world.add_alert("9", AlertKind::BackInStock, None);
     let mut harness = world.window(View::Alerts, "dunk low");
+    world.until_stores_read(&mut harness);
     step_until(&mut harness, "checks of both stores", |h| {
         h.state()
             .alert_monitor()
@@ -278,7 +318,7 @@ fn a_restock_at_one_store_fires_a_restock_alert_in_kicksdb_mode() {
         "sold out still"
     );
     let second = &world.stores[1];
-    second.set_available(panda().slug, 7_001 * 10 + 2, true);
+    second.set_available(&panda_handle(1), 7_001 * 10 + 2, true);
     let notified = Arc::clone(&world.notified);
     step_until(&mut harness, "the restock alert", |_| {
         !notified.0.lock().unwrap().is_empty()
@@ -291,6 +331,81 @@ fn a_restock_at_one_store_fires_a_restock_alert_in_kicksdb_mode() {
         Some(12_000),
         "the second store's price"
     );
+    world.assert_no_store_was_asked_for_a_slug();
+}
+
+/// A store that does not carry the product: said once, naming the store once, as information
+/// (not in the colour of an error), beside the other store's price.
+#[test]
+fn a_store_that_does_not_sell_the_product_says_so_once_and_not_as_an_error() {
+    let pair = panda();
+    let black_cat = PAIRS.iter().find(|p| p.sku == "CU1110-010").unwrap();
+    let world = World::with_stores(vec![
+        vec![sneaker(
+            &panda_handle(0),
+            7_000,
+            pair.title,
+            "USD",
+            2,
+            11_000,
+            &[8.0, 9.0, 10.0],
+        )],
+        vec![listed_shoe(
+            "aj4-retro-black-cat-2020",
+            8_000,
+            "Air Jordan 4 Retro 'Black Cat'",
+            "Jordan",
+            &[Some("CU1110-010-080".into()), Some("CU1110-010-090".into())],
+            &[],
+        )],
+    ]);
+    assert_ne!(black_cat.sku, pair.sku);
+    let mut harness = world.window(View::Product, "dunk low");
+    world.until_stores_read(&mut harness);
+    open_panda(&mut harness);
+    harness.get_by_label("Compare marketplaces").click();
+    let other = world.stores[1].label();
+    // Each store's answer: the first's price, the second's "not sold here".
+    step_until(&mut harness, "both stores' answers", |h| {
+        h.state().is_idle()
+            && has_label_containing(h, "sells no product")
+            && has_label_containing(h, "110.00")
+    });
+    let said: Vec<String> = harness
+        .query_all_by_label_contains("sells no product")
+        .filter_map(|node| common::kittest::text_of(&node.accesskit_node()))
+        .collect();
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert_eq!(said[0].matches(other.as_str()).count(), 1, "{said:?}");
+    let error = harness.ctx.global_style().visuals.error_fg_color;
+    let colours = common::kittest::text_colours(&harness, "sells no product");
+    assert!(!colours.is_empty());
+    assert!(
+        colours.iter().all(|colour| *colour != error),
+        "drawn as an error: {colours:?}"
+    );
+    world.assert_no_store_was_asked_for_a_slug();
+}
+
+/// StockX's descriptions are HTML paragraphs: the product view keeps them apart.
+#[test]
+fn a_product_s_description_keeps_its_paragraphs() {
+    let world = World::new(0);
+    let mut harness = world.window(View::Product, "dunk low");
+    open_panda(&mut harness);
+    let pair = panda();
+    let expected = format!(
+        "The {} in {}, first released on {}.\n\nStyle code {}.",
+        pair.model, pair.colorway, pair.release_date, pair.sku
+    );
+    step_until(&mut harness, "the description", |h| {
+        has_label_containing(h, "first released on")
+    });
+    let shown: Vec<String> = harness
+        .query_all_by_label_contains("first released on")
+        .filter_map(|node| common::kittest::text_of(&node.accesskit_node()))
+        .collect();
+    assert!(shown.contains(&expected), "{shown:?}");
 }
 
 #[test]
@@ -310,6 +425,12 @@ fn a_lowest_ask_alert_in_kicksdb_mode_without_a_store_fires_and_is_recorded() {
     let fired = world.notified.0.lock().unwrap().clone();
     assert_eq!(fired.len(), 1, "{fired:?}");
     assert_eq!(fired[0].size, size.us);
+    // StockX's lowest ask for the size on the mock, in cents (GOAT's is 6 % dearer).
+    assert_eq!(
+        fired[0].price_cents,
+        Some(i64::from(size.ask_usd) * 100),
+        "the alert fired at the size's lowest ask"
+    );
     let key = history_key(&fired[0].product);
     let rows = UserDb::open(&world.db_path())
         .unwrap()

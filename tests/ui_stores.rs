@@ -12,7 +12,7 @@ use std::time::Duration;
 use common::kittest::{has_label_containing, open_hit, step_until};
 use common::mock_storefront::{MockStorefront, sneaker_store};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable as _;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use solescope::app::monitor::MonitorConfig;
 use solescope::app::notify::{Notifier, NotifyError};
 use solescope::app::{App, AppInit, AppState, LOCAL_DEMO_ACCOUNT, StartupStatus, View};
@@ -110,7 +110,6 @@ fn serve_two_stores() -> Served {
             ..StorefrontConfig::default()
         },
         &dir.path().join("stores.sqlite"),
-        &catalogue,
         CrawlConfig {
             watch_interval: Duration::from_millis(100),
             ..CrawlConfig::default()
@@ -234,6 +233,25 @@ fn where_to_buy_shows_both_stores_and_a_restock_at_the_second_fires() {
     });
     assert!(has_label_containing(&harness, "sold out"), "the stock too");
     assert!(notified.0.lock().unwrap().is_empty(), "sold out still");
+    // The price history's legend (a checkbox per line) names each store's line by its store.
+    let legend = |h: &Harness<'_, App>| -> Vec<String> {
+        h.query_all_by_role(egui::accesskit::Role::CheckBox)
+            .filter_map(|node| node.accesskit_node().label())
+            .filter(|label| label.contains(" · "))
+            .collect()
+    };
+    let store_lines: Vec<String> = stores.iter().map(|s| format!(" · {}", s.label())).collect();
+    step_until(&mut harness, "a history line per store", |h| {
+        let legend = legend(h);
+        store_lines
+            .iter()
+            .all(|line| legend.iter().any(|entry| entry.ends_with(line.as_str())))
+    });
+    let shown = legend(&harness);
+    assert!(
+        !shown.iter().any(|entry| entry.contains("retailer-a")),
+        "a store's line named by the source, not the store: {shown:?}"
+    );
 
     stores[1].set_available(PANDA_HANDLE, PANDA_US8, true);
     let recorded = Arc::clone(&notified);
@@ -285,7 +303,9 @@ fn a_store_only_sneaker_is_found_by_search_and_opened() {
 }
 
 /// The search narrowed to what the first store has in stock: its Panda listed in any size, not
-/// once the user types the size it has sold out (US 8); the catalogue's other Dunks never.
+/// once the user types the size it has sold out (US 8), and again in a size it has (US 7, the
+/// positive control: US 8 is sold out for every shoe of the mock store, so an empty list alone
+/// would prove nothing); the catalogue's other Dunks never.
 #[test]
 fn the_search_narrowed_to_a_store_and_a_size_in_the_window() {
     let served = serve_two_stores();
@@ -323,6 +343,90 @@ fn the_search_narrowed_to_a_store_and_a_size_in_the_window() {
     step_until(&mut harness, "the Panda gone in US 8", |h| {
         h.state().is_idle() && skus(h).is_some_and(|s| !s.iter().any(|c| c == "DD1391-100"))
     });
+    // The size changed to one the store has: the Panda is back, and only the store's shoes.
+    harness
+        .get_by_role_and_label(size_box.0, size_box.1)
+        .click();
+    harness.step();
+    harness.key_press(egui::Key::Backspace);
+    harness.step();
+    harness
+        .get_by_role_and_label(size_box.0, size_box.1)
+        .type_text("7");
+    harness.step();
+    assert_eq!(harness.state().state.size_filter, "7");
+    step_until(&mut harness, "the Panda back in US 7", |h| {
+        h.state().is_idle() && skus(h).is_some_and(|s| s.iter().any(|c| c == "DD1391-100"))
+    });
+    let in_7 = skus(&harness).unwrap();
+    assert!(in_7.len() < 10, "only the store's: {in_7:?}");
+    drop(harness);
+    drop(served);
+}
+
+/// Settings in a 1280 x 800 window with both stores read: nothing runs off the window's right
+/// edge (the service's sources wrap), and each store's status reads as a line or two of text
+/// (not a narrow column of word pieces).
+#[test]
+fn settings_are_readable_in_a_1280_by_800_window() {
+    const WIDTH: f32 = 1280.0;
+    let served = serve_two_stores();
+    served.both_read();
+    let key_store = Arc::new(MemoryKeyStore::new());
+    key_store.set(LOCAL_DEMO_ACCOUNT, "demo-pro").unwrap();
+    let app = App::new(AppInit {
+        runtime: served.runtime.handle().clone(),
+        key_store,
+        startup: StartupStatus::ready(served.server.base_url())
+            .with_retailer_stores(served.list.clone()),
+        state: AppState {
+            view: View::Settings,
+            ..AppState::default()
+        },
+        screenshot: None,
+        user_db: Some(served.dir.path().join(UserDb::FILE_NAME)),
+    });
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(WIDTH, 800.0))
+        .build_ui_state(|ui, app: &mut App| app.ui(ui), app);
+    solescope::app::images::install(&harness.ctx, served.runtime.handle().clone());
+    step_until(&mut harness, "both stores' readings in Settings", |h| {
+        h.state().is_idle()
+            && h.query_all_by_label_contains("products read").count() >= 2
+            && has_label_containing(h, "retail from 2 stores")
+    });
+    // Grids size their columns from the frame before: let the layout settle.
+    for _ in 0..4 {
+        harness.step();
+    }
+    let past_the_edge: Vec<(String, f32)> = harness
+        .query_all_by(|node| {
+            common::kittest::text_of(node).is_some_and(|text| !text.trim().is_empty())
+        })
+        .filter(|node| node.rect().max.x > WIDTH + 0.5)
+        .map(|node| {
+            let text = common::kittest::text_of(&node.accesskit_node()).unwrap_or_default();
+            (text.chars().take(60).collect(), node.rect().max.x)
+        })
+        .collect();
+    assert!(
+        past_the_edge.is_empty(),
+        "text past the window's right edge ({WIDTH} px): {past_the_edge:?}"
+    );
+    let line = harness.ctx.global_style().text_styles[&egui::TextStyle::Body].size * 1.5;
+    let readings: Vec<egui::Rect> = harness
+        .query_all_by_label_contains("products read")
+        .map(|node| node.rect())
+        .collect();
+    assert_eq!(readings.len(), 2, "{readings:?}");
+    for rect in readings {
+        assert!(
+            rect.height() <= 2.0 * line && rect.width() >= 300.0,
+            "a store's reading drawn {:.0} x {:.0} px (at most two lines of {line:.0} px, at least 300 px wide)",
+            rect.width(),
+            rect.height()
+        );
+    }
     drop(harness);
     drop(served);
 }

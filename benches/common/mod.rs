@@ -10,6 +10,24 @@ use solescope::app::{self, App, AppInit, AppState, StartupStatus};
 use solescope::catalogue::generate::{GenerateOptions, generate};
 use solescope::client::{KeyStore as _, MemoryKeyStore};
 
+/// Prints the build the figures come from, first thing in every benchmark: `cargo bench`
+/// builds the `bench` profile, which Cargo.toml gives the settings of the binary we ship (the
+/// `dist` profile: fat LTO, one codegen unit); a run built with them overridden
+/// (`CARGO_PROFILE_BENCH_LTO=false`, quicker to build) says so, read when it was compiled.
+pub fn print_build() {
+    if cfg!(debug_assertions) {
+        println!(
+            "build: a debug build (debug assertions on), not the bench profile: its times are not the shipped binary's"
+        );
+        return;
+    }
+    let lto = option_env!("CARGO_PROFILE_BENCH_LTO").unwrap_or("fat");
+    let units = option_env!("CARGO_PROFILE_BENCH_CODEGEN_UNITS").unwrap_or("1");
+    println!(
+        "build: the bench profile, LTO {lto}, {units} codegen unit(s) (the shipped dist binary: LTO fat, 1)"
+    );
+}
+
 /// A number from the environment variable `name`, when set and readable.
 pub fn env_number<T: std::str::FromStr>(name: &str) -> Option<T> {
     std::env::var(name).ok()?.parse().ok()

@@ -525,11 +525,7 @@ impl App {
             }))
             .filter_map(|(source, error)| error.map(|error| (source, error)));
         for (source, error) in errors {
-            ui.colored_label(
-                ui.visuals().error_fg_color,
-                format!("{source}: {}", error.user_text()),
-            )
-            .on_hover_text(format!("{error:#}"));
+            ui::alerts::trade::lookup_failure_ui(ui, &source, error);
         }
         let mut quotes = Vec::new();
         if is_current {

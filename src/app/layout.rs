@@ -151,32 +151,41 @@ impl App {
                 self.product_trade_actions(ctx);
             }
             View::Portfolio => self.portfolio_view_ui(ui, ctx),
+            // Scrolled: at 800 px high its sections run below the window.
             View::Settings => {
-                let key_status = self.kicksdb_key_status();
-                let sources = self.service_sources().cloned();
-                let connection = ui::settings::ConnectionInfo {
-                    base_url: self.base_url.as_deref().unwrap_or_default(),
-                    in_window: self.service_in_window(),
-                    feed: self.state.feed,
-                    sources: sources.as_ref(),
-                    demo_tier: self.demo_tier,
-                    reported_tier: tier,
-                    has_key: self.client.as_ref().is_some_and(Client::has_key),
-                    connect_error: self.client_error.as_deref(),
-                    kicksdb_key_status: key_status.as_ref().map(|(ok, text)| (*ok, text.as_str())),
-                    upstream_quota: self.client.as_ref().and_then(Client::upstream_quota),
-                };
-                let action = ui::settings::settings_ui(
-                    ui,
-                    connection,
-                    &mut self.remote_draft,
-                    &mut self.state.theme,
-                );
-                self.settings_action(action, ctx);
-                self.stores_settings_ui(ui);
-                self.budget_settings_ui(ui, ctx);
+                egui::ScrollArea::vertical()
+                    .id_salt("settings")
+                    .auto_shrink([false, false])
+                    .show(ui, |ui| self.settings_view_ui(ui, tier, ctx));
             }
         });
+    }
+
+    /// The Settings view: the connection, the stores, the KicksDB budget.
+    fn settings_view_ui(&mut self, ui: &mut egui::Ui, tier: Option<Tier>, ctx: &egui::Context) {
+        let key_status = self.kicksdb_key_status();
+        let sources = self.service_sources().cloned();
+        let connection = ui::settings::ConnectionInfo {
+            base_url: self.base_url.as_deref().unwrap_or_default(),
+            in_window: self.service_in_window(),
+            feed: self.state.feed,
+            sources: sources.as_ref(),
+            demo_tier: self.demo_tier,
+            reported_tier: tier,
+            has_key: self.client.as_ref().is_some_and(Client::has_key),
+            connect_error: self.client_error.as_deref(),
+            kicksdb_key_status: key_status.as_ref().map(|(ok, text)| (*ok, text.as_str())),
+            upstream_quota: self.client.as_ref().and_then(Client::upstream_quota),
+        };
+        let action = ui::settings::settings_ui(
+            ui,
+            connection,
+            &mut self.remote_draft,
+            &mut self.state.theme,
+        );
+        self.settings_action(action, ctx);
+        self.stores_settings_ui(ui);
+        self.budget_settings_ui(ui, ctx);
     }
 
     /// The status messages, one line each: cut to the window's width with an ellipsis, the

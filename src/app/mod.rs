@@ -44,9 +44,9 @@ pub use self::requested::Requested;
 pub use self::screenshot::ScreenshotRequest;
 use self::screenshot::ScreenshotRun;
 use self::startup::startup_ui;
-pub use self::startup::{Ready, StartupState, StartupStatus};
+pub use self::startup::{Prepare, Ready, StartupState, StartupStatus};
 pub use self::status::{Severity, SharedStatus, StatusMessage, StatusQueue};
-pub use self::window::{APP_ID, Prepare, ScreenshotPlan, run};
+pub use self::window::{APP_ID, ScreenshotPlan, run};
 use crate::client::{Client, ClientError, KeyStore};
 use crate::model::{
     Product, ResaleAEnvelope, ResaleBEnvelope, RetailerEnvelope, SearchResponse, Tier,
@@ -353,6 +353,9 @@ impl App {
                 }
                 (ServiceLocation::InWindow, Feed::Kicksdb) => self.kicksdb_tick(&ctx),
                 (ServiceLocation::InWindow, Feed::Demo) => {
+                    let wake = ctx.clone();
+                    self.startup
+                        .start_once(Box::new(move || wake.request_repaint()));
                     let startup = self.startup.snapshot();
                     if let Some(Ok(ready)) = startup.finished {
                         self.local_base_url = Some(ready.base_url.clone());

@@ -1,5 +1,7 @@
 //! Start-up: the progress of preparing the demo catalogue and the local service, shared between
-//! the worker that does it and the window that shows it.
+//! the worker that does it and the window that shows it. The work starts when the window first
+//! needs the demo ([`StartupStatus::start_once`]): a window fed by KicksDB or talking to a
+//! remote server never builds the demo catalogue.
 
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -7,12 +9,27 @@ use std::sync::{Arc, Mutex, PoisonError};
 #[derive(Debug, Clone, Default)]
 pub struct StartupStatus {
     inner: Arc<Mutex<StartupState>>,
+    /// The work that prepares the demo and its service, until it is started.
+    start: Arc<Mutex<Option<PendingStart>>>,
     /// The retail storefronts the local service reads, shared with it (`main` hands the same
     /// value to both); Settings edits them.
     retailer_stores: crate::model::RetailerStores,
     /// The KicksDB budget's settings the in-process KicksDB service reads, shared with it
     /// (`main` hands the same value to both); Settings edits them.
     budget_settings: crate::model::budget::BudgetSettingsCell,
+}
+
+/// The work that prepares the demo catalogue and starts its service, given a function that
+/// wakes the window; `main` gives it, the window runs it once.
+pub type Prepare = Box<dyn FnOnce(Box<dyn Fn() + Send>) + Send>;
+
+/// [`Prepare`], held until the window needs the demo.
+struct PendingStart(Prepare);
+
+impl std::fmt::Debug for PendingStart {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PendingStart")
+    }
 }
 
 /// What start-up produced: the running local service.
@@ -81,6 +98,36 @@ impl StartupStatus {
     #[must_use]
     pub fn budget_settings(&self) -> &crate::model::budget::BudgetSettingsCell {
         &self.budget_settings
+    }
+
+    /// The same status, with `prepare` run when the window first needs the demo
+    /// ([`start_once`](Self::start_once)).
+    #[must_use]
+    pub fn with_start(self, prepare: Prepare) -> Self {
+        *self.start.lock().unwrap_or_else(PoisonError::into_inner) = Some(PendingStart(prepare));
+        self
+    }
+
+    /// Starts preparing the demo and its service, the first time only (`wake` wakes the
+    /// window as it progresses); nothing when no work was given.
+    pub fn start_once(&self, wake: Box<dyn Fn() + Send>) {
+        let pending = self
+            .start
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        if let Some(PendingStart(prepare)) = pending {
+            prepare(wake);
+        }
+    }
+
+    /// Whether the demo's preparation was given and has started (or no work was given).
+    #[must_use]
+    pub fn started(&self) -> bool {
+        self.start
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_none()
     }
 
     fn update(&self, f: impl FnOnce(&mut StartupState)) {

@@ -2,11 +2,8 @@
 
 use std::sync::Arc;
 
-use super::{App, AppInit, AppState, ScreenshotRequest, StartupStatus, images};
+use super::{App, AppInit, AppState, Prepare, ScreenshotRequest, StartupStatus, images};
 use crate::client::KeyStore;
-
-/// Starts the work that prepares the app, given a function that wakes the UI.
-pub type Prepare = Box<dyn FnOnce(Box<dyn Fn() + Send>)>;
 
 /// A screenshot run: the state to show instead of the stored one, and where the PNG goes.
 pub struct ScreenshotPlan {
@@ -16,8 +13,9 @@ pub struct ScreenshotPlan {
     pub request: ScreenshotRequest,
 }
 
-/// Opens the window and runs until it is closed. `prepare` starts the local service and
-/// finishes `startup` with its base URL. `user_db` is the user's database (watchlist, portfolio,
+/// Opens the window and runs until it is closed. `prepare` builds the demo catalogue, starts
+/// the local service over it and finishes `startup` with its base URL: run when the window
+/// first needs the demo (not in KicksDB mode, nor against a remote server). `user_db` is the user's database (watchlist, portfolio,
 /// alerts, history), opened once and shared by them.
 #[allow(
     clippy::too_many_arguments,
@@ -55,9 +53,8 @@ pub fn run(
         "Solescope",
         options,
         Box::new(move |cc| {
-            let ctx = cc.egui_ctx.clone();
             images::install(&cc.egui_ctx, runtime.clone());
-            prepare(Box::new(move || ctx.request_repaint()));
+            let startup = startup.with_start(prepare);
             let (state, screenshot) = match screenshot {
                 Some(run) => (run.state, Some(run.request)),
                 None => (

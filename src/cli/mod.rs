@@ -19,19 +19,14 @@ use solescope::app::notify::DesktopNotifier;
 use solescope::catalogue::demo;
 use solescope::client::{Client, ClientConfig, KeyStore as _, KeyringStore};
 use solescope::model::budget::{BudgetSettings, BudgetSettingsCell};
-use solescope::service::kicksdb::{self, Kicksdb, KicksdbConfig};
-use solescope::service::marketplace::Marketplaces;
-use solescope::service::source::CatalogueSource;
+use solescope::service::kicksdb::KicksdbConfig;
 use solescope::service::{self, ServerHandle, ServiceConfig, ServiceState};
 use solescope::userdb::{UserDb, UserDbHandle};
 
-use super::{KICKSDB_KEY_ENV, KICKSDB_MIRROR_FILE, SourceArg, catalogue_or_demo};
+use super::{KICKSDB_KEY_ENV, SourceArg, catalogue_or_demo};
 
 mod man;
 pub use man::{ManArgs, run_man};
-
-/// The environment variable naming KicksDB's address (a mock, a proxy).
-const KICKSDB_URL_ENV: &str = "SOLESCOPE_KICKSDB_URL";
 
 /// The KicksDB budget, as Settings sets it; given here, it is saved in the user database for
 /// the window and every command alike.
@@ -201,12 +196,11 @@ fn kicksdb_key() -> anyhow::Result<String> {
 }
 
 /// The stores the user added in the window's Settings (kept in the user database), read as
-/// the window reads them: crawled into `stores.sqlite` beside it and matched against
-/// `catalogue` (a pass at most as often as Settings say, 30 minutes by default, counted from
-/// the last on disk, so the window and the monitor do not read a store twice in a row).
+/// the window reads them: crawled into `stores.sqlite` beside it and matched against the
+/// service's catalogue (a pass at most as often as Settings say, 30 minutes by default, counted
+/// from the last on disk, so the window and the monitor do not read a store twice in a row).
 fn users_stores(
     db_path: &std::path::Path,
-    catalogue: &std::path::Path,
 ) -> anyhow::Result<solescope::service::storefront::StoreReading> {
     let db = UserDb::open(db_path)?;
     let stores = solescope::model::RetailerStores::new(db.retailer_stores()?);
@@ -219,7 +213,6 @@ fn users_stores(
     Ok(service::start::crawled_store_reading(
         stores,
         &dir.join(service::start::STORES_FILE),
-        catalogue,
         interval,
     ))
 }
@@ -237,7 +230,7 @@ fn start_service(
             let catalogue = catalogue_or_demo(None)?;
             let mut config = ServiceConfig::new(&catalogue);
             if let Some(db_path) = stores_of {
-                config.store_reading = Some(users_stores(db_path, &catalogue)?);
+                config.store_reading = Some(users_stores(db_path)?);
             }
             ServiceState::open(&config)
                 .with_context(|| format!("opening {}", catalogue.display()))?
@@ -246,28 +239,15 @@ fn start_service(
             let key = kicksdb_key()?;
             let mirror = demo::data_dir()
                 .context("no home directory, so no place for the KicksDB mirror")?
-                .join(KICKSDB_MIRROR_FILE);
+                .join(service::start::KICKSDB_MIRROR_FILE);
             let mut live = KicksdbConfig::new(key, &mirror);
-            live.base_url = source
-                .kicksdb_url
-                .clone()
-                .or_else(|| std::env::var(KICKSDB_URL_ENV).ok())
-                .filter(|url| !url.trim().is_empty())
-                .unwrap_or_else(|| kicksdb::DEFAULT_BASE_URL.to_owned());
+            live.base_url = service::start::kicksdb_base_url(source.kicksdb_url.as_deref());
             live.budget.settings = settings.clone();
             let mut config = ServiceConfig::new(&mirror);
-            config.realtime_per_minute = live.realtime_per_minute;
             if let Some(db_path) = stores_of {
-                config.store_reading = Some(users_stores(db_path, &mirror)?);
+                config.store_reading = Some(users_stores(db_path)?);
             }
-            let source =
-                Arc::new(Kicksdb::new(&live, None).context("starting the KicksDB source")?);
-            ServiceState::with_sources(
-                &config,
-                Arc::new(Arc::clone(&source)) as Arc<dyn Marketplaces>,
-                Arc::new(source) as Arc<dyn CatalogueSource>,
-            )
-            .with_context(|| format!("opening the mirror {}", mirror.display()))?
+            service::start::kicksdb_state(config, &live)?
         }
     };
     let server = runtime

@@ -227,4 +227,8 @@ pub struct PricePoint {
     pub last_sale_cents: Option<i64>,
     /// Currency code.
     pub currency: String,
+    /// The storefront the price was read at (its label, `kith.com`) when `retailer-a` is read
+    /// from real stores; `None` for a single source.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub store: Option<String>,
 }

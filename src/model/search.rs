@@ -79,6 +79,19 @@ pub struct SearchVariant {
     pub variant_id: String,
 }
 
+/// The label of a search hit that comes from what the service holds, not from the live
+/// source's answer to this search: `held:` and when it was fetched (RFC 3339 UTC). A live
+/// source's online search lists its own hits first, then the held ones it missed.
+pub const HELD_LABEL_PREFIX: &str = "held:";
+
+/// When the hit was fetched, if it is labelled as held ([`HELD_LABEL_PREFIX`]).
+#[must_use]
+pub fn held_since(hit: &SearchHit) -> Option<&str> {
+    hit.labels
+        .iter()
+        .find_map(|label| label.strip_prefix(HELD_LABEL_PREFIX))
+}
+
 /// Envelope of the search response.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct SearchResponse {

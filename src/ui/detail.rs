@@ -285,31 +285,163 @@ fn size_number(size: &str) -> Option<f64> {
     rest[..end].parse().ok()
 }
 
-/// The description as plain text: `<br>` tags (any spelling) become line breaks and any other
-/// tag is dropped, so no raw HTML reaches the screen.
+/// The description as plain text, read as HTML: a paragraph or other block (`<p>`, `<div>`,
+/// `<li>`, headings, ...) is set apart by a blank line, `<br>` is a line break (two of them a
+/// blank line), any other tag is dropped so no raw HTML reaches the screen, runs of white space
+/// are one space (as a browser shows them) and the common character references are decoded. A
+/// description with neither tags nor references is shown as written. By hand: a few lines for the
+/// small subset of HTML descriptions use; an HTML parser crate would be a large dependency for it.
 #[must_use]
 pub fn text_from_description(html: &str) -> String {
-    let mut text = String::with_capacity(html.len());
+    if !html.contains('<') && !html.contains('&') {
+        return html.trim().to_owned();
+    }
+    let mut text = PlainText::default();
     let mut rest = html;
     while let Some(start) = rest.find('<') {
-        text.push_str(&rest[..start]);
-        let Some(len) = rest[start..].find('>') else {
-            // A lone `<` is text.
-            text.push_str(&rest[start..]);
-            return text;
+        text.push(&rest[..start]);
+        let after = &rest[start + 1..];
+        let is_tag = after.starts_with(|c: char| c.is_ascii_alphabetic() || c == '/' || c == '!');
+        let Some(len) = after.find('>').filter(|_| is_tag) else {
+            // A `<` that opens no tag is text.
+            text.push("<");
+            rest = after;
+            continue;
         };
-        let tag = rest[start + 1..start + len]
-            .trim()
-            .trim_end_matches('/')
-            .trim()
-            .to_ascii_lowercase();
-        if tag == "br" {
-            text.push('\n');
+        let name: String = after[..len]
+            .trim_start_matches('/')
+            .chars()
+            .take_while(char::is_ascii_alphanumeric)
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        if name == "br" {
+            text.line_break();
+        } else if BLOCK_TAGS.contains(&name.as_str()) {
+            text.gap = text.gap.max(Gap::Paragraph);
         }
-        rest = &rest[start + len + 1..];
+        rest = &after[len + 1..];
     }
-    text.push_str(rest);
-    text
+    text.push(rest);
+    text.out
+}
+
+/// Tags whose content is a block of its own: set apart from what is around it by a blank line.
+const BLOCK_TAGS: &[&str] = &[
+    "p",
+    "div",
+    "li",
+    "ul",
+    "ol",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "blockquote",
+    "table",
+    "tr",
+    "section",
+    "article",
+    "header",
+    "footer",
+    "pre",
+    "hr",
+    "dl",
+    "dt",
+    "dd",
+];
+
+/// What separates the text written so far from the next word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+enum Gap {
+    #[default]
+    None,
+    Space,
+    Line,
+    Paragraph,
+}
+
+/// Plain text being written from HTML: white space and breaks are held until the next word, so
+/// none is left at the start or the end.
+#[derive(Default)]
+struct PlainText {
+    out: String,
+    gap: Gap,
+}
+
+impl PlainText {
+    /// Text between tags, its character references decoded.
+    fn push(&mut self, html: &str) {
+        for c in decode_references(html).chars() {
+            if c.is_whitespace() && c != '\u{a0}' {
+                self.gap = self.gap.max(Gap::Space);
+                continue;
+            }
+            if !self.out.is_empty() {
+                self.out.push_str(match self.gap {
+                    Gap::None => "",
+                    Gap::Space => " ",
+                    Gap::Line => "\n",
+                    Gap::Paragraph => "\n\n",
+                });
+            }
+            self.gap = Gap::None;
+            self.out.push(if c == '\u{a0}' { ' ' } else { c });
+        }
+    }
+
+    /// `<br>`: a line break; a second one in a row, a blank line.
+    fn line_break(&mut self) {
+        self.gap = if self.gap == Gap::Line {
+            Gap::Paragraph
+        } else {
+            self.gap.max(Gap::Line)
+        };
+    }
+}
+
+/// `text` with the character references descriptions use decoded (`&amp;`, `&nbsp;`, `&#39;`,
+/// `&#x2019;`, ...); any other `&` is kept as written.
+fn decode_references(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains('&') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find('&') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        let decoded = after.find(';').filter(|&end| end <= 10).and_then(|end| {
+            let name = &after[..end];
+            let c = match name {
+                "amp" => '&',
+                "lt" => '<',
+                "gt" => '>',
+                "quot" => '"',
+                "apos" => '\'',
+                "nbsp" => '\u{a0}',
+                _ => {
+                    let number = name.strip_prefix('#')?;
+                    let code = match number.strip_prefix(['x', 'X']) {
+                        Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+                        None => number.parse().ok()?,
+                    };
+                    char::from_u32(code)?
+                }
+            };
+            Some((c, end))
+        });
+        if let Some((c, end)) = decoded {
+            out.push(c);
+            rest = &after[end + 1..];
+        } else {
+            out.push('&');
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    std::borrow::Cow::Owned(out)
 }
 
 #[cfg(test)]
@@ -358,6 +490,31 @@ mod tests {
         assert_eq!(
             text_from_description("One<br>two<BR/>three<br />four <b>bold</b> 1 < 2"),
             "One\ntwo\nthree\nfour bold 1 < 2"
+        );
+        assert_eq!(text_from_description("A.<br><br>B."), "A.\n\nB.");
+    }
+
+    #[test]
+    fn paragraphs_stay_apart_and_references_are_decoded() {
+        assert_eq!(
+            text_from_description(
+                "<p>The Dunk in a Panda colorway.</p>\n<p>Style code <b>DD1391-100</b>.</p>"
+            ),
+            "The Dunk in a Panda colorway.\n\nStyle code DD1391-100."
+        );
+        assert_eq!(
+            text_from_description(
+                "<div>Tom &amp; Jerry&#39;s &#x2019;99&nbsp;pair</div><ul><li>one</li><li>two</li></ul>"
+            ),
+            "Tom & Jerry's \u{2019}99 pair\n\none\n\ntwo"
+        );
+        // Source line breaks inside a paragraph are spaces, as a browser shows them.
+        assert_eq!(text_from_description("<p>a\n  b</p>"), "a b");
+        // Plain text keeps its own line breaks; a stray `&` stays.
+        assert_eq!(text_from_description("a\nb"), "a\nb");
+        assert_eq!(
+            text_from_description("<p>R&D &unknown; x</p>"),
+            "R&D &unknown; x"
         );
     }
 }

@@ -292,6 +292,12 @@ fn hit_ui(
                 // A store-only product (no catalogue product is it): where it is sold.
                 if let Some(store) = hit.labels.iter().find_map(|l| l.strip_prefix("store:")) {
                     ui.weak(format!("Sold at {store} · retail only"));
+                } else if let Some(at) = crate::model::held_since(hit) {
+                    // Not in the live source's answer: what the service holds, with its age.
+                    ui.weak(format!(
+                        "held as of {}, not in the live answer",
+                        super::source_badge::as_of_text(at)
+                    ));
                 }
             });
         });

@@ -145,10 +145,14 @@ pub fn settings_ui(
             ui.end_row();
 
             ui.weak("Its sources");
-            ui.label(connection.sources.map_or_else(
-                || "not known until the service answers".to_owned(),
-                sources_text,
-            ));
+            // Wrapped at the window's edge: with a few stores the line is longer than it.
+            ui.add(
+                egui::Label::new(connection.sources.map_or_else(
+                    || "not known until the service answers".to_owned(),
+                    sources_text,
+                ))
+                .wrap(),
+            );
             ui.end_row();
 
             ui.weak("Tier");

@@ -124,35 +124,39 @@ pub fn retail_stores_ui(
             None => "No store yet, and this service's source is not a retailer: no retail price or stock until a store is added.",
         });
     }
-    egui::Grid::new("retail_stores")
-        .num_columns(3)
-        .spacing([16.0, 6.0])
-        .show(ui, |ui| {
-            for row in rows {
-                ui.label(row.url.as_str());
-                let text = health_text(&row.health, now);
-                ui.vertical(|ui| {
-                    if row.health.failures_in_row > 0 {
-                        ui.colored_label(ui.visuals().warn_fg_color, text);
-                    } else {
-                        ui.weak(text);
-                    }
-                    if let Some(catalogue) = &row.catalogue {
-                        ui.weak(format!("Catalogue: {catalogue}"));
-                    }
-                });
-                if owner != StoresOwner::InWindow {
-                    ui.weak("the server's");
-                } else if row.saved {
-                    if ui.small_button("Remove").clicked() {
-                        action = StoresAction::Remove(row.url.clone());
-                    }
-                } else {
-                    ui.weak("from the command line");
+    // A store per block, its address and button on a line, its state below at the section's
+    // full width: in a grid column beside the address, a long reading wrapped into a narrow
+    // column of word pieces.
+    for row in rows {
+        ui.add_space(4.0);
+        ui.horizontal(|ui| {
+            ui.label(row.url.as_str());
+            if owner != StoresOwner::InWindow {
+                ui.weak("the server's");
+            } else if row.saved {
+                if ui.small_button("Remove").clicked() {
+                    action = StoresAction::Remove(row.url.clone());
                 }
-                ui.end_row();
+            } else {
+                ui.weak("from the command line");
             }
         });
+        ui.indent(("retail_store", row.url.as_str()), |ui| {
+            let text = health_text(&row.health, now);
+            let health = if row.health.failures_in_row > 0 {
+                egui::RichText::new(text).color(ui.visuals().warn_fg_color)
+            } else {
+                egui::RichText::new(text).weak()
+            };
+            ui.add(egui::Label::new(health).wrap());
+            if let Some(catalogue) = &row.catalogue {
+                ui.add(
+                    egui::Label::new(egui::RichText::new(format!("Catalogue: {catalogue}")).weak())
+                        .wrap(),
+                );
+            }
+        });
+    }
     if owner != StoresOwner::InWindow {
         return action;
     }

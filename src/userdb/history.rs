@@ -1,6 +1,7 @@
 //! Per-size price history in the user database: every real-time answer (the user's lookups and
-//! the monitor's) is recorded per product, size and source, bounded two ways: at most one row
-//! per product, size and source per [`SLOT_SECS`] (a later answer replaces the earlier one in
+//! the monitor's) is recorded per product, size and source (a store read for the retailer is a
+//! source of its own), bounded two ways: at most one row per product, size and source per
+//! [`SLOT_SECS`] (a later answer replaces the earlier one in
 //! its slot), and rows older than [`KEEP_SECS`] are dropped as new ones come in.
 
 use rusqlite::params;
@@ -61,10 +62,10 @@ impl UserDb {
         {
             let mut insert = tx
                 .prepare_cached(
-                    "INSERT INTO price_history (product_key, size, source, slot, at,
+                    "INSERT INTO price_history (product_key, size, source, store, slot, at,
                          lowest_ask_cents, highest_bid_cents, last_sale_cents, currency)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
-                     ON CONFLICT (product_key, size, source, slot) DO UPDATE SET
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+                     ON CONFLICT (product_key, size, source, store, slot) DO UPDATE SET
                          at = excluded.at,
                          lowest_ask_cents = excluded.lowest_ask_cents,
                          highest_bid_cents = excluded.highest_bid_cents,
@@ -85,6 +86,7 @@ impl UserDb {
                             product_key,
                             quote.size,
                             quote.source.as_str(),
+                            quote.store.as_deref().unwrap_or_default(),
                             now.div_euclid(SLOT_SECS),
                             now,
                             quote.lowest_ask_cents,
@@ -120,8 +122,9 @@ impl UserDb {
             .conn
             .prepare_cached(
                 "SELECT size, source, at, lowest_ask_cents, highest_bid_cents, last_sale_cents,
-                        currency
-                 FROM price_history WHERE product_key = ?1 ORDER BY slot DESC, size, source",
+                        currency, store
+                 FROM price_history WHERE product_key = ?1
+                 ORDER BY slot DESC, size, source, store",
             )
             .map_err(|e| self.error(e))?;
         let rows = statement
@@ -137,6 +140,7 @@ impl UserDb {
                         highest_bid_cents: row.get(4)?,
                         last_sale_cents: row.get(5)?,
                         currency: row.get(6)?,
+                        store: Some(row.get::<_, String>(7)?).filter(|store| !store.is_empty()),
                     },
                 ))
             })
@@ -238,5 +242,37 @@ mod tests {
         .unwrap();
         assert_eq!(db.price_history("DZ5485-612", &[]).unwrap().len(), 3 * 3);
         assert!(db.record_quotes(" ", &quotes(1), start).is_err());
+    }
+
+    #[test]
+    fn two_stores_prices_for_a_size_in_one_slot_are_two_rows_named_by_store() {
+        let mut db = UserDb::open(&tempfile::tempdir().unwrap().path().join("u.sqlite")).unwrap();
+        let at_store = |store: &str, ask| SizeQuote {
+            store: Some(store.to_owned()),
+            ..quote("9", QuoteSource::Retailer, Some(ask))
+        };
+        let quotes = [
+            at_store("kith.com", 11_000),
+            at_store("undefeated.com", 12_000),
+            quote("9", QuoteSource::Retailer, Some(13_000)),
+        ];
+        assert_eq!(
+            db.record_quotes("DD1391-100", &quotes, 1_800_000_000)
+                .unwrap(),
+            3
+        );
+        let points = db.price_history("DD1391-100", &[]).unwrap();
+        let stored: Vec<(Option<&str>, Option<i64>)> = points
+            .iter()
+            .map(|p| (p.store.as_deref(), p.lowest_ask_cents))
+            .collect();
+        assert_eq!(
+            stored,
+            [
+                (None, Some(13_000)),
+                (Some("kith.com"), Some(11_000)),
+                (Some("undefeated.com"), Some(12_000))
+            ]
+        );
     }
 }

@@ -45,6 +45,8 @@ pub const MIGRATIONS: &[&str] = &[
     include_str!("watchlist.sql"),
     // retail storefronts: the stores listed in Settings (issue 24).
     include_str!("stores.sql"),
+    // price history: the store a retail price was read at, part of the key.
+    include_str!("history_store.sql"),
 ];
 
 /// What can go wrong with the user's database.

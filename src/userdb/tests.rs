@@ -257,3 +257,29 @@ mod portfolio_tables {
         assert_eq!(load_watchlist_migrating(&mut db, &old).unwrap(), [row("b")]);
     }
 }
+
+#[test]
+fn history_rows_of_a_file_before_stores_keep_their_prices_after_the_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(UserDb::FILE_NAME);
+    let before_stores = MIGRATIONS.len() - 1;
+    {
+        let mut conn = Connection::open(&path).unwrap();
+        migrate(&mut conn, &path, &MIGRATIONS[..before_stores]).unwrap();
+        conn.execute(
+            "INSERT INTO price_history (product_key, size, source, slot, at, lowest_ask_cents,
+                 highest_bid_cents, last_sale_cents, currency)
+             VALUES ('DD1391-100', '9', 'retailer-a', 2000000, 1800000000, 11000, NULL, NULL,
+                 'USD')",
+            [],
+        )
+        .unwrap();
+    }
+    let db = UserDb::open(&path).unwrap();
+    assert_eq!(version(&db.conn).unwrap(), MIGRATIONS.len());
+    let points = db.price_history("DD1391-100", &[]).unwrap();
+    assert_eq!(points.len(), 1);
+    assert_eq!(points[0].lowest_ask_cents, Some(11_000));
+    assert_eq!(points[0].store, None);
+    assert!(backup_path(&path, before_stores).exists());
+}

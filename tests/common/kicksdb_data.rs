@@ -437,8 +437,9 @@ pub fn stockx_product(pair: &Pair, market: &str, display: Display, today: NaiveD
         "brand": pair.brand,
         "model": pair.model,
         "gender": "men",
-        "description": format!("<p>The {} in {}, first released on {}.</p>",
-            pair.model, pair.colorway, pair.release_date),
+        // Two paragraphs, as StockX writes its descriptions.
+        "description": format!("<p>The {} in {}, first released on {}.</p>\n<p>Style code {}.</p>",
+            pair.model, pair.colorway, pair.release_date, pair.sku),
         "image": format!("https://images.kicksdb-mock.invalid/{}.jpg", pair.slug),
         "gallery": [format!("https://images.kicksdb-mock.invalid/{}-1.jpg", pair.slug)],
         "gallery_360": [],

@@ -54,3 +54,81 @@ pub fn open_hit(harness: &mut Harness<'_, App>, index: usize) -> SearchHit {
     });
     hit
 }
+
+/// The launcher `main` gives the window for KicksDB, pointed at `mock_url` with the mirror at
+/// `mirror`: the same start (`service::start::spawn_kicksdb`), the stores read through `stores`
+/// (none when `None`), the budget's settings shared through `budget`. The service runs on
+/// `runtime` until the test's runtime ends.
+pub fn kicksdb_launcher(
+    mock_url: String,
+    mirror: std::path::PathBuf,
+    stores: Option<solescope::service::storefront::StoreReading>,
+    budget: solescope::model::budget::BudgetSettingsCell,
+    runtime: tokio::runtime::Handle,
+) -> solescope::app::LiveLauncher {
+    use solescope::service::kicksdb::KicksdbConfig;
+    use solescope::service::{ServiceConfig, start};
+    std::sync::Arc::new(move |key: String| {
+        let mut live = KicksdbConfig::new(key, &mirror);
+        live.base_url.clone_from(&mock_url);
+        live.budget.settings = budget.clone();
+        let mut config = ServiceConfig::new(&mirror);
+        config.store_reading.clone_from(&stores);
+        let runtime = runtime.clone();
+        Box::pin(async move {
+            let handle = start::spawn_kicksdb(config, live, "127.0.0.1:0")
+                .await
+                .map_err(|err| format!("{err:#}"))?;
+            let url = handle.base_url();
+            runtime.spawn(async move {
+                let _handle = handle;
+                std::future::pending::<()>().await;
+            });
+            Ok(url)
+        })
+    })
+}
+
+/// The colour each piece of text containing `needle` was drawn in during the last frame.
+pub fn text_colours<S>(harness: &Harness<'_, S>, needle: &str) -> Vec<egui::Color32> {
+    fn walk(shape: &egui::Shape, needle: &str, found: &mut Vec<egui::Color32>) {
+        match shape {
+            egui::Shape::Vec(shapes) => {
+                for shape in shapes {
+                    walk(shape, needle, found);
+                }
+            }
+            egui::Shape::Text(text) if text.galley.text().contains(needle) => {
+                let section = text
+                    .galley
+                    .job
+                    .sections
+                    .first()
+                    .map_or(egui::Color32::PLACEHOLDER, |s| s.format.color);
+                found.push(text.override_text_color.unwrap_or(
+                    if section == egui::Color32::PLACEHOLDER {
+                        text.fallback_color
+                    } else {
+                        section
+                    },
+                ));
+            }
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    for clipped in &harness.output().shapes {
+        walk(&clipped.shape, needle, &mut found);
+    }
+    found
+}
+
+/// A node's text: a label keeps its text as its value in AccessKit, any other widget as its
+/// label.
+pub fn text_of(node: &egui_kittest::kittest::AccessKitNode<'_>) -> Option<String> {
+    if node.role() == egui::accesskit::Role::Label {
+        node.value()
+    } else {
+        node.label()
+    }
+}

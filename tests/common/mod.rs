@@ -115,16 +115,15 @@ impl TestService {
 }
 
 /// The service over the KicksDB source at `base_url` (a mock KicksDB) with `key`, its mirror
-/// `mirror.sqlite` in `dir`, short timeouts; `tune` adjusts both settings before the start.
+/// `mirror.sqlite` in `dir`, short timeouts; `tune` adjusts both settings before the start,
+/// which is the one every process makes (`service::start::spawn_kicksdb`).
 pub async fn kicksdb_service(
     base_url: String,
     key: &str,
     dir: &Path,
     tune: impl FnOnce(&mut solescope::service::kicksdb::KicksdbConfig, &mut ServiceConfig),
 ) -> ServerHandle {
-    use solescope::service::kicksdb::{Kicksdb, KicksdbConfig};
-    use solescope::service::marketplace::Marketplaces;
-    use solescope::service::source::CatalogueSource;
+    use solescope::service::kicksdb::KicksdbConfig;
     let mirror = dir.join("mirror.sqlite");
     let mut live = KicksdbConfig::new(key, &mirror);
     live.base_url = base_url;
@@ -132,18 +131,9 @@ pub async fn kicksdb_service(
     live.max_wait = std::time::Duration::from_secs(2);
     let mut config = ServiceConfig::new(&mirror);
     tune(&mut live, &mut config);
-    let state = tokio::task::spawn_blocking(move || {
-        let source = Arc::new(Kicksdb::new(&live, config.shared.clone()).unwrap());
-        ServiceState::with_sources(
-            &config,
-            Arc::new(Arc::clone(&source)) as Arc<dyn Marketplaces>,
-            Arc::new(source) as Arc<dyn CatalogueSource>,
-        )
+    service::start::spawn_kicksdb(config, live, "127.0.0.1:0")
+        .await
         .unwrap()
-    })
-    .await
-    .unwrap();
-    service::spawn("127.0.0.1:0", state).await.unwrap()
 }
 
 /// A client of `server` with the ultra demo key, no retries.

@@ -40,6 +40,8 @@ pub(super) struct Mirror {
 /// oldest of the hits was fetched.
 pub(super) struct HeldPage {
     pub(super) hits: Vec<SearchHit>,
+    /// When each hit was fetched (`None` for a store-only product, which KicksDB never gave).
+    pub(super) fetched_at: Vec<Option<String>>,
     pub(super) estimated_total_hits: u64,
     pub(super) as_of: Option<String>,
 }
@@ -126,11 +128,17 @@ impl Mirror {
             let mirrored: Vec<i64> = pks.iter().copied().filter(|pk| !is_store_pk(*pk)).collect();
             let as_of = crate::catalogue::mirror::oldest_fetch(conn, &mirrored)?;
             let mut hits = search_hits(conn, &mirrored, country)?;
+            let mut fetched_at = mirrored
+                .iter()
+                .map(|&pk| Ok(crate::catalogue::mirror::origin(conn, pk)?.map(|o| o.fetched_at)))
+                .collect::<Result<Vec<_>, CatalogueError>>()?;
             for (at, hit) in shelved {
+                fetched_at.insert(at.min(hits.len()), None);
                 hits.insert(at.min(hits.len()), hit);
             }
             Ok(HeldPage {
                 hits,
+                fetched_at,
                 estimated_total_hits,
                 as_of,
             })

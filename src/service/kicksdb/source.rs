@@ -77,7 +77,69 @@ fn mirror_pk(
     Ok(Some((pk, fetched)))
 }
 
+/// KicksDB's page of an online search, then the hits of the same page of the mirror's own
+/// search that KicksDB's missed (each labelled as held, with when it was fetched), cut to the
+/// page's size: an online search never shows fewer hits than the same search as the user typed
+/// (KicksDB's search has no typo tolerance, the mirror's index has). The total is the larger
+/// of the two estimates.
+fn merged_page(
+    args: &SearchArgs,
+    live: super::catalogue::LivePage,
+    held: Option<super::mirror::HeldPage>,
+) -> (Vec<SearchHit>, u64) {
+    let offset = args.offset() as u64;
+    // KicksDB gives no total: what was seen, and one more page if this one was full.
+    let more = if live.full { u64::from(args.limit) } else { 0 };
+    let mut total = offset + live.hits.len() as u64 + more;
+    let mut hits = live.hits;
+    if let Some(held) = held {
+        total = total.max(held.estimated_total_hits);
+        let missed: Vec<(SearchHit, Option<String>)> = held
+            .hits
+            .into_iter()
+            .zip(held.fetched_at)
+            .filter(|(hit, _)| !hits.iter().any(|shown| shown.id == hit.id))
+            .collect();
+        for (mut hit, fetched_at) in missed {
+            if let Some(at) = fetched_at {
+                hit.labels
+                    .push(format!("{}{at}", crate::model::HELD_LABEL_PREFIX));
+            }
+            hits.push(hit);
+        }
+        hits.truncate(args.limit as usize);
+    }
+    (hits, total)
+}
+
 impl Kicksdb {
+    /// An online search's answer: KicksDB's `page`, and the held hits it missed after it
+    /// ([`merged_page`]); when the mirror cannot be searched, KicksDB's page alone (logged).
+    async fn online_page(
+        self: &Arc<Self>,
+        args: &SearchArgs,
+        page: super::catalogue::LivePage,
+        out: &mut Vec<u8>,
+    ) -> Result<Sourced<SearchPage>, ApiError> {
+        let held = match self.mirror.search(args.request(), args.country).await {
+            Ok(held) => Some(held),
+            Err(err) => {
+                tracing::warn!("the mirror's own hits are left out of an online search: {err}");
+                None
+            }
+        };
+        let origin = live_origin(page.reused_at.clone());
+        let (hits, estimated_total_hits) = merged_page(args, page, held);
+        write_hits_json(&hits, args.tier, out)?;
+        Ok(Sourced {
+            value: SearchPage {
+                hits: hits.len(),
+                estimated_total_hits,
+            },
+            origin,
+        })
+    }
+
     /// The product `id` read by `then` from the mirror: live when KicksDB answers (mirrored,
     /// then read in the same turn), else as the mirror holds it (with its age and KicksDB's
     /// error).
@@ -149,21 +211,7 @@ impl CatalogueSource for Arc<Kicksdb> {
             None
         } else {
             match Kicksdb::search(self, args).await {
-                Ok(page) => {
-                    let offset = args.offset() as u64;
-                    // KicksDB gives no total: what was seen, and one more page if this one
-                    // was full.
-                    let more = if page.full { u64::from(args.limit) } else { 0 };
-                    let estimated_total_hits = offset + page.hits.len() as u64 + more;
-                    write_hits_json(&page.hits, args.tier, out)?;
-                    return Ok(Sourced {
-                        value: SearchPage {
-                            hits: page.hits.len(),
-                            estimated_total_hits,
-                        },
-                        origin: live_origin(page.reused_at),
-                    });
-                }
+                Ok(page) => return self.online_page(args, page, out).await,
                 Err(err) if mirror_may_answer(&err) => Some(err),
                 Err(err) => return Err(err.into()),
             }

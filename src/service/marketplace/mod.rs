@@ -54,6 +54,15 @@ pub enum UpstreamError {
     /// 502: the source's plan does not include this lookup.
     #[error("{0}")]
     PlanRefused(String),
+    /// 503: the source cannot answer yet (a store whose catalogue is still being read);
+    /// retry after `retry_after_secs`.
+    #[error("{message}")]
+    NotReady {
+        /// Why, in a sentence naming the source.
+        message: String,
+        /// Seconds to wait.
+        retry_after_secs: u64,
+    },
 }
 
 /// The query of a related-products lookup, as given (absent or empty values mean the default).

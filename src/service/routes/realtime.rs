@@ -42,6 +42,13 @@ impl From<UpstreamError> for ApiError {
             },
             UpstreamError::KeyRefused(message) => ApiError::UpstreamKeyRefused(message),
             UpstreamError::PlanRefused(message) => ApiError::UpstreamPlan(message),
+            UpstreamError::NotReady {
+                message,
+                retry_after_secs,
+            } => ApiError::Unavailable {
+                message,
+                retry_after_secs,
+            },
         }
     }
 }

@@ -6,7 +6,9 @@
 //!
 //! A store is asked for the product it sells under its own handle: the one the crawl matched to
 //! the catalogue product by style code or barcode (`store_catalogue`), never the catalogue's
-//! slug, unless the store refuses its feed (then the slug is all there is to ask by). Its price
+//! slug, unless the store refuses its feed (then the slug is all there is to ask by). Until its
+//! catalogue is read, it is not asked for a catalogue product at all (a 503 with
+//! `Retry-After`: the slug would only cost it a request). Its price
 //! and stock are read live (`/products/{handle}.json` and `.js`); when that read fails, the
 //! crawl's price and stock answer, with their age.
 
@@ -61,18 +63,16 @@ impl StoreReading {
     }
 
     /// Lookups and the crawl of each store's catalogue, kept in `file` (`stores.sqlite` in the
-    /// data directory), matched against the catalogue file `catalogue` (others join as services
-    /// over them start). Sends nothing until [`start`](Self::start).
+    /// data directory), matched against the catalogue file of each service that reads the
+    /// stores through it, as that service starts. Sends nothing until [`start`](Self::start).
     pub fn with_crawl(
         stores: RetailerStores,
         config: StorefrontConfig,
         file: &std::path::Path,
-        catalogue: &std::path::Path,
         crawl: CrawlConfig,
     ) -> Result<Self, StoreDbError> {
         let storefronts = Arc::new(Storefronts::new(stores, config));
-        let (catalogue, opened) =
-            StoreCatalogue::open(file, catalogue, Arc::clone(&storefronts), crawl)?;
+        let (catalogue, opened) = StoreCatalogue::open(file, Arc::clone(&storefronts), crawl)?;
         tracing::info!(?opened, file = %file.display(), "store catalogues");
         Ok(Self {
             storefronts,
@@ -128,6 +128,9 @@ enum Ask {
     Handle(String, Option<Box<StoreOffer>>),
     /// It does not sell it (its catalogue, read, has no such product): the sentence why.
     NotSold(String),
+    /// Nothing yet: its catalogue is still being read, or could not be (the sentence why). It
+    /// names its products its own way, so the catalogue's slug would only cost it a request.
+    NotReadYet(String),
 }
 
 impl StoresInFront {
@@ -174,25 +177,43 @@ impl StoresInFront {
         if let Some(offer) = offers.iter().find(|offer| offer.store == *store) {
             return Ask::Handle(offer.product.handle.clone(), Some(Box::new(offer.clone())));
         }
-        let crawl = self.reading.crawl();
-        let status = crawl.map_or(CrawlStatus::NotYet, |crawl| crawl.status(store));
-        let read = matches!(status, CrawlStatus::Read { .. });
-        if let (Some(crawl), true) = (crawl, read) {
-            // The store's own handle (what its pages and a user paste name), or the id of one of
-            // its store-only products.
-            if let Ok(Some(product)) = crawl.product_by_handle(store, id).await {
-                return Ask::Handle(product.handle, None);
+        let Some(crawl) = self.reading.crawl() else {
+            // Lookups only (no catalogue kept): the catalogue's slug is all there is to ask by.
+            return Ask::Handle(held.map_or_else(|| id.to_owned(), |h| h.slug.clone()), None);
+        };
+        let ours = held.is_some() || crate::service::shelf::store_pk_of_id(id).is_some();
+        let status = crawl.status(store);
+        match status {
+            CrawlStatus::Read { .. } => {
+                // The store's own handle (what its pages and a user paste name), or the id of
+                // one of its store-only products.
+                if let Ok(Some(product)) = crawl.product_by_handle(store, id).await {
+                    return Ask::Handle(product.handle, None);
+                }
+                if ours {
+                    return Ask::NotSold(format!(
+                        "{} sells no product with this style code or barcode ({status})",
+                        store.label()
+                    ));
+                }
             }
-            if held.is_some() || crate::service::shelf::store_pk_of_id(id).is_some() {
-                return Ask::NotSold(format!(
-                    "{} sells no product with this style code or barcode ({status})",
+            CrawlStatus::NotYet | CrawlStatus::Crawling { .. } | CrawlStatus::Failed { .. }
+                if ours =>
+            {
+                return Ask::NotReadYet(format!(
+                    "{}: {status}; it is asked for the product by its own name for it once its \
+                     catalogue is read",
                     store.label()
                 ));
             }
+            // The store refuses its feed: the catalogue's slug is all there is to ask by.
+            CrawlStatus::Lookups { .. } => {
+                return Ask::Handle(held.map_or_else(|| id.to_owned(), |h| h.slug.clone()), None);
+            }
+            _ => {}
         }
-        // No catalogue read yet, or the store refuses its feed: the catalogue's slug is all
-        // there is to ask by.
-        Ask::Handle(held.map_or_else(|| id.to_owned(), |h| h.slug.clone()), None)
+        // A name the caller gave that is no product of ours: the store's own handle, as typed.
+        Ask::Handle(id.to_owned(), None)
     }
 
     /// `store`'s answer for the product: read live by its handle; when that fails and the
@@ -206,6 +227,12 @@ impl StoresInFront {
             Ask::Handle(handle, offer) => (handle, offer),
             Ask::NotSold(why) => {
                 return Err(StorefrontError::NotSold {
+                    store: store.label().to_owned(),
+                    why,
+                });
+            }
+            Ask::NotReadYet(why) => {
+                return Err(StorefrontError::NotReadYet {
                     store: store.label().to_owned(),
                     why,
                 });

@@ -27,6 +27,7 @@ pub mod wire;
 // file's per-store pacing and pauses.
 pub mod catalogue_keys;
 pub mod crawl;
+pub mod crawl_status;
 pub mod feed;
 pub mod matching;
 pub mod offers;
@@ -110,6 +111,16 @@ pub enum StorefrontError {
         /// Why, in a sentence naming the store and its catalogue's reading.
         why: String,
     },
+    /// The store's catalogue is still being read (or its last reading failed): it is asked
+    /// for a product by the store's own name for it, known once the catalogue is read, never
+    /// by the catalogue's slug.
+    #[error("{why}")]
+    NotReadYet {
+        /// The store's label.
+        store: String,
+        /// Why, in a sentence naming the store.
+        why: String,
+    },
     /// 401, or a password page.
     #[error("{store}: this store is password-protected")]
     PasswordProtected {
@@ -169,10 +180,18 @@ impl From<StorefrontError> for UpstreamError {
                 UpstreamError::NotFound(err.to_string())
             }
             StorefrontError::Timeout(_) => UpstreamError::Timeout(err.to_string()),
+            StorefrontError::NotReadYet { why, .. } => UpstreamError::NotReady {
+                message: why,
+                retry_after_secs: NOT_READ_RETRY_SECS,
+            },
             _ => UpstreamError::Failed(err.to_string()),
         }
     }
 }
+
+/// The `Retry-After` of a lookup at a store whose catalogue is still being read: a store of a
+/// few thousand products is read in under a minute, at a request a second.
+const NOT_READ_RETRY_SECS: u64 = 5;
 
 /// What every store's failure to give `what` adds up to: 404 when each said it has no such
 /// product, the one failure when there was one, else 502 naming each store's failure.

@@ -3,12 +3,19 @@
 //! ([`StoreCatalogue::unmatched`]), and how each store's crawl stands ([`StoreCatalogue::status`],
 //! a sentence for Settings); and the background task that runs the passes ([`StoreCatalogue::spawn`]).
 //!
-//! A store's cycle: a pass over its feed (`crawl.rs`), its products matched to the catalogue
+//! A store's cycle: a pass over its feed (`crawl.rs`), its products matched to each catalogue
 //! (`matching.rs`, `catalogue_keys.rs`), then the barcodes of a few products no code matched read
 //! from `/products/{handle}.json` (the feed has none; [`CrawlConfig::barcode_reads_per_pass`]
 //! a pass, shoes first, newest first; a product's barcodes are read again only when its
 //! `updated_at` changes) and those matched again. Matches are kept in memory and made again at
-//! start from what is on disk (no request), and whenever the catalogue file changes.
+//! start from what is on disk (no request).
+//!
+//! The catalogues are those of the services that share the crawl, each joining as its service
+//! starts ([`StoreCatalogue::add_catalogue_shelf`]): a store is matched against a catalogue as
+//! soon as it is there, never against one still to be built. A catalogue file that changes (the
+//! KicksDB mirror taking the products of an answer) has every store that was read matched
+//! against it again within [`CrawlConfig::watch_interval`], so a product the mirror gains is
+//! found at the stores that sell it without waiting for their next pass.
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
@@ -40,77 +47,7 @@ pub enum StoreCatalogueError {
     Catalogue(#[from] CatalogueKeysError),
 }
 
-/// How a store's crawl stands, for Settings.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CrawlStatus {
-    /// No pass yet.
-    NotYet,
-    /// A pass is reading page `page`.
-    Crawling {
-        /// The page being read.
-        page: u32,
-    },
-    /// Read: its products, how many are catalogue products, when, and why only in part.
-    Read {
-        /// When the pass ended (Unix seconds).
-        at_unix: i64,
-        /// Products kept.
-        products: u32,
-        /// Of them, catalogue products.
-        matched: u32,
-        /// Why the last pass read only part of the store.
-        partial: Option<String>,
-    },
-    /// The store refuses its feed: its products are looked up one by one.
-    Lookups {
-        /// Why, in a sentence.
-        why: String,
-    },
-    /// The last pass read nothing (the store was unreachable); what was read before stays.
-    Failed {
-        /// Why.
-        why: String,
-    },
-}
-
-impl CrawlStatus {
-    /// Whether the store's products are looked up one by one (its feed is refused).
-    #[must_use]
-    pub fn uses_lookups(&self) -> bool {
-        matches!(self, Self::Lookups { .. })
-    }
-}
-
-impl std::fmt::Display for CrawlStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self::NotYet => f.write_str("its catalogue has not been read yet"),
-            Self::Crawling { page } => write!(f, "reading its catalogue (page {page})"),
-            Self::Read {
-                at_unix,
-                products,
-                matched,
-                partial,
-            } => {
-                let at = chrono::DateTime::from_timestamp(*at_unix, 0)
-                    .map_or_else(String::new, |t| t.format("%Y-%m-%d %H:%M UTC").to_string());
-                write!(
-                    f,
-                    "{products} products read at {at}, {matched} of them in the catalogue"
-                )?;
-                if let Some(why) = partial {
-                    write!(f, "; {why}")?;
-                }
-                Ok(())
-            }
-            Self::Lookups { why } => {
-                write!(f, "{why}: its products are looked up one by one instead")
-            }
-            Self::Failed { why } => write!(f, "the last reading failed: {why}"),
-        }
-    }
-}
-
+pub use super::crawl_status::CrawlStatus;
 pub use super::offers::{StoreOffer, UnmatchedProduct};
 
 /// A store, its matches, and its products that are one catalogue product.
@@ -132,14 +69,18 @@ struct StoreMatches {
 
 struct Inner {
     crawler: Crawler,
-    /// The catalogue files stores are matched against, the main one first (the window's
-    /// services share one crawl: the demo's catalogue and KicksDB's mirror each have theirs).
+    /// The catalogue files stores are matched against, the main one (the newest service's)
+    /// last: the window's services share one crawl, and the demo's catalogue and KicksDB's
+    /// mirror each have theirs.
     catalogues: Mutex<Vec<PathBuf>>,
     /// Matches per catalogue file and store.
     matches: RwLock<HashMap<(PathBuf, StoreUrl), Arc<StoreMatches>>>,
     statuses: RwLock<HashMap<StoreUrl, CrawlStatus>>,
     /// Where each catalogue file's store-only products go (its source's shelf).
     shelves: RwLock<HashMap<PathBuf, ShelfSink>>,
+    /// Catalogue files that could not be read, as they were then: left alone (and not logged
+    /// again) until they change.
+    unreadable: Mutex<HashMap<PathBuf, Option<catalogue_keys::FileStamp>>>,
 }
 
 /// Stores as catalogues. Cheap to clone; clones share.
@@ -170,14 +111,14 @@ fn looks_like_a_shoe(product: &StoreProduct) -> bool {
 
 impl StoreCatalogue {
     /// Opens the store file at `path` (`stores.sqlite` in the data directory; created, or moved
-    /// aside and created when damaged) and matches against the catalogue at `catalogue`.
-    /// Reads through `storefronts`' per-store queues. Sends nothing until asked or spawned.
+    /// aside and created when damaged); stores are matched against the catalogues added
+    /// ([`add_catalogue`](Self::add_catalogue)). Reads through `storefronts`' per-store queues.
+    /// Sends nothing until asked or spawned.
     ///
     /// # Errors
     /// The store file cannot be created or written.
     pub fn open(
         path: &Path,
-        catalogue: &Path,
         storefronts: Arc<Storefronts>,
         config: CrawlConfig,
     ) -> Result<(Self, Opened), StoreDbError> {
@@ -187,36 +128,28 @@ impl StoreCatalogue {
             Self {
                 inner: Arc::new(Inner {
                     crawler,
-                    catalogues: Mutex::new(vec![catalogue.to_path_buf()]),
+                    catalogues: Mutex::new(Vec::new()),
                     matches: RwLock::new(HashMap::new()),
                     statuses: RwLock::new(HashMap::new()),
                     shelves: RwLock::new(HashMap::new()),
+                    unreadable: Mutex::new(HashMap::new()),
                 }),
             },
             opened,
         ))
     }
 
-    /// Matches against another catalogue file from now on (the user switched sources).
-    pub fn set_catalogue(&self, catalogue: &Path) {
-        *self
-            .inner
-            .catalogues
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner) = vec![catalogue.to_path_buf()];
-    }
-
-    /// Matches against `catalogue` too (a second service over another catalogue file shares
-    /// this crawl); its matches are made from disk when first asked ([`offers_in`](Self::offers_in)).
+    /// Matches against `catalogue` too, as the main one (its service is the newest: a second
+    /// service over another catalogue file shares this crawl); its matches are made from disk
+    /// when first asked ([`offers_in`](Self::offers_in)), or by the background task.
     pub fn add_catalogue(&self, catalogue: &Path) {
         let mut catalogues = self
             .inner
             .catalogues
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        if !catalogues.iter().any(|c| c == catalogue) {
-            catalogues.push(catalogue.to_path_buf());
-        }
+        catalogues.retain(|c| c != catalogue);
+        catalogues.push(catalogue.to_path_buf());
     }
 
     /// Matches against `catalogue` too, and hands its source's shelf (`sink`) each store's
@@ -263,7 +196,7 @@ impl StoreCatalogue {
     }
 
     fn main_catalogue(&self) -> PathBuf {
-        self.catalogues().into_iter().next().unwrap_or_default()
+        self.catalogues().pop().unwrap_or_default()
     }
 
     /// How `store`'s crawl stands.
@@ -382,16 +315,85 @@ impl StoreCatalogue {
         Ok(())
     }
 
-    /// `store`'s products on disk matched to the catalogue again (at start, after a pass, after
-    /// the catalogue changed). Sends nothing.
+    /// `store`'s products on disk matched again against every catalogue that is there (at
+    /// start, after a pass, after a catalogue changed). Sends nothing. A catalogue file not
+    /// there yet is matched once it is (by the background task); one that cannot be read is
+    /// logged and left until it changes, and the others are matched all the same.
     ///
     /// # Errors
-    /// The store file or the catalogue could not be read.
+    /// The store file could not be read.
     pub async fn rematch(&self, store: &StoreUrl) -> Result<(), StoreCatalogueError> {
         for catalogue in self.catalogues() {
-            self.rematch_in(&catalogue, store).await?;
+            self.rematch_or_log(&catalogue, store).await?;
         }
         Ok(())
+    }
+
+    /// [`rematch_in`](Self::rematch_in) when `catalogue` is there and not known unreadable as
+    /// it is; a catalogue that cannot be read is logged once per state of its file.
+    async fn rematch_or_log(
+        &self,
+        catalogue: &Path,
+        store: &StoreUrl,
+    ) -> Result<(), StoreCatalogueError> {
+        let stamp = catalogue_keys::file_stamp(catalogue);
+        let unreadable = || {
+            self.inner
+                .unreadable
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+        };
+        if stamp.is_none() || unreadable().get(catalogue) == Some(&stamp) {
+            return Ok(());
+        }
+        match self.rematch_in(catalogue, store).await {
+            Ok(()) => {
+                unreadable().remove(catalogue);
+                Ok(())
+            }
+            Err(StoreCatalogueError::Catalogue(err)) => {
+                tracing::warn!(
+                    "stores are not matched against a catalogue until it changes: {err:#}"
+                );
+                unreadable().insert(catalogue.to_path_buf(), stamp);
+                Ok(())
+            }
+            Err(err) => Err(err),
+        }
+    }
+
+    /// Every store of `stores` that was read matched again against each catalogue that
+    /// changed since its matches were made (or that is there now and was not): the KicksDB
+    /// mirror gains products with every answer. Sends nothing; a failure is logged.
+    async fn match_changed_catalogues(&self, stores: &[StoreUrl]) {
+        let main = self.main_catalogue();
+        for catalogue in self.catalogues() {
+            let Some(stamp) = catalogue_keys::file_stamp(&catalogue) else {
+                continue;
+            };
+            for store in stores {
+                if !matches!(
+                    self.status(store),
+                    CrawlStatus::Read { .. } | CrawlStatus::Failed { .. }
+                ) {
+                    continue;
+                }
+                let matched_at = self
+                    .matches_in(&catalogue, store)
+                    .and_then(|matches| matches.catalogue_stamp);
+                if matched_at == Some(stamp) {
+                    continue;
+                }
+                let matched = self.rematch_or_log(&catalogue, store).await;
+                let refreshed = match matched {
+                    Ok(()) if catalogue == main => self.refresh_status(store).await,
+                    other => other,
+                };
+                if let Err(err) = refreshed {
+                    tracing::warn!("matching {} again: {err:#}", store.label());
+                }
+            }
+        }
     }
 
     /// `store`'s products on disk matched against `catalogue`.
@@ -513,7 +515,7 @@ impl StoreCatalogue {
                     .any(|(_, matched)| matched == store);
             if stale
                 && read
-                && let Err(err) = self.rematch_in(catalogue, store).await
+                && let Err(err) = self.rematch_or_log(catalogue, store).await
             {
                 tracing::warn!("matching {} again: {err:#}", store.label());
             }
@@ -722,7 +724,8 @@ impl StoreCatalogue {
 
     /// The background task: a cycle per store of `stores` (read again every
     /// [`CrawlConfig::watch_interval`], so a store added in Settings is crawled at once and a
-    /// removed one no longer), each when its next pass is due; matches made from disk first.
+    /// removed one no longer), each when its next pass is due; matches made from disk first,
+    /// and again, as often, against a catalogue file that changed.
     /// Runs on the current tokio runtime until the returned handle is dropped.
     #[must_use]
     pub fn spawn(&self, stores: RetailerStores) -> CrawlTask {
@@ -744,6 +747,7 @@ impl StoreCatalogue {
                     )));
                 }
             }
+            self.match_changed_catalogues(&stores.list()).await;
             tokio::time::sleep(self.inner.crawler.config().watch_interval).await;
         }
     }

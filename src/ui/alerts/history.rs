@@ -11,8 +11,9 @@ use crate::ui::format;
 /// One line of the chart: a size on a source, `(Unix seconds, amount)` oldest first.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HistoryLine {
-    /// The legend: `9 · resale-a`, and its currency when the chart has more than one
-    /// (`9 · retailer-a · EUR`: a store may sell in euros beside a marketplace's dollars).
+    /// The legend: `9 · resale-a`, or the store's name for a store's prices (`9 · kith.com`),
+    /// and its currency when the chart has more than one (`9 · kith.com · EUR`: a store may sell
+    /// in euros beside a marketplace's dollars).
     pub name: String,
     /// The currency of its amounts (that of its first point).
     pub currency: String,
@@ -20,7 +21,7 @@ pub struct HistoryLine {
     pub points: Vec<[f64; 2]>,
 }
 
-/// The lines of `points` (oldest first): one per size and source with an ask, the sizes in the
+/// The lines of `points` (oldest first): one per size and source (each store its own) with an ask, the sizes in the
 /// order of `sizes` (the product's, smallest first; the database keeps them as text, where `10`
 /// sorts before `7`), then any other size in the order met.
 #[must_use]
@@ -30,7 +31,8 @@ pub fn history_lines(points: &[PricePoint], sizes: &[String]) -> Vec<HistoryLine
         let Some(cents) = point.lowest_ask_cents else {
             continue;
         };
-        let name = format!("{} · {}", point.size, point.source.as_str());
+        let seller = point.store.as_deref().unwrap_or(point.source.as_str());
+        let name = format!("{} · {seller}", point.size);
         let xy = [point.at as f64, cents as f64 / 100.0];
         if let Some((_, line)) = lines.iter_mut().find(|(_, line)| line.name == name) {
             line.points.push(xy);

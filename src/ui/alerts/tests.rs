@@ -162,6 +162,7 @@ fn history_has_one_line_per_size_and_source_with_asks_only() {
         highest_bid_cents: None,
         last_sale_cents: None,
         currency: "USD".into(),
+        store: None,
     };
     // As the database gives them: sizes as text, so `10` before `9`.
     let points = [
@@ -201,4 +202,19 @@ fn history_has_one_line_per_size_and_source_with_asks_only() {
     let names: Vec<&str> = lines.iter().map(|line| line.name.as_str()).collect();
     assert_eq!(names, ["9 · resale-a · USD", "9 · retailer-a · EUR"]);
     assert_eq!(lines[1].currency, "EUR");
+
+    // Two stores read for retailer-a: a line each, named by its store.
+    let stores = [
+        PricePoint {
+            store: Some("kith.com".into()),
+            ..point("9", QuoteSource::Retailer, 0, Some(18_000))
+        },
+        PricePoint {
+            store: Some("undefeated.com".into()),
+            ..point("9", QuoteSource::Retailer, 0, Some(18_500))
+        },
+    ];
+    let lines = history_lines(&stores, &sizes);
+    let names: Vec<&str> = lines.iter().map(|line| line.name.as_str()).collect();
+    assert_eq!(names, ["9 · kith.com", "9 · undefeated.com"]);
 }

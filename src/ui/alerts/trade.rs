@@ -5,6 +5,7 @@
 
 use egui_extras::{Column, TableBuilder};
 
+use crate::client::{ClientError, ErrorKind};
 use crate::figures::{Seller, SellerAsk, TradeRow};
 use crate::ui::format::money_from_cents;
 
@@ -54,6 +55,26 @@ fn ask_cell_ui(ui: &mut egui::Ui, ask: Option<&SellerAsk>, currency: &str) {
             ui.weak("no price");
         }
     }
+}
+
+/// A lookup of `source` (a marketplace, or a store by its label) that gave no answer, in the
+/// service's words with the source named once. "Not found" (a store that does not sell the
+/// product, a marketplace that has no such product) is information, shown plain; any other
+/// failure is an error. The request is on hover.
+pub fn lookup_failure_ui(ui: &mut egui::Ui, source: &str, error: &ClientError) {
+    let message = error.user_text();
+    // The service's sentence may already start with the store's name.
+    let text = if message.starts_with(source) {
+        message
+    } else {
+        format!("{source}: {message}")
+    };
+    let shown = if error.kind == ErrorKind::NotFound {
+        ui.weak(text)
+    } else {
+        ui.colored_label(ui.visuals().error_fg_color, text)
+    };
+    shown.on_hover_text(format!("{error:#}"));
 }
 
 /// The table for `rows` in `currency`, under a line with the real-time budget (`budget_line`).
