@@ -101,6 +101,8 @@ pub struct SalesFigure<'a> {
     pub scope: SalesScope,
     /// Where the figures come from.
     pub source: &'a str,
+    /// When they were fetched (RFC 3339).
+    pub as_of: &'a str,
 }
 
 /// `percent` of `cents`, rounded half away from zero.
@@ -348,6 +350,7 @@ pub fn flip(
         sales_days: sales.map(|s| s.days),
         sales_scope: sales.map(|s| s.scope),
         sales_source: sales.map(|s| s.source.to_owned()),
+        sales_as_of: sales.map(|s| s.as_of.to_owned()),
         thin_market: sales.is_none_or(|s| s.count < settings.thin_below),
         store_read_at: size.read_at_unix.and_then(rfc3339),
         store_age_secs: age_secs(size.read_at_unix, now_unix),
@@ -420,6 +423,7 @@ mod tests {
                 days: 30,
                 scope: SalesScope::Size,
                 source: "kicksdb",
+                as_of: "2026-11-18T00:00:00Z",
             }),
             &settings,
             NOW,

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 /// Rows a page holds by default.
 pub const DEFAULT_FLIPS_LIMIT: u32 = 50;
 /// Rows a page holds at most.
-pub const MAX_FLIPS_LIMIT: u32 = 200;
+pub const MAX_FLIPS_LIMIT: u32 = 100;
 /// The highest seller level of the largest marketplace.
 pub const MAX_SELLER_LEVEL: u8 = 5;
 /// Shipping a store charges per order, by default: 10.00 of its currency (an assumption, a
@@ -136,6 +136,8 @@ pub struct Flip {
     pub sales_scope: Option<SalesScope>,
     /// Where the sales figures come from (`kicksdb`, `kicksdb-mirror`, `catalogue`).
     pub sales_source: Option<String>,
+    /// When they were fetched (RFC 3339, UTC; a catalogue's: when it was built).
+    pub sales_as_of: Option<String>,
     /// Fewer sales than the threshold (`settings.thin_below`), or no sales figures at all.
     pub thin_market: bool,
     /// When the store's price and stock were read (RFC 3339, UTC).
@@ -388,4 +390,90 @@ pub struct HeldSales {
     pub product_days: u32,
     /// Sales per size (US size label) in the last 30 days, when held.
     pub sizes: Vec<(String, u32)>,
+}
+
+/// What a client asks of `GET /api/v2/flips`: the page, the filters, and the user's own costs
+/// and fees (absent: the service's defaults). Money in major units, as the query takes it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct FlipsRequest {
+    /// Page, from 1 (absent: 1).
+    pub page: Option<u32>,
+    /// Rows per page (absent: [`DEFAULT_FLIPS_LIMIT`]).
+    pub limit: Option<u32>,
+    /// Rows with at least this profit (absent: rows that pay).
+    pub min_profit: Option<f64>,
+    /// Rows with at least this ROI (0.2 = 20 %).
+    pub min_roi: Option<f64>,
+    /// Only these US sizes (my sizes).
+    pub sizes: Vec<String>,
+    /// Only these stores (host or address).
+    pub stores: Vec<String>,
+    /// Only these brands.
+    pub brands: Vec<String>,
+    /// Seller level at the largest marketplace, 1 to 5.
+    pub seller_level: Option<u8>,
+    /// Commission, percent (overrides the seller level's).
+    pub fee_commission: Option<f64>,
+    /// Payment processing, percent.
+    pub fee_processing: Option<f64>,
+    /// Flat fee per sale, major units.
+    pub fee_fixed: Option<f64>,
+    /// Shipping per pair at stores without their own, major units.
+    pub shipping: Option<f64>,
+    /// Sales tax at US-dollar stores without their own, percent.
+    pub tax: Option<f64>,
+    /// Stores' own shipping: (store, major units).
+    pub store_shipping: Vec<(String, f64)>,
+    /// Stores' own sales tax: (store, percent).
+    pub store_tax: Vec<(String, f64)>,
+    /// The thin-market threshold.
+    pub thin_below: Option<u32>,
+}
+
+impl FlipsRequest {
+    /// The query parameters, in the order the endpoint documents them.
+    #[must_use]
+    pub fn query_pairs(&self) -> Vec<(&'static str, String)> {
+        let mut pairs: Vec<(&'static str, String)> = Vec::new();
+        let mut one = |name: &'static str, value: Option<String>| {
+            if let Some(value) = value {
+                pairs.push((name, value));
+            }
+        };
+        one("page", self.page.map(|v| v.to_string()));
+        one("limit", self.limit.map(|v| v.to_string()));
+        one("min_profit", self.min_profit.map(|v| v.to_string()));
+        one("min_roi", self.min_roi.map(|v| v.to_string()));
+        one("seller_level", self.seller_level.map(|v| v.to_string()));
+        one("fee_commission", self.fee_commission.map(|v| v.to_string()));
+        one("fee_processing", self.fee_processing.map(|v| v.to_string()));
+        one("fee_fixed", self.fee_fixed.map(|v| v.to_string()));
+        one("shipping", self.shipping.map(|v| v.to_string()));
+        one("tax", self.tax.map(|v| v.to_string()));
+        one("thin_below", self.thin_below.map(|v| v.to_string()));
+        for size in &self.sizes {
+            pairs.push(("size", size.clone()));
+        }
+        for store in &self.stores {
+            pairs.push(("store", store.clone()));
+        }
+        for brand in &self.brands {
+            pairs.push(("brand", brand.clone()));
+        }
+        // Amounts as the endpoint reads them: at most 4 decimals, never an exponent.
+        for (store, amount) in &self.store_shipping {
+            pairs.push(("store_shipping", format!("{store}:{}", plain(*amount))));
+        }
+        for (store, percent) in &self.store_tax {
+            pairs.push(("store_tax", format!("{store}:{}", plain(*percent))));
+        }
+        pairs
+    }
+}
+
+/// `value` with up to four decimals and no trailing zeros (`12.5`, `0`, `8.875`).
+fn plain(value: f64) -> String {
+    let text = format!("{:.4}", value.max(0.0));
+    text.trim_end_matches('0').trim_end_matches('.').to_owned()
 }

@@ -336,6 +336,86 @@ pub(crate) async fn answer(
     })
 }
 
+/// Per size, what is held for `codes` without a call: each code's latest batch (named
+/// `kicksdb`, with the time it was fetched), else the mirror's sizes (`kicksdb-mirror`), else
+/// `missing`.
+pub(crate) async fn held_answer(
+    source: &Arc<Kicksdb>,
+    codes: &[String],
+    country: Country,
+) -> Result<Sourced<PricesAnswer>, ApiError> {
+    let mut slots: Vec<Option<CodePrices>> = codes
+        .iter()
+        .map(|code| {
+            source.kept_prices(code, country).map(|kept| {
+                let mut prices = (*kept).clone();
+                prices.sku.clone_from(code);
+                prices
+            })
+        })
+        .collect();
+    let unkept: Vec<usize> = (0..codes.len()).filter(|&i| slots[i].is_none()).collect();
+    if !unkept.is_empty() {
+        let wanted: Vec<String> = unkept.iter().map(|&i| codes[i].clone()).collect();
+        let held = source
+            .mirror
+            .read(move |conn| {
+                Ok(crate::catalogue::prices::answer(
+                    conn,
+                    &wanted,
+                    country,
+                    KICKSDB_MIRROR,
+                )?)
+            })
+            .await?;
+        let mut held = held.0.into_iter().peekable();
+        for &index in &unkept {
+            if held.peek().is_some_and(|p| p.sku == codes[index]) {
+                slots[index] = held.next();
+            }
+        }
+    }
+    let oldest = slots.iter().flatten().map(|p| p.as_of.clone()).min();
+    let missing: Vec<String> = slots
+        .iter()
+        .zip(codes)
+        .filter(|(slot, _)| slot.is_none())
+        .map(|(_, code)| code.clone())
+        .collect();
+    Ok(Sourced {
+        value: PricesAnswer {
+            market: country.code().to_owned(),
+            products: slots.into_iter().flatten().collect(),
+            missing,
+        },
+        origin: AnswerOrigin {
+            source: KICKSDB_MIRROR,
+            store: None,
+            as_of: oldest,
+            stale_reason: Some("held prices: no call was made".to_owned()),
+        },
+    })
+}
+
+/// What is held of `codes`' recent sales: the mirror's weekly records (from KicksDB's daily
+/// sales, product by product), none fetched for this.
+pub(crate) async fn held_sales(
+    source: &Arc<Kicksdb>,
+    codes: &[String],
+) -> Result<Vec<Option<crate::model::flips::HeldSales>>, ApiError> {
+    let wanted = codes.to_vec();
+    source
+        .mirror
+        .read(move |conn| {
+            Ok(crate::catalogue::prices::held_sales(
+                conn,
+                &wanted,
+                KICKSDB_MIRROR,
+            )?)
+        })
+        .await
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

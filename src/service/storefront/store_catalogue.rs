@@ -13,6 +13,7 @@
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::Duration;
 
@@ -23,7 +24,7 @@ use super::catalogue_keys::{
 use super::crawl::{CrawlConfig, Crawler, PassReport, on_db};
 use super::feed::StoreProduct;
 use super::matching::{Evidence, Unmatched};
-use super::offers::StockList;
+use super::offers::{StockList, StockedProduct};
 use super::shelf_feed::{ShelfSink, live_product, store_pk};
 use super::store_db::{FeedState, Opened, PassOutcome, StoreDb, StoreDbError};
 use super::worker::StoreWorker;
@@ -111,7 +112,9 @@ impl std::fmt::Display for CrawlStatus {
     }
 }
 
+pub use self::flip_stock::StoreStock;
 pub use super::offers::{StoreOffer, UnmatchedProduct};
+mod flip_stock;
 
 /// A store, its matches, and its products that are one catalogue product.
 type StoreHits = (StoreUrl, Arc<StoreMatches>, Vec<(u64, Evidence)>);
@@ -128,6 +131,8 @@ struct StoreMatches {
     unmatched: Vec<(u64, NoMatch)>,
     /// What it has in stock, by catalogue row (or shelf) key.
     stock: StockList,
+    /// Its catalogue products in stock, with their sizes' prices (the flips).
+    stocked: Vec<StockedProduct>,
 }
 
 struct Inner {
@@ -140,6 +145,8 @@ struct Inner {
     statuses: RwLock<HashMap<StoreUrl, CrawlStatus>>,
     /// Where each catalogue file's store-only products go (its source's shelf).
     shelves: RwLock<HashMap<PathBuf, ShelfSink>>,
+    /// Counts the matchings made (a store's pass landed, or the catalogue changed).
+    generation: AtomicU64,
 }
 
 /// Stores as catalogues. Cheap to clone; clones share.
@@ -191,6 +198,7 @@ impl StoreCatalogue {
                     matches: RwLock::new(HashMap::new()),
                     statuses: RwLock::new(HashMap::new()),
                     shelves: RwLock::new(HashMap::new()),
+                    generation: AtomicU64::new(0),
                 }),
             },
             opened,
@@ -452,6 +460,8 @@ impl StoreCatalogue {
                     match answer {
                         CatalogueMatch::Product(found, by) => {
                             stocked.push((found.pk, product));
+                            let in_stock = StockedProduct::new(&found, by, product);
+                            matches.stocked.extend(in_stock);
                             matches
                                 .by_catalogue
                                 .entry(found.id)
@@ -481,6 +491,7 @@ impl StoreCatalogue {
             .write()
             .unwrap_or_else(PoisonError::into_inner)
             .insert(key, Arc::new(matches));
+        self.inner.generation.fetch_add(1, Ordering::Relaxed);
         if let Some(sink) = sink {
             let store = store.clone();
             // The index's write log is synced: off the async workers.
