@@ -42,6 +42,7 @@ use crate::model::{Country, StoreUrl};
 use crate::service::marketplace::Marketplaces;
 use crate::service::source::CatalogueSource;
 use crate::service::storefront::StoreReading;
+use crate::service::storefront::catalogue_keys::{FileStamp, file_stamp};
 
 /// How the list is kept.
 #[derive(Debug, Clone)]
@@ -60,6 +61,9 @@ pub struct FlipsConfig {
     pub budget_reserve_percent: u8,
     /// After this long with no request, the list is not built again until asked (2 h).
     pub idle_after: Duration,
+    /// Least time between two builds for a change of the catalogue file alone (10 s): a live
+    /// source's mirror changes with every answer it keeps, and stores are matched against it.
+    pub catalogue_change_every: Duration,
 }
 
 impl Default for FlipsConfig {
@@ -71,6 +75,7 @@ impl Default for FlipsConfig {
             simulated_products: 2_000,
             budget_reserve_percent: 20,
             idle_after: Duration::from_secs(2 * 3600),
+            catalogue_change_every: Duration::from_secs(10),
         }
     }
 }
@@ -82,6 +87,8 @@ struct Current {
     generation: u64,
     /// The stores it was built from.
     stores: Vec<StoreUrl>,
+    /// The catalogue file as it was (stores are matched against it).
+    stamp: Option<FileStamp>,
     /// When it was built.
     at: Instant,
     /// How long the build took.
@@ -222,16 +229,24 @@ impl Flips {
     pub async fn rebuild_now(&self) -> Duration {
         let _turn = self.building.lock().await;
         let started = Instant::now();
+        let stamp = self.stamp();
         let (built, generation, stores) = self.build().await;
         let took = started.elapsed();
         self.current.store(Some(Arc::new(Current {
             built,
             generation,
             stores,
+            stamp,
             at: Instant::now(),
             took,
         })));
         took
+    }
+
+    fn stamp(&self) -> Option<FileStamp> {
+        self.catalogue
+            .codes_file()
+            .and_then(|file| file_stamp(&file))
     }
 
     /// Whether the list in hand is out of date.
@@ -250,7 +265,10 @@ impl Flips {
             .unwrap_or_else(PoisonError::into_inner)
             .next_fetch_unix
             <= now_unix();
+        let catalogue_changed = current.at.elapsed() >= self.config.catalogue_change_every
+            && self.stamp() != current.stamp;
         generation != current.generation
+            || catalogue_changed
             || self.reading.stores().list() != current.stores
             || (current.built.simulated && current.at.elapsed() >= self.config.simulated_every)
             || price_due
