@@ -466,3 +466,48 @@ async fn bad_query_values_are_refused_with_a_clear_message() {
         );
     }
 }
+
+/// `solescope flips` as a user runs it: the demo catalogue, a store given on the command line,
+/// CSV out.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_command_line_prints_the_stores_flips_as_csv() {
+    let store = MockStorefront::start(store_products(&[])).await;
+    let data = tempfile::tempdir().unwrap();
+    let dir = data.path().join("solescope");
+    std::fs::create_dir_all(&dir).unwrap();
+    common::catalogue(&dir, solescope::catalogue::demo::DEMO_FILE_NAME, 2_000, 11);
+    let home = data.path().to_path_buf();
+    let url = store.base_url.clone();
+    let output = tokio::task::spawn_blocking(move || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_solescope"))
+            .env("HOME", &home)
+            .env("XDG_DATA_HOME", &home)
+            .args(["flips", "--retailer-store", &url, "--format", "csv"])
+            .args(["--min-profit", "-100000", "--wait", "60s"])
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let mut lines = stdout.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        solescope::figures::FLIPS_CSV_HEADER.join(",")
+    );
+    let panda: Vec<&str> = lines.filter(|line| line.contains(",DD1391-100,")).collect();
+    assert!(
+        panda.iter().any(|line| line.contains(",DD1391-100,10,")),
+        "{stdout}"
+    );
+    assert!(
+        panda.iter().all(|line| !line.contains(",DD1391-100,9,")),
+        "a sold-out size: {stdout}"
+    );
+    assert!(panda.iter().all(|line| line.contains(&store.label())));
+}

@@ -10,6 +10,7 @@
 
 mod alerts;
 pub mod flips;
+mod flips_table;
 mod payout;
 mod portfolio;
 mod portfolio_csv;
@@ -24,9 +25,10 @@ mod trade;
 mod weekly;
 
 pub use self::alerts::{
-    AlertHit, AlertStep, alert_hit, alert_step, product_key, quotes_from_resale_a,
-    quotes_from_retailer, quotes_from_store, size_key,
+    AlertHit, AlertStep, alert_hit, alert_step, product_key, quotes_from_prices,
+    quotes_from_resale_a, quotes_from_retailer, quotes_from_store, size_key,
 };
+pub use self::flips_table::{FLIPS_CSV_HEADER, flips_csv, flips_table};
 pub use self::payout::{
     FeeRates, Payout, PayoutError, RESALE_A_DEFAULT_FEES, RESALE_B_DEFAULT_FEES, payout,
     payout_with,
