@@ -228,12 +228,11 @@ impl Gathered {
             let Some(country) = self.market_of(product.entry.store) else {
                 continue;
             };
-            let at = match markets.iter().position(|(c, ..)| *c == country) {
-                Some(at) => at,
-                None => {
-                    markets.push((country, Vec::new(), std::collections::HashSet::new()));
-                    markets.len() - 1
-                }
+            let at = if let Some(at) = markets.iter().position(|(c, ..)| *c == country) {
+                at
+            } else {
+                markets.push((country, Vec::new(), std::collections::HashSet::new()));
+                markets.len() - 1
             };
             let (_, codes, seen) = &mut markets[at];
             if seen.insert(normalize_sku(&product.entry.style_code)) {
@@ -348,7 +347,7 @@ pub fn assemble(
         simulated: gathered.stores.iter().any(|s| s.simulated),
         ..Built::default()
     };
-    let mut priced: HashMap<(Country, String), PricedCode> = HashMap::new();
+    let mut by_code: HashMap<(Country, String), PricedCode> = HashMap::new();
     let mut price_entries: HashMap<(String, String, String), u32> = HashMap::new();
     let mut sales_entries: HashMap<(String, String), u32> = HashMap::new();
     let stores = gathered.stores;
@@ -367,7 +366,7 @@ pub fn assemble(
             None => None,
             Some(country) => {
                 let key = (country, norm.clone());
-                if !priced.contains_key(&key)
+                if !by_code.contains_key(&key)
                     && let Some(found) = prices.get(&key)
                 {
                     let source = (
@@ -393,7 +392,7 @@ pub fn assemble(
                             sizes.entry(us).or_insert((cents, size.asks));
                         }
                     }
-                    priced.insert(
+                    by_code.insert(
                         key.clone(),
                         PricedCode {
                             sizes,
@@ -401,7 +400,7 @@ pub fn assemble(
                         },
                     );
                 }
-                priced.get(&key)
+                by_code.get(&key)
             }
         };
         let held = sales.get(&norm);

@@ -43,6 +43,7 @@ use crate::service::marketplace::Marketplaces;
 use crate::service::source::CatalogueSource;
 use crate::service::storefront::StoreReading;
 use crate::service::storefront::catalogue_keys::{FileStamp, file_stamp};
+use crate::service::storefront::store_catalogue::StoreCatalogue;
 
 /// How the list is kept.
 #[derive(Debug, Clone)]
@@ -258,7 +259,7 @@ impl Flips {
         if u64::try_from(idle).is_ok_and(|idle| idle > self.config.idle_after.as_secs()) {
             return false;
         }
-        let generation = self.reading.crawl().map_or(0, |crawl| crawl.generation());
+        let generation = self.reading.crawl().map_or(0, StoreCatalogue::generation);
         let price_due = self
             .pacing
             .lock()
@@ -276,7 +277,7 @@ impl Flips {
 
     /// One build: the stores' stock, its prices and sales, assembled.
     async fn build(&self) -> (Built, u64, Vec<StoreUrl>) {
-        let generation = self.reading.crawl().map_or(0, |crawl| crawl.generation());
+        let generation = self.reading.crawl().map_or(0, StoreCatalogue::generation);
         let stores = self.reading.stores().list();
         let mut gathered = Gathered::default();
         let mut notes = Vec::new();
@@ -418,7 +419,7 @@ impl Flips {
                 for chunk in codes.chunks(MAX_PRICE_CODES) {
                     match self.catalogue.held_prices(chunk, *country).await {
                         Ok(answer) => {
-                            keep(&mut prices, &mut report, *country, answer.value.products)
+                            keep(&mut prices, &mut report, *country, answer.value.products);
                         }
                         Err(err) => notes.push(format!("held prices ({}): {err}", country.code())),
                     }
@@ -433,7 +434,9 @@ impl Flips {
                 report.requests += 1;
                 fetched = true;
                 match self.catalogue.prices(chunk, *country).await {
-                    Ok(answer) => keep(&mut prices, &mut report, *country, answer.value.products),
+                    Ok(answer) => {
+                        keep(&mut prices, &mut report, *country, answer.value.products);
+                    }
                     Err(err) => {
                         let note = format!("prices ({}): {err}", country.code());
                         tracing::info!("flips: {note}");

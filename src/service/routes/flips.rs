@@ -195,19 +195,18 @@ fn settings(params: &Params) -> Result<FlipSettings, ApiError> {
             .flatten()
     };
     let entry = |stores: &mut Vec<StoreCosts>, store: String| -> usize {
-        match stores
+        if let Some(at) = stores
             .iter()
             .position(|c| c.store.eq_ignore_ascii_case(&store))
         {
-            Some(at) => at,
-            None => {
-                stores.push(StoreCosts {
-                    store,
-                    shipping_cents: None,
-                    sales_tax_percent: None,
-                });
-                stores.len() - 1
-            }
+            at
+        } else {
+            stores.push(StoreCosts {
+                store,
+                shipping_cents: None,
+                sales_tax_percent: None,
+            });
+            stores.len() - 1
         }
     };
     for (store, amount) in per_store(params, "store_shipping", read_shipping, "an amount")? {
