@@ -247,6 +247,18 @@ async fn a_known_flip_on_kicksdb_with_the_profit_the_rates_give_and_its_calls_co
     assert!(row.store_read_at.is_some() && row.store_age_secs.is_some());
     assert!(!row.simulated);
     assert_eq!(row.matched_by, "style code");
+    // Sell-through: StockX's count for the size, as the search's sizes carried it (the mock
+    // writes 2 x ((2,140 weekly orders / 5) mod 400) + 1 = 57 for US 8).
+    assert_eq!(
+        (row.sales_30d, row.sales_days, row.sales_scope),
+        (
+            Some(57),
+            Some(30),
+            Some(solescope::model::flips::SalesScope::Size)
+        )
+    );
+    assert_eq!(row.sales_source.as_deref(), Some("kicksdb"));
+    assert!(!row.thin_market);
     // The sold-out size never appears; the women's pair never stands in for the men's.
     assert!(
         find(&answer, "DD1391-100", "9").is_none(),

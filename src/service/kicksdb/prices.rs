@@ -70,6 +70,62 @@ impl Default for PriceCache {
     }
 }
 
+/// Each style code's sales per size in the last 30 days, as KicksDB last wrote them in a
+/// product's sizes (`sales_count_30_days`), with when.
+#[derive(Debug)]
+pub struct SizeSales {
+    entries: quick_cache::sync::Cache<String, Arc<SizeCounts>>,
+}
+
+/// One product's sales per size in the last 30 days, and when KicksDB wrote them.
+#[derive(Debug)]
+pub struct SizeCounts {
+    /// When the sizes were read (RFC 3339).
+    at: String,
+    /// Each size as KicksDB names it, with its count.
+    sizes: Vec<(String, u32)>,
+}
+
+impl Default for SizeSales {
+    fn default() -> Self {
+        Self {
+            entries: quick_cache::sync::Cache::new(20_000),
+        }
+    }
+}
+
+impl SizeSales {
+    /// Keeps the per-size counts `products` carry, read at `at` (RFC 3339).
+    pub(super) fn note(&self, products: &[super::wire::StockxProduct], at: &str) {
+        for product in products {
+            let sizes: Vec<(String, u32)> = product
+                .variants
+                .as_deref()
+                .unwrap_or_default()
+                .iter()
+                .filter(|v| !v.hidden)
+                .filter_map(|v| {
+                    let count = u32::try_from(v.sales_count_30_days?).ok()?;
+                    Some((v.size.clone(), count))
+                })
+                .collect();
+            if !sizes.is_empty() && !product.sku.trim().is_empty() {
+                self.entries.insert(
+                    normalize_sku(&product.sku),
+                    Arc::new(SizeCounts {
+                        at: at.to_owned(),
+                        sizes,
+                    }),
+                );
+            }
+        }
+    }
+
+    fn get(&self, code: &str) -> Option<Arc<SizeCounts>> {
+        self.entries.get(&normalize_sku(code))
+    }
+}
+
 /// The code as KicksDB's StockX writes style codes: upper case, white space as one dash. `None`
 /// for a code no style code can be (characters other than letters, digits, dash, space, dot and
 /// slash, or over 100 characters): it is never sent.
@@ -397,14 +453,15 @@ pub(crate) async fn held_answer(
     })
 }
 
-/// What is held of `codes`' recent sales: the mirror's weekly records (from KicksDB's daily
-/// sales, product by product), none fetched for this.
+/// What is held of `codes`' recent sales, none fetched for this: each size's sales in the last
+/// 30 days as KicksDB last wrote them in the product's sizes (StockX's US market, `kicksdb`,
+/// with when), and the mirror's weekly records (from KicksDB's daily sales), the product's.
 pub(crate) async fn held_sales(
     source: &Arc<Kicksdb>,
     codes: &[String],
 ) -> Result<Vec<Option<crate::model::flips::HeldSales>>, ApiError> {
     let wanted = codes.to_vec();
-    source
+    let weeks = source
         .mirror
         .read(move |conn| {
             Ok(crate::catalogue::prices::held_sales(
@@ -413,7 +470,24 @@ pub(crate) async fn held_sales(
                 KICKSDB_MIRROR,
             )?)
         })
-        .await
+        .await?;
+    Ok(codes
+        .iter()
+        .zip(weeks)
+        .map(|(code, weeks)| match source.size_sales.get(code) {
+            Some(sizes) => Some(crate::model::flips::HeldSales {
+                sku: code.clone(),
+                source: KICKSDB.to_owned(),
+                as_of: sizes.at.clone(),
+                // A size the product's sizes did not count has no figure: the weeks are
+                // another source, of another time.
+                product_count: None,
+                product_days: crate::catalogue::prices::SALES_WEEKS * 7,
+                sizes: sizes.sizes.clone(),
+            }),
+            None => weeks,
+        })
+        .collect())
 }
 
 #[cfg(test)]
