@@ -259,8 +259,11 @@ pub fn flip(
     settings: &FlipSettings,
     now_unix: i64,
 ) -> Result<Flip, NoFlip> {
-    let market_currency = prices.first().map_or("", |p| p.currency);
-    let buy_price = checked_buy(size, market_currency)?;
+    let Some(first) = prices.first() else {
+        checked_buy(size, size.currency.unwrap_or_default())?;
+        return Err(NoFlip::NoPriceToSell);
+    };
+    let buy_price = checked_buy(size, first.currency)?;
     let currency = size.currency.unwrap_or_default();
     let (shipping, tax_percent, costs_are_defaults) =
         settings.costs_at(size.store, size.store_origin, currency);

@@ -272,3 +272,169 @@ fn row(
     });
     flip(&size, &[market], figure.as_ref(), settings, now_unix).ok()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::flips::{FeeSchedule, StoreCosts};
+    use crate::service::flips::build::{PriceEntry, ProductEntry};
+
+    fn store(label: &str, currency: &str) -> StoreEntry {
+        StoreEntry {
+            label: label.into(),
+            origin: format!("https://{label}"),
+            url: crate::model::StoreUrl::parse(label).ok(),
+            simulated: false,
+            currency: Some(currency.into()),
+            read_at_unix: Some(1_000),
+            status: String::new(),
+            products_in_stock: 1,
+            sizes_in_stock: 1,
+        }
+    }
+
+    fn product(code: &str, brand: &str, store: u16) -> ProductEntry {
+        ProductEntry {
+            product_id: "p".into(),
+            style_code: code.into(),
+            title: "t".into(),
+            brand: brand.into(),
+            handle: format!("{code}-handle").into(),
+            matched_by: "style code",
+            store,
+        }
+    }
+
+    fn candidate(product: u32, us: &str, buy: i64, ask: i64) -> Candidate {
+        Candidate {
+            product,
+            size_label: format!("US {us}").into(),
+            us: us.into(),
+            variant_id: 7,
+            buy_cents: buy,
+            ask_cents: Some(ask),
+            bid_cents: None,
+            asks: None,
+            price: 0,
+            sales: None,
+        }
+    }
+
+    /// Three stores (one in euros), four sizes; profits at the defaults worked out by hand:
+    /// buy 100.00 -> cost 117.50; ask 300.00 -> payout 264.00: 146.50; ask 200.00 -> 176.00:
+    /// 58.50; ask 110.00 -> 96.80: -20.70 (a loss); the euro store's 100.00 -> cost 110.00,
+    /// ask 200.00 -> 176.00: 66.00.
+    fn built() -> Built {
+        Built {
+            at_unix: 2_000,
+            stores: vec![
+                store("a.example", "USD"),
+                store("b.example", "USD"),
+                store("c.example", "EUR"),
+            ],
+            products: vec![
+                product("AA1111-100", "Nike", 0),
+                product("BB2222-200", "adidas", 1),
+                product("CC3333-300", "Nike", 2),
+            ],
+            prices: vec![PriceEntry {
+                source: "catalogue".into(),
+                as_of: "1970-01-01T00:16:40Z".into(),
+                currency: "USD".into(),
+            }],
+            candidates: vec![
+                candidate(0, "9", 10_000, 20_000),
+                candidate(0, "10", 10_000, 30_000),
+                candidate(1, "9", 10_000, 11_000),
+                candidate(2, "9", 10_000, 20_000),
+            ],
+            ..Built::default()
+        }
+    }
+
+    fn profits(answer: &FlipsAnswer) -> Vec<i64> {
+        answer.flips.iter().map(|f| f.profit).collect()
+    }
+
+    #[test]
+    fn rows_are_ranked_by_profit_and_paged() {
+        let mut built = built();
+        // One price source per currency: the euro row reads its own.
+        built.prices.push(PriceEntry {
+            currency: "EUR".into(),
+            ..built.prices[0].clone()
+        });
+        built.candidates[3].price = 1;
+        let answer = super::answer(&built, &FlipQuery::default(), 2_600);
+        assert_eq!(profits(&answer), [14_650, 6_600, 5_850]);
+        assert_eq!(answer.total, 3, "the loss is not a row by default");
+        let second = super::answer(
+            &built,
+            &FlipQuery {
+                page: 2,
+                limit: 2,
+                ..FlipQuery::default()
+            },
+            2_600,
+        );
+        assert_eq!(profits(&second), [5_850]);
+        let everything = super::answer(
+            &built,
+            &FlipQuery {
+                min_profit_cents: Some(-1_000_000),
+                ..FlipQuery::default()
+            },
+            2_600,
+        );
+        assert_eq!(profits(&everything), [14_650, 6_600, 5_850, -2_070]);
+        assert_eq!(everything.flips[0].store_age_secs, Some(1_600));
+    }
+
+    #[test]
+    fn filters_costs_and_the_callers_markets_apply() {
+        let built = built();
+        let query = FlipQuery {
+            sizes: vec!["9".into()],
+            brands: vec!["NIKE".into()],
+            stores: vec!["https://a.example/".into()],
+            ..FlipQuery::default()
+        };
+        assert_eq!(profits(&super::answer(&built, &query, 2_600)), [5_850]);
+        // The store's own shipping of 0 and tax of 0: cost 100.00, 176.00 - 100.00 = 76.00.
+        let own = FlipQuery {
+            settings: FlipSettings {
+                stores: vec![StoreCosts {
+                    store: "a.example".into(),
+                    shipping_cents: Some(0),
+                    sales_tax_percent: Some(0.0),
+                }],
+                ..FlipSettings::default()
+            },
+            ..query
+        };
+        assert_eq!(profits(&super::answer(&built, &own, 2_600)), [7_600]);
+        // A free key: the euro store left out, and said so.
+        let free = FlipQuery {
+            countries: vec![Country::Us],
+            ..FlipQuery::default()
+        };
+        let answer = super::answer(&built, &free, 2_600);
+        assert!(answer.flips.iter().all(|f| f.currency == "USD"));
+        assert!(answer.notes.iter().any(|n| n.contains("euros")));
+        // Fees above every price: counted, never a row.
+        let dear = FlipQuery {
+            settings: FlipSettings {
+                fees: FeeSchedule {
+                    fixed_fee_cents: 100_000,
+                    ..FeeSchedule::seller_level(1)
+                },
+                ..FlipSettings::default()
+            },
+            min_profit_cents: Some(-10_000_000),
+            ..FlipQuery::default()
+        };
+        let answer = super::answer(&built, &dear, 2_600);
+        assert!(answer.flips.is_empty());
+        assert_eq!(answer.skipped[0].count, 4);
+    }
+}
