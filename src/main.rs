@@ -87,6 +87,8 @@ enum Command {
     /// The portfolio on the command line: import a CSV, export, value.
     #[command(subcommand)]
     Portfolio(cli::PortfolioCommand),
+    /// The sizes in stock at your stores that pay after fees, ranked by profit.
+    Flips(cli::FlipsArgs),
     /// Write the manual pages, generated from this command line (for packaging).
     #[command(hide = true)]
     Man(cli::ManArgs),
@@ -236,8 +238,10 @@ struct GenerateArgs {
 
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
-    // The window's own service would log every request (one per thumbnail); `serve` should.
-    let _log = init_logging(if cli.command.is_none() {
+    // The window's own service would log every request (one per thumbnail), and `flips` its
+    // polls of the list; `serve` should.
+    let quiet = matches!(cli.command, None | Some(Command::Flips(_)));
+    let _log = init_logging(if quiet {
         "info,solescope::service=warn"
     } else {
         "info"
@@ -249,6 +253,7 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Keys(command)) => run_keys(command),
         Some(Command::Monitor(args)) => cli::run_monitor(&args),
         Some(Command::Portfolio(command)) => cli::run_portfolio(command),
+        Some(Command::Flips(args)) => cli::run_flips(&args),
         Some(Command::Man(args)) => cli::run_man(&args, Cli::command()),
     }
 }

@@ -23,7 +23,7 @@ use std::time::Duration;
 
 use common::kittest::{has_label_containing, step_until};
 use common::mock_kicksdb::data::{PAIRS, Pair};
-use common::mock_kicksdb::{MockConfig, MockKicksdb};
+use common::mock_kicksdb::{MockConfig, MockKicksdb, PlanGate};
 use common::mock_storefront::{MockProduct, MockStorefront, listed_shoe, sneaker};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
@@ -299,6 +299,28 @@ fn kicksdb_mode_shows_both_stores_in_where_to_buy_and_settings_names_them() {
         );
     }
     world.assert_no_store_was_asked_for_a_slug();
+}
+
+/// Where to buy, where to sell on KicksDB with a plan without real-time lookups (resale-a is
+/// refused): the sale is priced from the batched per-size prices the flip list sells at, not
+/// left at "Sale at —". StockX asks 312.00 for US 8: paid out 274.56 at seller level 1 (9 % and
+/// 3 % of 312.00 are 28.08 and 9.36), 164.56 over the first store's 110.00.
+#[test]
+fn kicksdb_mode_prices_the_sale_from_the_batched_per_size_prices() {
+    let world = World::new(1);
+    world
+        .mock
+        .set_plan_gates(vec![PlanGate::realtime_needs_pro()]);
+    world.mock.set_ask_usd(panda().sku, "8", 312);
+    let mut harness = world.window(View::Product, "dunk low");
+    open_panda(&mut harness);
+    harness.get_by_label("Compare marketplaces").click();
+    let store = format!("{} retail", world.stores[0].label());
+    step_until(&mut harness, "the sale priced and paid out", |h| {
+        h.state().is_idle() && has_label_containing(h, "274.56") && has_label_containing(h, &store)
+    });
+    assert!(has_label_containing(&harness, "312.00"));
+    assert!(has_label_containing(&harness, "164.56"));
 }
 
 #[test]

@@ -15,7 +15,8 @@ use super::monitor::{self, MonitorConfig, MonitorHandle, UserLookupGuard};
 use super::notify::{DesktopNotifier, Notifier};
 use super::{App, Requested, View, portfolio};
 use crate::figures::{
-    product_key, quotes_from_resale_a, quotes_from_retailer, quotes_from_store, size_key,
+    product_key, quotes_from_prices, quotes_from_resale_a, quotes_from_retailer, quotes_from_store,
+    size_key,
 };
 use crate::model::{
     Alert, AlertFiring, PricePoint, Product, ProductRef, ResaleAEnvelope, RetailerEnvelope,
@@ -86,6 +87,11 @@ pub(super) struct AlertsState {
     /// The retailer lookups of the comparison: one per storefront the local service reads
     /// (`Some(store)`), or one without a store (the simulator, or a remote server's retailer).
     compare_retailers: Vec<(Option<StoreUrl>, Requested<RetailerEnvelope>)>,
+    /// The product's per-size prices (`GET /api/v2/prices`, one batched call): the sell side
+    /// the flip list uses, whatever the real-time lookups answer.
+    compare_prices: Requested<crate::model::prices::PricesAnswer>,
+    /// The product (id) the comparison in hand is of.
+    compare_for: Option<String>,
     actions: ProductActions,
     /// Whether a lookup that records history was in flight last frame, and the monitor's
     /// check count then: when either changes, the history is read again.
@@ -112,6 +118,8 @@ impl Default for AlertsState {
             badge: 0,
             compare_resale_a: Requested::NotYetRequested,
             compare_retailers: vec![(None, Requested::NotYetRequested)],
+            compare_prices: Requested::NotYetRequested,
+            compare_for: None,
             actions: ProductActions::default(),
             recording: (false, 0),
             autopilot_done: false,
@@ -143,9 +151,10 @@ impl AlertsState {
             || !self.writes.is_empty()
     }
 
-    /// Whether a retailer lookup of the comparison is in flight.
+    /// Whether a retailer lookup (or the prices) of the comparison is in flight.
     fn retailers_pending(&self) -> bool {
         self.compare_retailers.iter().any(|(_, r)| r.is_pending())
+            || self.compare_prices.is_pending()
     }
 
     /// The running monitor's plan (on a source with a monthly budget), for Settings.
@@ -347,6 +356,7 @@ impl App {
             alerts.reload_lists();
         }
         alerts.compare_resale_a.poll();
+        alerts.compare_prices.poll();
         for (_, retailer) in &mut alerts.compare_retailers {
             retailer.poll();
         }
@@ -496,7 +506,8 @@ impl App {
                 product_key(&e.data.sku, &e.data.slug) == product_key(&product.sku, id)
             })
         };
-        let is_current = looked_up(&product.id);
+        let is_current =
+            looked_up(&product.id) || alerts.compare_for.as_deref() == Some(product.id.as_str());
         ui.horizontal(|ui| {
             let pending = alerts.compare_resale_a.is_pending() || alerts.retailers_pending();
             let label = if is_current {
@@ -506,7 +517,7 @@ impl App {
             };
             if ui
                 .add_enabled(!pending, egui::Button::new(label))
-                .on_hover_text("One real-time call to resale-a (spends the budget) and one to the retailer, or to each retail store of Settings (free)")
+                .on_hover_text("One real-time call to resale-a (spends the budget), one batched price call for the style code's sizes on resale-b (the prices the Flips list sells at), and one to the retailer, or to each retail store of Settings (free)")
                 .clicked()
             {
                 alerts.actions.compare = true;
@@ -517,6 +528,10 @@ impl App {
         });
         // Each failure named by its source, in the service's words; the request on hover.
         let errors = std::iter::once(("resale-a".to_owned(), alerts.compare_resale_a.error()))
+            .chain(std::iter::once((
+                "resale-b prices".to_owned(),
+                alerts.compare_prices.error(),
+            )))
             .chain(alerts.compare_retailers.iter().map(|(store, r)| {
                 let source = store
                     .as_ref()
@@ -531,6 +546,9 @@ impl App {
         if is_current {
             if let Some(envelope) = alerts.compare_resale_a.value() {
                 quotes.extend(quotes_from_resale_a(&envelope.data));
+            }
+            if let Some(answer) = alerts.compare_prices.value() {
+                quotes.extend(answer.products.iter().flat_map(quotes_from_prices));
             }
             for (store, retailer) in &alerts.compare_retailers {
                 if let Some(envelope) = retailer.value() {
@@ -584,6 +602,17 @@ impl App {
             return;
         };
         let id = product.id.clone();
+        self.alerts.compare_for = Some(id.clone());
+        if product.sku.trim().is_empty() {
+            self.alerts.compare_prices = Requested::NotYetRequested;
+        } else {
+            let (p_client, code) = (client.clone(), vec![product.sku.clone()]);
+            self.alerts
+                .compare_prices
+                .spawn(&self.runtime, ctx, async move {
+                    p_client.prices(&code, crate::model::Country::Us).await
+                });
+        }
         let recorder = self.alerts.recorder();
         let guard = self.alerts.user_lookup();
         let (a_client, a_id, a_recorder) = (client.clone(), id.clone(), recorder.clone());

@@ -131,3 +131,82 @@ pub fn code_prices_from_held(
             .collect(),
     }
 }
+
+/// Weekly records summed for a product's recent sales: four weeks (28 days).
+pub const SALES_WEEKS: u32 = 4;
+
+/// What the catalogue holds of the recent sales of each of `codes`' products (the most popular
+/// product with the code): the orders of its newest [`SALES_WEEKS`] complete weekly records, as
+/// the product's (every size together). A mirrored product counts only weeks that ended before
+/// its weeks were fetched (the week under way is not complete); a product with fewer complete
+/// weeks held has no figure (`None`): too little to count on.
+pub fn held_sales(
+    conn: &Connection,
+    codes: &[String],
+    source: &str,
+) -> Result<Vec<Option<crate::model::flips::HeldSales>>, CatalogueError> {
+    let built_at: Option<String> = conn
+        .prepare_cached("SELECT value FROM meta WHERE key = 'built_at'")?
+        .query_row([], |row| row.get(0))
+        .optional()?;
+    let mut found = Vec::with_capacity(codes.len());
+    for code in codes {
+        let norm = normalize_sku(code);
+        let product = if norm.is_empty() {
+            None
+        } else {
+            conn.prepare_cached(
+                "SELECT p.pk, s.product_pk IS NOT NULL, s.weeks_fetched_at
+                 FROM products p LEFT JOIN product_sources s ON s.product_pk = p.pk
+                 WHERE p.sku_norm = ?1 ORDER BY p.popularity DESC, p.pk LIMIT 1",
+            )?
+            .query_row([&norm], |row| {
+                Ok((
+                    row.get::<_, i64>(0)?,
+                    row.get::<_, bool>(1)?,
+                    row.get::<_, Option<String>>(2)?,
+                ))
+            })
+            .optional()?
+        };
+        let Some((pk, mirrored, weeks_fetched_at)) = product else {
+            found.push(None);
+            continue;
+        };
+        let (as_of, before) = if mirrored {
+            let Some(at) = weeks_fetched_at else {
+                found.push(None);
+                continue;
+            };
+            let Ok(time) = chrono::DateTime::parse_from_rfc3339(&at) else {
+                found.push(None);
+                continue;
+            };
+            // Weeks that ended by the time they were fetched.
+            (at, time.timestamp() - 7 * 86_400)
+        } else {
+            (built_at.clone().unwrap_or_default(), i64::MAX)
+        };
+        let orders: Vec<i64> = conn
+            .prepare_cached(
+                "SELECT orders FROM weekly_orders WHERE product_pk = ?1 AND week_start <= ?2
+                 ORDER BY week_start DESC LIMIT ?3",
+            )?
+            .query_map(
+                rusqlite::params![pk, before, i64::from(SALES_WEEKS)],
+                |row| row.get(0),
+            )?
+            .collect::<Result<_, _>>()?;
+        found.push((orders.len() == SALES_WEEKS as usize).then(|| {
+            crate::model::flips::HeldSales {
+                sku: code.clone(),
+                source: source.to_owned(),
+                as_of,
+                product_count: u32::try_from(orders.iter().sum::<i64>().max(0)).ok(),
+                product_days: SALES_WEEKS * 7,
+                sizes: Vec::new(),
+            }
+        }));
+    }
+    Ok(found)
+}

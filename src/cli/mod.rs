@@ -1,5 +1,5 @@
 //! The binary's subcommands over the user's own data: `solescope monitor` (the alert monitor
-//! without a window) and `solescope portfolio import | export | value`. Like `main`, this is
+//! without a window), `solescope portfolio import | export | value` and `solescope flips`. Like `main`, this is
 //! where the service and the window's parts are wired together: each command starts the
 //! service in this process (the demo, or KicksDB with the key from the environment), talks to
 //! it through the client, and uses the user database in the data directory, as the window
@@ -25,7 +25,9 @@ use solescope::userdb::{UserDb, UserDbHandle};
 
 use super::{KICKSDB_KEY_ENV, SourceArg, catalogue_or_demo};
 
+mod flips;
 mod man;
+pub use self::flips::{FlipsArgs, run_flips};
 pub use man::{ManArgs, run_man};
 
 /// The KicksDB budget, as Settings sets it; given here, it is saved in the user database for

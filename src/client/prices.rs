@@ -1,6 +1,7 @@
 //! Batched prices and the live source's monthly budget (`GET /api/v2/prices`,
 //! `GET /api/v2/budget`): the calls the portfolio, the watchlist and the monitor price through,
-//! 50 style codes a request, so a live source with a monthly quota spends one call per 50.
+//! 50 style codes a request, so a live source with a monthly quota spends one call per 50; and
+//! the flip list built from the same per-size prices (`GET /api/v2/flips`).
 
 use std::collections::HashSet;
 
@@ -63,6 +64,21 @@ impl Client {
     pub async fn budget(&self) -> Result<Option<BudgetStatus>, ClientError> {
         let url = self.url(&[("", "api"), ("", "v2"), ("", "budget")])?;
         let envelope: V2Envelope<Option<BudgetStatus>> = self.get(url, Budgeted::No).await?;
+        Ok(envelope.data)
+    }
+}
+
+impl Client {
+    /// `GET /api/v2/flips`: a page of the flip list, reckoned with `request`'s costs and fees.
+    pub async fn flips(
+        &self,
+        request: &crate::model::flips::FlipsRequest,
+    ) -> Result<crate::model::flips::FlipsAnswer, ClientError> {
+        let mut url = self.url(&[("", "api"), ("", "v2"), ("", "flips")])?;
+        url.query_pairs_mut().extend_pairs(request.query_pairs());
+        drop_empty_query(&mut url);
+        let envelope: V2Envelope<crate::model::flips::FlipsAnswer> =
+            self.get(url, Budgeted::No).await?;
         Ok(envelope.data)
     }
 }

@@ -61,6 +61,29 @@ pub fn quotes_from_resale_a(product: &ResaleAProduct) -> Vec<SizeQuote> {
         .collect()
 }
 
+/// The per-size quotes of a batched prices answer (`GET /api/v2/prices`): each size's lowest
+/// ask on `resale-b`, the marketplace those prices come from (StockX on KicksDB, the
+/// catalogue's own in the demo). The flip list sells at the same prices.
+#[must_use]
+pub fn quotes_from_prices(prices: &crate::model::prices::CodePrices) -> Vec<SizeQuote> {
+    prices
+        .sizes
+        .iter()
+        .map(|size| SizeQuote {
+            source: QuoteSource::ResaleB,
+            size: size_key(&size.size),
+            label: size.size.clone(),
+            lowest_ask_cents: super::cents_from_amount(size.lowest_ask).filter(|c| *c > 0),
+            highest_bid_cents: None,
+            last_sale_cents: None,
+            in_stock: None,
+            currency: prices.currency.to_ascii_uppercase(),
+            store: None,
+            link: None,
+        })
+        .collect()
+}
+
 /// The per-size quotes of a `retailer-a` answer: the price (as the ask) when the size can be
 /// bought, and its stock. A size without a price (the retailer writes 0) has no ask.
 #[must_use]

@@ -1,13 +1,16 @@
 //! Market figures computed from the wire model: weekly summaries, price premium over retail,
 //! bid/ask spread, AOV volatility, sales momentum, prices by size, seller payout after fees and
 //! the CSV export of weekly series, per-size quotes and alert matching. One file per concern:
-//! `weekly`, `prices`, `sizes`, `payout`, `table` (CSV), `alerts`, `trade` (where to buy and sell).
+//! `weekly`, `prices`, `sizes`, `payout`, `table` (CSV), `alerts`, `trade` (where to buy and sell),
+//! `flips` (what a size in stock at a store leaves when sold on a marketplace).
 //!
 //! Pure computation with no I/O and no UI, so every figure is unit-tested here and the panels
 //! only format what these functions return. A figure that cannot be computed honestly (no data,
 //! a zero to divide by, an input that is not a number) is `None` or an error, never 0 or NaN.
 
 mod alerts;
+pub mod flips;
+mod flips_table;
 mod payout;
 mod portfolio;
 mod portfolio_csv;
@@ -22,9 +25,10 @@ mod trade;
 mod weekly;
 
 pub use self::alerts::{
-    AlertHit, AlertStep, alert_hit, alert_step, product_key, quotes_from_resale_a,
-    quotes_from_retailer, quotes_from_store, size_key,
+    AlertHit, AlertStep, alert_hit, alert_step, product_key, quotes_from_prices,
+    quotes_from_resale_a, quotes_from_retailer, quotes_from_store, size_key,
 };
+pub use self::flips_table::{FLIPS_CSV_HEADER, flips_csv, flips_table};
 pub use self::payout::{
     FeeRates, Payout, PayoutError, RESALE_A_DEFAULT_FEES, RESALE_B_DEFAULT_FEES, payout,
     payout_with,

@@ -5,11 +5,16 @@
 //!
 //! A sale is priced at the size's highest bid when a source gives one, else at its lowest resale
 //! ask (what a new listing would have to match): the real-time sources of this interface give
-//! per-size asks (`resale-a`) and retail prices (`retailer-a`), but no per-size bids.
+//! per-size asks (`resale-a`) and retail prices (`retailer-a`), the batched prices per-size asks
+//! of `resale-b` (the same prices the flip list sells at), but no per-size bids.
+//!
+//! Fees as the flip list reckons them by default (`figures::flips`): `resale-b`, the largest
+//! marketplace, at seller level 1 (9 % commission, 3 % processing); `resale-a` at the payout
+//! calculator's preset.
 
 use std::collections::BTreeMap;
 
-use super::payout::{FeeRates, RESALE_A_DEFAULT_FEES, RESALE_B_DEFAULT_FEES, payout_with};
+use super::payout::{FeeRates, RESALE_A_DEFAULT_FEES, payout_with};
 use super::sizes::parse_size;
 use crate::model::{QuoteSource, SizeQuote};
 
@@ -83,11 +88,18 @@ pub struct TradeRow {
     pub margin_cents: Option<i64>,
 }
 
-/// The fee presets a marketplace is reckoned with.
+/// The fees a marketplace is reckoned with: the flip list's defaults.
 fn fees(source: QuoteSource) -> Option<FeeRates> {
     match source {
         QuoteSource::ResaleA => Some(RESALE_A_DEFAULT_FEES),
-        QuoteSource::ResaleB => Some(RESALE_B_DEFAULT_FEES),
+        QuoteSource::ResaleB => {
+            let level = crate::model::flips::FeeSchedule::seller_level(1);
+            Some(FeeRates {
+                commission_percent: level.commission_percent,
+                processing_percent: level.processing_percent,
+                fixed_fee: level.fixed_fee_cents as f64 / 100.0,
+            })
+        }
         QuoteSource::Retailer => None,
     }
 }
@@ -211,6 +223,44 @@ mod tests {
         assert_eq!((seller.name(), cents), ("a.example", 11_000));
     }
 
+    /// KicksDB's case: the only resale prices are the batched per-size asks of `resale-b`; a
+    /// store sells the size at 100.00 and 312.00 is asked: the sale is priced, paid out and
+    /// the margin shown, as the flip list reckons it.
+    #[test]
+    fn batched_prices_alone_price_the_sale_and_its_payout() {
+        let prices = crate::model::prices::CodePrices {
+            sku: "CT8527-016".into(),
+            product_sku: "CT8527-016".into(),
+            product_id: "p".into(),
+            currency: "USD".into(),
+            source: "kicksdb".into(),
+            as_of: "2026-11-18T11:06:40Z".into(),
+            sizes: vec![crate::model::prices::SizePrice {
+                size: "8".into(),
+                lowest_ask: 312.0,
+                asks: Some(4),
+            }],
+        };
+        let mut quotes = crate::figures::quotes_from_prices(&prices);
+        quotes.push(SizeQuote {
+            store: Some("kicks.example".into()),
+            in_stock: Some(true),
+            label: "US 8 / UK 7 / EU 41".into(),
+            ..quote(QuoteSource::Retailer, "8", Some(10_000))
+        });
+        let rows = where_to_trade(&quotes, "USD");
+        assert_eq!(rows.len(), 1, "{rows:?}");
+        let eight = &rows[0];
+        assert_eq!(eight.sale_price_cents, Some(31_200));
+        let on_b = eight
+            .sells
+            .iter()
+            .find(|s| s.source == QuoteSource::ResaleB);
+        // 312.00 - 28.08 - 9.36 = 274.56, as the flip list pays it.
+        assert_eq!(on_b.map(|s| s.payout_cents), Some(27_456));
+        assert_eq!(eight.margin_cents, Some(27_456 - 10_000));
+    }
+
     fn quote(source: QuoteSource, size: &str, ask: Option<i64>) -> SizeQuote {
         SizeQuote::ask_only(source, size, ask)
     }
@@ -235,7 +285,7 @@ mod tests {
         let ten = &rows[1];
         assert_eq!(ten.best_buy, Some((QuoteSource::Retailer.into(), 18_000)));
         assert_eq!(ten.sale_price_cents, Some(30_000));
-        // resale-a: 300 - 9 % - 3 % - 5 = 259; resale-b: 300 - 8 % - 2.9 % = 267.30.
+        // resale-a: 300 - 9 % - 3 % - 5 = 259; resale-b at level 1: 300 - 9 % - 3 % = 264.
         assert_eq!(
             ten.sells,
             vec![
@@ -245,7 +295,7 @@ mod tests {
                 },
                 SellOption {
                     source: QuoteSource::ResaleB,
-                    payout_cents: 26_730
+                    payout_cents: 26_400
                 },
             ]
         );
@@ -253,7 +303,7 @@ mod tests {
             ten.best_sell.as_ref().map(|s| s.source),
             Some(QuoteSource::ResaleB)
         );
-        assert_eq!(ten.margin_cents, Some(26_730 - 18_000));
+        assert_eq!(ten.margin_cents, Some(26_400 - 18_000));
         // Size 9: only resale-a asks; selling there again pays less than buying costs.
         let nine = &rows[0];
         assert_eq!(nine.best_buy, Some((QuoteSource::ResaleA.into(), 20_000)));

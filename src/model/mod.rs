@@ -10,6 +10,7 @@
 
 pub mod alerts;
 pub mod budget;
+pub mod flips;
 pub mod origin;
 pub mod portfolio;
 pub mod prices;

@@ -12,6 +12,7 @@
 pub mod auth;
 mod background;
 pub mod error;
+pub mod flips;
 pub mod kicksdb;
 pub mod limits;
 pub mod local;
@@ -92,6 +93,8 @@ pub struct ServiceConfig {
     /// with the crawl kept in the data directory, and gives it to every service it starts);
     /// `None`: per-product lookups of `retailer_stores`, read as `storefront` says.
     pub store_reading: Option<StoreReading>,
+    /// How the flip list is kept (`GET /api/v2/flips`).
+    pub flips: flips::FlipsConfig,
 }
 
 /// Default of [`ServiceConfig::background_from`]: below it the hit store and the index file
@@ -114,6 +117,7 @@ impl ServiceConfig {
             retailer_stores: crate::model::RetailerStores::default(),
             storefront: StorefrontConfig::default(),
             store_reading: None,
+            flips: flips::FlipsConfig::default(),
         }
     }
 }
@@ -160,6 +164,8 @@ pub struct ServiceState {
     max_in_flight: usize,
     /// See [`ServiceConfig::request_timeout`].
     request_timeout: std::time::Duration,
+    /// The flip list, built in the background once asked for.
+    flips: Arc<flips::Flips>,
 }
 
 impl std::fmt::Debug for ServiceState {
@@ -203,11 +209,17 @@ impl ServiceState {
         let store_reading = config.store_reading.clone().unwrap_or_else(|| {
             StoreReading::lookups_only(config.retailer_stores.clone(), config.storefront.clone())
         });
-        let marketplaces = Arc::new(StoresInFront::new(
+        let marketplaces: Arc<dyn Marketplaces> = Arc::new(StoresInFront::new(
             store_reading.clone(),
             marketplaces,
             Arc::clone(&catalogue),
         ));
+        let flips = flips::Flips::new(
+            Arc::clone(&catalogue),
+            Arc::clone(&marketplaces),
+            store_reading.clone(),
+            config.flips.clone(),
+        );
         Ok(Arc::new(Self {
             catalogue,
             marketplaces,
@@ -218,7 +230,14 @@ impl ServiceState {
             demo_keys: config.demo_keys,
             max_in_flight: config.max_in_flight.max(1),
             request_timeout: config.request_timeout,
+            flips,
         }))
+    }
+
+    /// The flip list (`GET /api/v2/flips`), for what builds or reads it in this process.
+    #[must_use]
+    pub fn flips(&self) -> &Arc<flips::Flips> {
+        &self.flips
     }
 
     /// The keys (in the source's index) of the products the store `name` (its address or

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use super::routes::{catalogue, images, prices, realtime, sources, subscriptions, v2};
+use super::routes::{catalogue, flips, images, prices, realtime, sources, subscriptions, v2};
 
 /// The interface's OpenAPI document.
 #[derive(OpenApi)]
@@ -34,6 +34,7 @@ use super::routes::{catalogue, images, prices, realtime, sources, subscriptions,
         v2::orders,
         prices::prices,
         prices::budget,
+        flips::flips,
         sources::sources,
         subscriptions::list,
         subscriptions::one,
@@ -121,6 +122,7 @@ fn parameter_schema(path: &str, name: &str) -> Option<Value> {
             },
         }),
         ("/api/v2/prices", "market") => json!({"type": "string", "pattern": COUNTRY_PATTERN}),
+        ("/api/v2/flips", name) => return flips_parameter_schema(name),
         ("/api/v2/subscriptions/{tier}", "tier") => {
             codes(crate::model::Tier::ALL.iter().map(|t| t.as_str()).collect())
         }
@@ -152,6 +154,41 @@ fn parameter_schema(path: &str, name: &str) -> Option<Value> {
         _ => return None,
     };
     Some(schema)
+}
+
+/// The schema of a `/api/v2/flips` query parameter: the bounds `routes::flips` checks.
+fn flips_parameter_schema(name: &str) -> Option<Value> {
+    use super::routes::ID_PATTERN;
+    use super::routes::catalogue::MAX_PAGE;
+    use super::routes::flips as f;
+    use crate::model::flips::{MAX_FLIPS_LIMIT, MAX_SELLER_LEVEL};
+    let texts = |max_chars: usize, pattern: &str| {
+        json!({
+            "type": "array",
+            "maxItems": f::MAX_REPEATS,
+            "items": {"type": "string", "minLength": 1, "maxLength": max_chars, "pattern": pattern},
+        })
+    };
+    let amount =
+        |minimum: f64| json!({"type": "number", "minimum": minimum, "maximum": f::MAX_AMOUNT});
+    Some(match name {
+        "page" => json!({"type": "integer", "minimum": 1, "maximum": MAX_PAGE}),
+        "limit" => json!({"type": "integer", "minimum": 1, "maximum": MAX_FLIPS_LIMIT}),
+        "min_profit" => amount(-f::MAX_AMOUNT),
+        "shipping" | "fee_fixed" => amount(0.0),
+        "min_roi" => json!({"type": "number", "minimum": -1.0, "maximum": f::MAX_ROI}),
+        "fee_commission" | "fee_processing" | "tax" => {
+            json!({"type": "number", "minimum": 0.0, "maximum": 100.0})
+        }
+        "seller_level" => json!({"type": "integer", "minimum": 1, "maximum": MAX_SELLER_LEVEL}),
+        "thin_below" => json!({"type": "integer", "minimum": 0, "maximum": f::MAX_THIN_BELOW}),
+        "size" => texts(f::MAX_SIZE_CHARS, ID_PATTERN),
+        "store" => texts(f::MAX_STORE_CHARS, ID_PATTERN),
+        "brand" => texts(f::MAX_BRAND_CHARS, ID_PATTERN),
+        "store_shipping" => texts(f::MAX_STORE_CHARS + 20, f::STORE_SHIPPING_PATTERN),
+        "store_tax" => texts(f::MAX_STORE_CHARS + 20, f::STORE_TAX_PATTERN),
+        _ => return None,
+    })
 }
 
 /// Writes the enforced bounds and the always-possible statuses into `document`.

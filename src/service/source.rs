@@ -144,6 +144,27 @@ pub trait CatalogueSource: Send + Sync {
         country: Country,
     ) -> Result<Sourced<crate::model::prices::PricesAnswer>, ApiError>;
 
+    /// Per size, the lowest ask of `codes` from what the source holds, without an upstream
+    /// call (a live source's latest batch, else its mirror; each product with its source and
+    /// age): the flips when a scan's calls would not fit the monthly budget. A source without
+    /// an upstream answers as [`prices`](Self::prices).
+    async fn held_prices(
+        &self,
+        codes: &[String],
+        country: Country,
+    ) -> Result<Sourced<crate::model::prices::PricesAnswer>, ApiError> {
+        self.prices(codes, country).await
+    }
+
+    /// What the source holds of the recent sales of `codes`' products (one entry per code,
+    /// `None` where nothing is held), without an upstream call.
+    async fn held_sales(
+        &self,
+        codes: &[String],
+    ) -> Result<Vec<Option<crate::model::flips::HeldSales>>, ApiError> {
+        Ok(vec![None; codes.len()])
+    }
+
     /// The live source's monthly budget of calls, when it has one (`GET /api/v2/budget`); an
     /// error when its count cannot be read.
     async fn budget(&self) -> Option<Result<crate::model::budget::BudgetStatus, String>> {

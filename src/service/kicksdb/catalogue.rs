@@ -62,6 +62,9 @@ impl Kicksdb {
         country: Country,
         then: impl FnOnce(&rusqlite::Connection, &[i64]) -> Result<T, CatalogueError> + Send + 'static,
     ) -> Result<T, FetchError> {
+        if country == Country::Us {
+            self.size_sales.note(&products, &now_text());
+        }
         self.mirror
             .write_products(move |conn| {
                 let fetched_at = now_text();

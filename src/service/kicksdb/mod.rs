@@ -189,6 +189,10 @@ pub struct Kicksdb {
     budget: budget::MonthlyBudget,
     /// Each style code's latest batched prices.
     prices: prices::PriceCache,
+    /// Each style code's sales per size in the last 30 days (StockX's US market), as its
+    /// product's sizes were last read (search and product answers carry them): the flips'
+    /// sell-through, with no call of their own.
+    size_sales: prices::SizeSales,
 }
 
 impl std::fmt::Debug for Kicksdb {
@@ -264,6 +268,7 @@ impl Kicksdb {
             mirror,
             budget,
             prices: prices::PriceCache::default(),
+            size_sales: prices::SizeSales::default(),
         })
     }
 

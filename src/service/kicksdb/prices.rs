@@ -70,6 +70,62 @@ impl Default for PriceCache {
     }
 }
 
+/// Each style code's sales per size in the last 30 days, as KicksDB last wrote them in a
+/// product's sizes (`sales_count_30_days`), with when.
+#[derive(Debug)]
+pub struct SizeSales {
+    entries: quick_cache::sync::Cache<String, Arc<SizeCounts>>,
+}
+
+/// One product's sales per size in the last 30 days, and when KicksDB wrote them.
+#[derive(Debug)]
+pub struct SizeCounts {
+    /// When the sizes were read (RFC 3339).
+    at: String,
+    /// Each size as KicksDB names it, with its count.
+    sizes: Vec<(String, u32)>,
+}
+
+impl Default for SizeSales {
+    fn default() -> Self {
+        Self {
+            entries: quick_cache::sync::Cache::new(20_000),
+        }
+    }
+}
+
+impl SizeSales {
+    /// Keeps the per-size counts `products` carry, read at `at` (RFC 3339).
+    pub(super) fn note(&self, products: &[super::wire::StockxProduct], at: &str) {
+        for product in products {
+            let sizes: Vec<(String, u32)> = product
+                .variants
+                .as_deref()
+                .unwrap_or_default()
+                .iter()
+                .filter(|v| !v.hidden)
+                .filter_map(|v| {
+                    let count = u32::try_from(v.sales_count_30_days?).ok()?;
+                    Some((v.size.clone(), count))
+                })
+                .collect();
+            if !sizes.is_empty() && !product.sku.trim().is_empty() {
+                self.entries.insert(
+                    normalize_sku(&product.sku),
+                    Arc::new(SizeCounts {
+                        at: at.to_owned(),
+                        sizes,
+                    }),
+                );
+            }
+        }
+    }
+
+    fn get(&self, code: &str) -> Option<Arc<SizeCounts>> {
+        self.entries.get(&normalize_sku(code))
+    }
+}
+
 /// The code as KicksDB's StockX writes style codes: upper case, white space as one dash. `None`
 /// for a code no style code can be (characters other than letters, digits, dash, space, dot and
 /// slash, or over 100 characters): it is never sent.
@@ -334,6 +390,104 @@ pub(crate) async fn answer(
         },
         origin,
     })
+}
+
+/// Per size, what is held for `codes` without a call: each code's latest batch (named
+/// `kicksdb`, with the time it was fetched), else the mirror's sizes (`kicksdb-mirror`), else
+/// `missing`.
+pub(crate) async fn held_answer(
+    source: &Arc<Kicksdb>,
+    codes: &[String],
+    country: Country,
+) -> Result<Sourced<PricesAnswer>, ApiError> {
+    let mut slots: Vec<Option<CodePrices>> = codes
+        .iter()
+        .map(|code| {
+            source.kept_prices(code, country).map(|kept| {
+                let mut prices = (*kept).clone();
+                prices.sku.clone_from(code);
+                prices
+            })
+        })
+        .collect();
+    let unkept: Vec<usize> = (0..codes.len()).filter(|&i| slots[i].is_none()).collect();
+    if !unkept.is_empty() {
+        let wanted: Vec<String> = unkept.iter().map(|&i| codes[i].clone()).collect();
+        let held = source
+            .mirror
+            .read(move |conn| {
+                Ok(crate::catalogue::prices::answer(
+                    conn,
+                    &wanted,
+                    country,
+                    KICKSDB_MIRROR,
+                )?)
+            })
+            .await?;
+        let mut held = held.0.into_iter().peekable();
+        for &index in &unkept {
+            if held.peek().is_some_and(|p| p.sku == codes[index]) {
+                slots[index] = held.next();
+            }
+        }
+    }
+    let oldest = slots.iter().flatten().map(|p| p.as_of.clone()).min();
+    let missing: Vec<String> = slots
+        .iter()
+        .zip(codes)
+        .filter(|(slot, _)| slot.is_none())
+        .map(|(_, code)| code.clone())
+        .collect();
+    Ok(Sourced {
+        value: PricesAnswer {
+            market: country.code().to_owned(),
+            products: slots.into_iter().flatten().collect(),
+            missing,
+        },
+        origin: AnswerOrigin {
+            source: KICKSDB_MIRROR,
+            store: None,
+            as_of: oldest,
+            stale_reason: Some("held prices: no call was made".to_owned()),
+        },
+    })
+}
+
+/// What is held of `codes`' recent sales, none fetched for this: each size's sales in the last
+/// 30 days as KicksDB last wrote them in the product's sizes (StockX's US market, `kicksdb`,
+/// with when), and the mirror's weekly records (from KicksDB's daily sales), the product's.
+pub(crate) async fn held_sales(
+    source: &Arc<Kicksdb>,
+    codes: &[String],
+) -> Result<Vec<Option<crate::model::flips::HeldSales>>, ApiError> {
+    let wanted = codes.to_vec();
+    let weeks = source
+        .mirror
+        .read(move |conn| {
+            Ok(crate::catalogue::prices::held_sales(
+                conn,
+                &wanted,
+                KICKSDB_MIRROR,
+            )?)
+        })
+        .await?;
+    Ok(codes
+        .iter()
+        .zip(weeks)
+        .map(|(code, weeks)| match source.size_sales.get(code) {
+            Some(sizes) => Some(crate::model::flips::HeldSales {
+                sku: code.clone(),
+                source: KICKSDB.to_owned(),
+                as_of: sizes.at.clone(),
+                // A size the product's sizes did not count has no figure: the weeks are
+                // another source, of another time.
+                product_count: None,
+                product_days: crate::catalogue::prices::SALES_WEEKS * 7,
+                sizes: sizes.sizes.clone(),
+            }),
+            None => weeks,
+        })
+        .collect())
 }
 
 #[cfg(test)]

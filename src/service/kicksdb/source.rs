@@ -378,6 +378,21 @@ impl CatalogueSource for Arc<Kicksdb> {
         super::prices::answer(self, codes, country).await
     }
 
+    async fn held_prices(
+        &self,
+        codes: &[String],
+        country: Country,
+    ) -> Result<Sourced<crate::model::prices::PricesAnswer>, ApiError> {
+        super::prices::held_answer(self, codes, country).await
+    }
+
+    async fn held_sales(
+        &self,
+        codes: &[String],
+    ) -> Result<Vec<Option<crate::model::flips::HeldSales>>, ApiError> {
+        super::prices::held_sales(self, codes).await
+    }
+
     async fn budget(&self) -> Option<Result<crate::model::budget::BudgetStatus, String>> {
         Some(self.budget_status().await.map_err(|err| err.to_string()))
     }

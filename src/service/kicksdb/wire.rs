@@ -119,6 +119,8 @@ pub struct StockxVariant {
     pub currency: String,
     /// The market read ("US", "FR").
     pub market: String,
+    /// Sales of the size in the last 30 days.
+    pub sales_count_30_days: Option<i64>,
     /// Barcodes (`display[identifiers]`, paid plans).
     pub identifiers: Option<Vec<Identifier>>,
 }

@@ -460,4 +460,17 @@ impl CatalogueSource for Arc<LocalCatalogue> {
             CATALOGUE,
         ))
     }
+
+    async fn held_sales(
+        &self,
+        codes: &[String],
+    ) -> Result<Vec<Option<crate::model::flips::HeldSales>>, ApiError> {
+        let wanted = codes.to_vec();
+        self.read(move |conn| {
+            Ok(crate::catalogue::prices::held_sales(
+                conn, &wanted, CATALOGUE,
+            )?)
+        })
+        .await
+    }
 }

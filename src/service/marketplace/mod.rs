@@ -102,6 +102,47 @@ pub trait Marketplaces: Send + Sync {
         id: &str,
         store: Option<&str>,
     ) -> Result<Sourced<RetailerProduct>, UpstreamError>;
+
+    /// What a simulated `retailer-a` has in stock now among the `limit` most popular catalogue
+    /// products it sells (USD, at retail): `None` from a source that simulates no retailer.
+    async fn simulated_stock(
+        &self,
+        limit: usize,
+    ) -> Option<Result<Vec<RetailStock>, UpstreamError>> {
+        let _ = limit;
+        None
+    }
+}
+
+/// What a retailer has in stock of one catalogue product, priced (the flips' stand-in for real
+/// stores where none is configured: the simulator's `retailer-a`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RetailStock {
+    /// The catalogue product's id.
+    pub product_id: String,
+    /// Its style code.
+    pub style_code: String,
+    /// Its title.
+    pub title: String,
+    /// Its brand.
+    pub brand: String,
+    /// The retailer's slug for it.
+    pub slug: String,
+    /// The sizes in stock.
+    pub sizes: Vec<RetailSize>,
+}
+
+/// One size in stock at a retailer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RetailSize {
+    /// The retailer's variant id (a number).
+    pub variant_id: u64,
+    /// The size as the retailer writes it (`US M 9 / UK 8 / EU 42.5`).
+    pub label: String,
+    /// The catalogue's US size label (`9`, `5.5Y`).
+    pub us: String,
+    /// The price, in US cents.
+    pub price_cents: i64,
 }
 
 /// The 404 for `?store=` on a service that reads no storefront.

@@ -15,6 +15,7 @@ use super::ids::{
 use super::live::{Stream, retail_stock, stock_profile};
 use super::store::{self, Listing, ProductRow};
 use super::text;
+use super::{RetailSize, RetailStock};
 use crate::model::{RetailerProduct, RetailerVariant};
 
 /// Finds a product by retailer slug or gid, or by catalogue UUID or slug.
@@ -136,6 +137,32 @@ pub(super) fn product(listing: &Listing, seed: u64, minute: i64) -> RetailerProd
         updated_at: text::micros_timestamp(newest.0, newest.1),
         variants,
     }
+}
+
+/// What the shop has in stock of `listing` at `minute`: each size it carries and has, at
+/// retail; `None` when it has no size.
+pub(super) fn in_stock(listing: &Listing, seed: u64, minute: i64) -> Option<RetailStock> {
+    let shown = product(listing, seed, minute);
+    let sizes: Vec<RetailSize> = shown
+        .variants
+        .iter()
+        .zip(&listing.variants)
+        .filter(|(variant, _)| variant.available && variant.price > 0.0)
+        .map(|(variant, row)| RetailSize {
+            variant_id: u64::try_from(row.pk).unwrap_or(0),
+            label: variant.size.clone(),
+            us: row.size.clone(),
+            price_cents: (variant.price * 100.0).round() as i64,
+        })
+        .collect();
+    (!sizes.is_empty()).then(|| RetailStock {
+        product_id: listing.product.id.clone(),
+        style_code: listing.product.sku.clone(),
+        title: listing.product.title.clone(),
+        brand: listing.product.brand.clone(),
+        slug: shown.slug,
+        sizes,
+    })
 }
 
 #[cfg(test)]

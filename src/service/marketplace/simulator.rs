@@ -266,6 +266,28 @@ impl Marketplaces for Simulator {
             SIMULATOR,
         ))
     }
+
+    async fn simulated_stock(
+        &self,
+        limit: usize,
+    ) -> Option<Result<Vec<super::RetailStock>, UpstreamError>> {
+        let (minute, _) = self.now();
+        let seed = self.config.seed;
+        // No simulated latency: nothing is sent, the stock is a function of the minute.
+        Some(
+            self.read(move |store| {
+                store.read(|conn| {
+                    let mut stocked = Vec::new();
+                    for product in store::popular_at_retail(conn, limit)? {
+                        let listing = store::listing(conn, product)?;
+                        stocked.extend(retailer::in_stock(&listing, seed, minute));
+                    }
+                    Ok(stocked)
+                })
+            })
+            .await,
+        )
+    }
 }
 
 #[cfg(test)]

@@ -302,6 +302,22 @@ pub(super) fn product_by_pk(conn: &Connection, pk: i64) -> rusqlite::Result<Opti
     .optional()
 }
 
+/// The `limit` most popular products with a known retail price, most popular first.
+pub(super) fn popular_at_retail(
+    conn: &Connection,
+    limit: usize,
+) -> rusqlite::Result<Vec<ProductRow>> {
+    conn.prepare_cached(&format!(
+        "SELECT {PRODUCT_COLUMNS} FROM products WHERE retail_usd_cents > 0
+         ORDER BY popularity DESC, pk LIMIT ?1"
+    ))?
+    .query_map(
+        [i64::try_from(limit).unwrap_or(i64::MAX)],
+        ProductRow::from_row,
+    )?
+    .collect()
+}
+
 /// The product with catalogue UUID `id` (any case).
 pub(super) fn product_by_uuid(conn: &Connection, id: &str) -> rusqlite::Result<Option<ProductRow>> {
     conn.prepare_cached(&format!(

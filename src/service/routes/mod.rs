@@ -1,6 +1,7 @@
 //! The routes, one module per resource, and the small input checks they share.
 
 pub(crate) mod catalogue;
+pub(crate) mod flips;
 pub(crate) mod images;
 pub(crate) mod prices;
 pub(crate) mod realtime;
@@ -52,6 +53,7 @@ pub(super) fn router(state: Arc<ServiceState>) -> Router {
         .route("/api/v2/sources", get(sources::sources))
         .route("/api/v2/prices", get(prices::prices))
         .route("/api/v2/budget", get(prices::budget))
+        .route("/api/v2/flips", get(flips::flips))
         .route("/api/v2/subscriptions", get(subscriptions::list))
         .route("/api/v2/subscriptions/{tier}", get(subscriptions::one))
         .route(

@@ -34,6 +34,10 @@ pub struct CatalogueProduct {
     pub slug: String,
     /// Its brand.
     pub brand: String,
+    /// Its style code, as the catalogue writes it.
+    pub sku: String,
+    /// Its title.
+    pub title: String,
 }
 
 /// The matcher's answer for one store product, with the catalogue product named.
@@ -205,7 +209,7 @@ impl CatalogueKeys {
         let mut statement = self
             .catalogue
             .connection()
-            .prepare_cached("SELECT id, slug, brand FROM products WHERE pk = ?1")
+            .prepare_cached("SELECT id, slug, brand, sku, title FROM products WHERE pk = ?1")
             .map_err(failed)?;
         let mut named = HashMap::with_capacity(pks.len());
         for &pk in pks {
@@ -215,6 +219,8 @@ impl CatalogueKeys {
                     id: row.get(0)?,
                     slug: row.get(1)?,
                     brand: row.get(2)?,
+                    sku: row.get(3)?,
+                    title: row.get(4)?,
                 })
             });
             match row {

@@ -346,6 +346,13 @@ impl Marketplaces for StoresInFront {
         self.behind.resale_b_related(id, query).await
     }
 
+    async fn simulated_stock(
+        &self,
+        limit: usize,
+    ) -> Option<Result<Vec<crate::service::marketplace::RetailStock>, UpstreamError>> {
+        self.behind.simulated_stock(limit).await
+    }
+
     async fn retailer_product(
         &self,
         id: &str,

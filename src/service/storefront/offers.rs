@@ -1,10 +1,12 @@
 //! What the crawl says of a store's products: those that are a catalogue product (offers), those
-//! that are none (store-only), and which products a store has in stock in which sizes (the
-//! search narrowed to a store: `StoreCatalogue::in_stock`).
+//! that are none (store-only), which products a store has in stock in which sizes (the
+//! search narrowed to a store: `StoreCatalogue::in_stock`), and the catalogue products in stock
+//! with their sizes' prices (the flips: `StoreCatalogue::flip_stock`).
 
+use std::sync::Arc;
 use std::time::Duration;
 
-use super::catalogue_keys::NoMatch;
+use super::catalogue_keys::{CatalogueProduct, NoMatch};
 use super::feed::StoreProduct;
 use super::matching::Evidence;
 use crate::model::StoreUrl;
@@ -89,6 +91,69 @@ impl StockList {
             .filter(|(_, sizes)| wanted.as_ref().is_none_or(|w| sizes.contains(w)))
             .map(|(pk, _)| *pk)
             .collect()
+    }
+}
+
+/// A catalogue product a store has in stock, as the flips read it: what it is, the store's
+/// handle, and each size that can be bought with its price as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StockedProduct {
+    /// The catalogue product's id.
+    pub product_id: Arc<str>,
+    /// Its style code.
+    pub style_code: Arc<str>,
+    /// Its title.
+    pub title: Arc<str>,
+    /// Its brand.
+    pub brand: Arc<str>,
+    /// The store's handle (`/products/{handle}`).
+    pub handle: Arc<str>,
+    /// What matched it.
+    pub by: Evidence,
+    /// The sizes in stock.
+    pub sizes: Vec<StockedSize>,
+}
+
+/// A size in stock.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StockedSize {
+    /// The store's variant id.
+    pub variant_id: u64,
+    /// The size as the store writes it.
+    pub label: String,
+    /// The US size [`us_size`] reads from it ("" when none).
+    pub us: String,
+    /// The price in major units as written (`"110.00"`; "" when none).
+    pub price: String,
+}
+
+impl StockedProduct {
+    /// `product` as `found`, with its sizes in stock; `None` when none is.
+    pub(super) fn new(
+        found: &CatalogueProduct,
+        by: Evidence,
+        product: &StoreProduct,
+    ) -> Option<Self> {
+        let sizes: Vec<StockedSize> = product
+            .variants
+            .iter()
+            .filter(|v| v.available)
+            .map(|v| StockedSize {
+                variant_id: v.variant_id,
+                label: v.size.clone(),
+                us: us_size(&v.size).unwrap_or_default(),
+                price: v.price.clone(),
+            })
+            .collect();
+        (!sizes.is_empty()).then(|| Self {
+            product_id: found.id.as_str().into(),
+            style_code: found.sku.as_str().into(),
+            title: found.title.as_str().into(),
+            brand: found.brand.as_str().into(),
+            handle: product.handle.as_str().into(),
+            by,
+            sizes,
+        })
     }
 }
 

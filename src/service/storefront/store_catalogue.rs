@@ -20,6 +20,7 @@
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::Duration;
 
@@ -30,7 +31,7 @@ use super::catalogue_keys::{
 use super::crawl::{CrawlConfig, Crawler, PassReport, on_db};
 use super::feed::StoreProduct;
 use super::matching::{Evidence, Unmatched};
-use super::offers::StockList;
+use super::offers::{StockList, StockedProduct};
 use super::shelf_feed::{ShelfSink, live_product, store_pk};
 use super::store_db::{FeedState, Opened, PassOutcome, StoreDb, StoreDbError};
 use super::worker::StoreWorker;
@@ -48,7 +49,9 @@ pub enum StoreCatalogueError {
 }
 
 pub use super::crawl_status::CrawlStatus;
+pub use self::flip_stock::StoreStock;
 pub use super::offers::{StoreOffer, UnmatchedProduct};
+mod flip_stock;
 
 /// A store, its matches, and its products that are one catalogue product.
 type StoreHits = (StoreUrl, Arc<StoreMatches>, Vec<(u64, Evidence)>);
@@ -65,6 +68,8 @@ struct StoreMatches {
     unmatched: Vec<(u64, NoMatch)>,
     /// What it has in stock, by catalogue row (or shelf) key.
     stock: StockList,
+    /// Its catalogue products in stock, with their sizes' prices (the flips).
+    stocked: Vec<StockedProduct>,
 }
 
 struct Inner {
@@ -81,6 +86,8 @@ struct Inner {
     /// Catalogue files that could not be read, as they were then: left alone (and not logged
     /// again) until they change.
     unreadable: Mutex<HashMap<PathBuf, Option<catalogue_keys::FileStamp>>>,
+    /// Counts the matchings made (a store's pass landed, or the catalogue changed).
+    generation: AtomicU64,
 }
 
 /// Stores as catalogues. Cheap to clone; clones share.
@@ -133,6 +140,7 @@ impl StoreCatalogue {
                     statuses: RwLock::new(HashMap::new()),
                     shelves: RwLock::new(HashMap::new()),
                     unreadable: Mutex::new(HashMap::new()),
+                    generation: AtomicU64::new(0),
                 }),
             },
             opened,
@@ -454,6 +462,8 @@ impl StoreCatalogue {
                     match answer {
                         CatalogueMatch::Product(found, by) => {
                             stocked.push((found.pk, product));
+                            let in_stock = StockedProduct::new(&found, by, product);
+                            matches.stocked.extend(in_stock);
                             matches
                                 .by_catalogue
                                 .entry(found.id)
@@ -483,6 +493,7 @@ impl StoreCatalogue {
             .write()
             .unwrap_or_else(PoisonError::into_inner)
             .insert(key, Arc::new(matches));
+        self.inner.generation.fetch_add(1, Ordering::Relaxed);
         if let Some(sink) = sink {
             let store = store.clone();
             // The index's write log is synced: off the async workers.
