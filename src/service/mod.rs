@@ -19,6 +19,7 @@ pub mod marketplace;
 pub mod openapi;
 pub mod origin;
 pub mod pool;
+pub mod releases;
 mod routes;
 pub mod shared;
 pub mod shelf;
@@ -92,6 +93,8 @@ pub struct ServiceConfig {
     /// with the crawl kept in the data directory, and gives it to every service it starts);
     /// `None`: per-product lookups of `retailer_stores`, read as `storefront` says.
     pub store_reading: Option<StoreReading>,
+    /// How the release calendar is kept (`GET /api/v2/releases`).
+    pub releases: releases::ReleasesConfig,
 }
 
 /// Default of [`ServiceConfig::background_from`]: below it the hit store and the index file
@@ -114,6 +117,7 @@ impl ServiceConfig {
             retailer_stores: crate::model::RetailerStores::default(),
             storefront: StorefrontConfig::default(),
             store_reading: None,
+            releases: releases::ReleasesConfig::default(),
         }
     }
 }
@@ -160,6 +164,8 @@ pub struct ServiceState {
     max_in_flight: usize,
     /// See [`ServiceConfig::request_timeout`].
     request_timeout: std::time::Duration,
+    /// The release calendar, built from the sources above.
+    calendar: releases::Calendar,
 }
 
 impl std::fmt::Debug for ServiceState {
@@ -218,6 +224,7 @@ impl ServiceState {
             demo_keys: config.demo_keys,
             max_in_flight: config.max_in_flight.max(1),
             request_timeout: config.request_timeout,
+            calendar: releases::Calendar::new(config.releases.clone()),
         }))
     }
 

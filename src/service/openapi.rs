@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use super::routes::{catalogue, images, prices, realtime, sources, subscriptions, v2};
+use super::routes::{catalogue, images, prices, realtime, releases, sources, subscriptions, v2};
 
 /// The interface's OpenAPI document.
 #[derive(OpenApi)]
@@ -34,6 +34,7 @@ use super::routes::{catalogue, images, prices, realtime, sources, subscriptions,
         v2::orders,
         prices::prices,
         prices::budget,
+        releases::releases,
         sources::sources,
         subscriptions::list,
         subscriptions::one,
@@ -121,6 +122,7 @@ fn parameter_schema(path: &str, name: &str) -> Option<Value> {
             },
         }),
         ("/api/v2/prices", "market") => json!({"type": "string", "pattern": COUNTRY_PATTERN}),
+        ("/api/v2/releases", name) => return releases_parameter_schema(name),
         ("/api/v2/subscriptions/{tier}", "tier") => {
             codes(crate::model::Tier::ALL.iter().map(|t| t.as_str()).collect())
         }
@@ -152,6 +154,23 @@ fn parameter_schema(path: &str, name: &str) -> Option<Value> {
         _ => return None,
     };
     Some(schema)
+}
+
+/// The schema of a parameter of `/api/v2/releases`.
+fn releases_parameter_schema(name: &str) -> Option<Value> {
+    use super::routes::releases::{MAX_FILTER_CHARS, MAX_RELEASE_PAGE};
+    use crate::model::releases::{MAX_RELEASE_DAYS, MAX_RELEASE_LIMIT};
+    let bounded = |max: u32| json!({"type": "integer", "minimum": 1, "maximum": max});
+    Some(match name {
+        "days" => bounded(MAX_RELEASE_DAYS),
+        "page" => bounded(MAX_RELEASE_PAGE),
+        "limit" => bounded(MAX_RELEASE_LIMIT),
+        "from" => {
+            json!({"type": "string", "format": "date", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"})
+        }
+        "brand" | "size" => json!({"type": "string", "maxLength": MAX_FILTER_CHARS}),
+        _ => return None,
+    })
 }
 
 /// Writes the enforced bounds and the always-possible statuses into `document`.

@@ -14,6 +14,7 @@
 pub mod budget;
 mod calls;
 mod catalogue;
+pub mod coming;
 mod map;
 mod mirror;
 pub mod prices;
@@ -189,6 +190,10 @@ pub struct Kicksdb {
     budget: budget::MonthlyBudget,
     /// Each style code's latest batched prices.
     prices: prices::PriceCache,
+    /// The daily reads of coming releases (`coming`).
+    coming: coming::ComingState,
+    /// Where the time of the daily reads comes from (the budget's clock).
+    clock: Arc<dyn crate::model::budget::Clock>,
 }
 
 impl std::fmt::Debug for Kicksdb {
@@ -264,6 +269,8 @@ impl Kicksdb {
             mirror,
             budget,
             prices: prices::PriceCache::default(),
+            coming: coming::ComingState::default(),
+            clock: Arc::clone(&config.budget.clock),
         })
     }
 

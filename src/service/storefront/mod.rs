@@ -27,6 +27,7 @@ pub mod wire;
 // file's per-store pacing and pauses.
 pub mod catalogue_keys;
 pub mod crawl;
+pub mod drops;
 pub mod feed;
 pub mod matching;
 pub mod offers;
