@@ -418,7 +418,7 @@ fn store_candidate(drop: &StoreDrop, now: DateTime<Utc>) -> Option<Candidate> {
         kind: "store",
         name: drop.store.label().to_owned(),
         product_id: drop.catalogue_id.clone(),
-        codes: Vec::new(),
+        codes: drop.style_code.iter().cloned().collect(),
         store_texts: drop
             .catalogue_id
             .is_none()

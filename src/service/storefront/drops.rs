@@ -52,6 +52,8 @@ pub struct StoreDrop {
     pub arrived_at: Option<i64>,
     /// The catalogue product it is (its UUID), when the crawl matched it.
     pub catalogue_id: Option<String>,
+    /// The style code its SKUs share (`style_code_of_skus`), when they share one.
+    pub style_code: Option<String>,
     /// Its SKUs, title and handle: where a style code is found for the calendar's other
     /// sources (`matching::match_by_code`).
     pub skus: Vec<String>,
@@ -136,6 +138,7 @@ pub fn store_drops(
                 catalogue_id: catalogue_of
                     .get(&product.product_id)
                     .map(|id| (*id).clone()),
+                style_code: style_code_of_skus(product.variants.iter().map(|v| v.sku.as_str())),
                 skus,
                 sizes,
                 price_cents: product
@@ -147,4 +150,54 @@ pub fn store_drops(
             }
         })
         .collect()
+}
+
+/// The style code a product's SKUs share, for a product no other source names: each SKU
+/// without the size after the code (a last part of at most four digits and points after a
+/// dash, space or underscore: `DD1391-100-095`, `dd1391 101 8.5`), and the result only when
+/// every SKU gives the same one with a digit in it.
+#[must_use]
+pub fn style_code_of_skus<'a>(skus: impl Iterator<Item = &'a str>) -> Option<String> {
+    let mut shared: Option<String> = None;
+    for sku in skus.map(str::trim).filter(|sku| !sku.is_empty()) {
+        let code = match sku.rsplit_once(['-', ' ', '_']) {
+            Some((code, size))
+                if !code.trim().is_empty()
+                    && size.len() <= 4
+                    && !size.is_empty()
+                    && size.chars().all(|c| c.is_ascii_digit() || c == '.') =>
+            {
+                code.trim()
+            }
+            _ => sku,
+        };
+        match &shared {
+            None => shared = Some(code.to_owned()),
+            Some(found) if found.eq_ignore_ascii_case(code) => {}
+            Some(_) => return None,
+        }
+    }
+    shared.filter(|code| code.len() >= 5 && code.bytes().any(|b| b.is_ascii_digit()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::style_code_of_skus;
+
+    #[test]
+    fn the_code_skus_share_without_their_sizes() {
+        let code = |skus: &[&str]| style_code_of_skus(skus.iter().copied());
+        assert_eq!(
+            code(&["DD1391-100-070", "DD1391-100-080"]).as_deref(),
+            Some("DD1391-100")
+        );
+        assert_eq!(
+            code(&["dd1391 101 8.5", "dd1391 101 9"]).as_deref(),
+            Some("dd1391 101")
+        );
+        assert_eq!(code(&["QQ9999001-085"]).as_deref(), Some("QQ9999001"));
+        assert_eq!(code(&["TEE-001-S", "TEE-001-M"]), None);
+        assert_eq!(code(&["AB1234-100-9", "CD5678-100-9"]), None);
+        assert_eq!(code(&[]), None);
+    }
 }
