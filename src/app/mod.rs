@@ -26,6 +26,7 @@ pub mod monitor;
 pub mod notify;
 mod portfolio;
 mod prices;
+pub mod releases_export;
 mod requested;
 mod screenshot;
 mod sources;

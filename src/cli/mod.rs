@@ -27,6 +27,8 @@ use solescope::userdb::{UserDb, UserDbHandle};
 
 use super::{KICKSDB_KEY_ENV, KICKSDB_MIRROR_FILE, SourceArg, catalogue_or_demo};
 
+pub mod releases;
+
 /// The environment variable naming KicksDB's address (a mock, a proxy).
 const KICKSDB_URL_ENV: &str = "SOLESCOPE_KICKSDB_URL";
 
