@@ -27,6 +27,7 @@ pub mod notify;
 mod portfolio;
 mod prices;
 pub mod releases_export;
+pub mod reminders;
 mod requested;
 mod screenshot;
 mod sources;

@@ -28,6 +28,7 @@ use crate::durable;
 
 pub mod alerts;
 pub mod budget;
+pub mod drops;
 pub mod history;
 pub mod portfolio;
 pub mod stores;
@@ -45,6 +46,8 @@ pub const MIGRATIONS: &[&str] = &[
     include_str!("watchlist.sql"),
     // retail storefronts: the stores listed in Settings (issue 24).
     include_str!("stores.sql"),
+    // drops: the user's sizes and the starred drops with their reminders.
+    include_str!("drops.sql"),
 ];
 
 /// What can go wrong with the user's database.
