@@ -134,7 +134,7 @@ impl App {
         if let Some(id) = search_output.open {
             if matches!(
                 self.state.view,
-                View::Settings | View::Watchlist | View::Portfolio
+                View::Settings | View::Watchlist | View::Portfolio | View::Drops
             ) {
                 self.state.view = View::Product;
             }
@@ -151,6 +151,7 @@ impl App {
                 self.product_trade_actions(ctx);
             }
             View::Portfolio => self.portfolio_view_ui(ui, ctx),
+            View::Drops => self.drops_view_ui(ui, ctx),
             View::Settings => {
                 let key_status = self.kicksdb_key_status();
                 let sources = self.service_sources().cloned();

@@ -310,6 +310,13 @@ pub fn run_monitor(args: &MonitorArgs) -> anyhow::Result<()> {
         tokio::task::spawn_blocking(move || opened.block_and_take())
             .await
             .context("opening the user database")??;
+        // Starred drops' reminders, beside the alerts (shown once with the window's).
+        let reminders = tokio::spawn(solescope::app::reminders::run(
+            Some(client.clone()),
+            db.clone(),
+            Arc::new(DesktopNotifier),
+            Arc::new(solescope::model::budget::SystemClock),
+        ));
         let (handle, run) = monitor::headless(
             client,
             db,
@@ -344,6 +351,7 @@ pub fn run_monitor(args: &MonitorArgs) -> anyhow::Result<()> {
         }
         tracing::info!("stopping");
         handle.stop();
+        reminders.abort();
         let _ = tokio::time::timeout(Duration::from_secs(5), task).await;
         server.shutdown().await;
         Ok(())
