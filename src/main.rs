@@ -88,6 +88,8 @@ enum Command {
     /// The portfolio on the command line: import a CSV, export, value.
     #[command(subcommand)]
     Portfolio(cli::PortfolioCommand),
+    /// Coming releases; `releases backtest` measures the premium estimate on a snapshot.
+    Releases(cli::ReleasesArgs),
 }
 
 #[derive(Debug, Args)]
@@ -247,6 +249,7 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Keys(command)) => run_keys(command),
         Some(Command::Monitor(args)) => cli::run_monitor(&args),
         Some(Command::Portfolio(command)) => cli::run_portfolio(command),
+        Some(Command::Releases(args)) => cli::run_releases(args),
     }
 }
 
