@@ -88,8 +88,8 @@ enum Command {
     /// The portfolio on the command line: import a CSV, export, value.
     #[command(subcommand)]
     Portfolio(cli::PortfolioCommand),
-    /// The coming drops: a table, CSV or JSON, and an iCalendar file (`--ics`).
-    Releases(cli::releases::ListingArgs),
+    /// Coming releases; `releases backtest` measures the premium estimate on a snapshot.
+    Releases(cli::ReleasesArgs),
 }
 
 #[derive(Debug, Args)]
@@ -249,7 +249,7 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Keys(command)) => run_keys(command),
         Some(Command::Monitor(args)) => cli::run_monitor(&args),
         Some(Command::Portfolio(command)) => cli::run_portfolio(command),
-        Some(Command::Releases(args)) => cli::releases::run_listing(&args),
+        Some(Command::Releases(args)) => cli::run_releases(args),
     }
 }
 

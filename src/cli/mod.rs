@@ -1,5 +1,6 @@
 //! The binary's subcommands over the user's own data: `solescope monitor` (the alert monitor
-//! without a window) and `solescope portfolio import | export | value`. Like `main`, this is
+//! without a window), `solescope portfolio import | export | value` and `solescope releases`
+//! (`releases`). Like `main`, this is
 //! where the service and the window's parts are wired together: each command starts the
 //! service in this process (the demo, or KicksDB with the key from the environment), talks to
 //! it through the client, and uses the user database in the data directory, as the window
@@ -27,7 +28,10 @@ use solescope::userdb::{UserDb, UserDbHandle};
 
 use super::{KICKSDB_KEY_ENV, KICKSDB_MIRROR_FILE, SourceArg, catalogue_or_demo};
 
-pub mod releases;
+mod listing;
+mod releases;
+
+pub use self::releases::{ReleasesArgs, run_releases};
 
 /// The environment variable naming KicksDB's address (a mock, a proxy).
 const KICKSDB_URL_ENV: &str = "SOLESCOPE_KICKSDB_URL";

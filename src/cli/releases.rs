@@ -1,78 +1,144 @@
-//! `solescope releases`: the release calendar on the command line, from the service started
-//! in this process (the demo catalogue with the user's stores, or KicksDB), as a table, CSV or
-//! JSON, and as an iCalendar file for any calendar app.
+//! `solescope releases`: the coming releases (the listing's flags sit on `ReleasesArgs`), and
+//! `solescope releases backtest`, the premium estimate's published backtest over a marketplace
+//! snapshot. The library does the work (`figures::premium_backtest`); this reads the file and
+//! prints.
 
+use std::io::Read as _;
 use std::path::PathBuf;
 
 use anyhow::Context as _;
-use clap::{Args, ValueEnum};
-use solescope::app::releases_export;
-use solescope::client::releases::ReleasesRequest;
-use solescope::model::budget::BudgetSettingsCell;
-use solescope::model::releases::MAX_RELEASE_DAYS;
+use chrono::NaiveDate;
+use clap::{Args, Subcommand, ValueEnum};
+use solescope::figures::premium::ModelParams;
+use solescope::figures::premium_backtest::{
+    self, Backtest, backtest_csv, backtest_summary, parse_snapshot,
+};
 
-use super::{SourceArgs, budget_settings, start_service, user_db_path};
+/// The largest snapshot read: the 2023 one is 200 KB; anything near this is not a snapshot.
+const MAX_SNAPSHOT_BYTES: u64 = 64 * 1024 * 1024;
 
-/// How `releases` prints.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ListingFormat {
-    /// Aligned columns, times in the local zone.
-    Table,
-    /// One line a drop with a header, times in UTC.
-    Csv,
-    /// The API's answer (`data` of `GET /api/v2/releases`).
-    Json,
-}
+/// The first release date the published backtest predicts.
+pub const BACKTEST_FROM: NaiveDate = match NaiveDate::from_ymd_opt(2022, 7, 1) {
+    Some(date) => date,
+    None => panic!("a valid date"),
+};
 
-/// The listing's flags.
+/// `solescope releases ...`.
 #[derive(Debug, Args)]
-pub struct ListingArgs {
-    /// Days ahead, from today.
-    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_RELEASE_DAYS)))]
-    pub days: u32,
-    /// `table` for a person, `csv` for a script, `json` as the API answers.
-    #[arg(long, value_enum, default_value_t = ListingFormat::Table)]
-    pub format: ListingFormat,
-    /// Also write the drops as an iCalendar file (one event a drop, with its start and a link).
-    #[arg(long, value_name = "FILE")]
-    pub ics: Option<PathBuf>,
+#[command(args_conflicts_with_subcommands = true)]
+pub struct ReleasesArgs {
+    #[command(subcommand)]
+    command: Option<ReleasesCommand>,
+    /// The listing's flags (without a subcommand).
     #[command(flatten)]
-    pub source: SourceArgs,
+    listing: super::listing::ListingArgs,
 }
 
-/// Pages of 500 read at most (a calendar of 10,000 drops).
-const MAX_PAGES: u32 = 20;
+/// What `solescope releases` does besides listing.
+#[derive(Debug, Subcommand)]
+pub enum ReleasesCommand {
+    /// Backtest the premium estimate over a marketplace snapshot: each release from 2022-07-01
+    /// on predicted from the releases before its month, beside the brand-median baseline.
+    Backtest(BacktestArgs),
+}
 
-/// `solescope releases`.
-pub fn run_listing(args: &ListingArgs) -> anyhow::Result<()> {
-    let db_path = user_db_path()?;
-    let settings = BudgetSettingsCell::new(budget_settings(&db_path, &args.source.budget)?);
-    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
-    let (server, client) = start_service(&runtime, &args.source, &settings, Some(&db_path))?;
-    let request = ReleasesRequest {
-        days: Some(args.days),
-        ..ReleasesRequest::default()
-    };
-    let answer = runtime.block_on(client.releases_all(&request, MAX_PAGES));
-    runtime.block_on(server.shutdown());
-    let answer = answer.context("reading the release calendar")?;
-    match args.format {
-        ListingFormat::Table => print!(
-            "{}",
-            releases_export::releases_table(&answer, &chrono::Local)
-        ),
-        ListingFormat::Csv => print!("{}", releases_export::releases_csv(&answer)?),
-        ListingFormat::Json => println!("{}", serde_json::to_string_pretty(&answer)?),
+/// `solescope releases backtest`.
+#[derive(Debug, Args)]
+pub struct BacktestArgs {
+    /// The snapshot CSV (`item`, `brand`, `retail`, `release`, `pricePremium` columns).
+    #[arg(long, value_name = "FILE")]
+    snapshot: PathBuf,
+    /// `table`: each release and the figures; `csv`: one line per release (the figures go to
+    /// standard error).
+    #[arg(long, value_enum, default_value_t = BacktestFormat::Table)]
+    format: BacktestFormat,
+}
+
+/// How `releases backtest` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BacktestFormat {
+    /// Aligned columns, then the figures.
+    Table,
+    /// `item,release_date,horizon_days,predicted,actual,low,high,baseline,no_estimate`.
+    Csv,
+}
+
+/// `solescope releases ...`.
+pub fn run_releases(args: ReleasesArgs) -> anyhow::Result<()> {
+    match args.command {
+        Some(ReleasesCommand::Backtest(args)) => run_backtest(&args),
+        None => super::listing::run_listing(&args.listing),
     }
-    if let Some(path) = &args.ics {
-        let text = releases_export::releases_ics(&answer, chrono::Utc::now());
-        solescope::durable::write_bytes(path, text.as_bytes())
-            .with_context(|| format!("writing {}", path.display()))?;
-        eprintln!(
-            "{} drops written to {}",
-            answer.releases.len(),
-            path.display()
-        );
+}
+
+fn run_backtest(args: &BacktestArgs) -> anyhow::Result<()> {
+    let text = read_snapshot(&args.snapshot)?;
+    let snapshot =
+        parse_snapshot(&text).with_context(|| format!("reading {}", args.snapshot.display()))?;
+    let backtest =
+        premium_backtest::backtest(&snapshot.releases, BACKTEST_FROM, ModelParams::default())
+            .with_context(|| {
+                format!(
+                    "too few releases from {BACKTEST_FROM} on to score in {}",
+                    args.snapshot.display()
+                )
+            })?;
+    let summary = backtest_summary(&snapshot, &backtest);
+    match args.format {
+        BacktestFormat::Csv => {
+            print!("{}", backtest_csv(&backtest)?);
+            eprint!("{summary}");
+        }
+        BacktestFormat::Table => {
+            print!("{}", table(&backtest));
+            print!("{summary}");
+        }
     }
     Ok(())
+}
+
+/// The file as text, refused when larger than [`MAX_SNAPSHOT_BYTES`].
+fn read_snapshot(path: &std::path::Path) -> anyhow::Result<String> {
+    let file = std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_SNAPSHOT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("reading {}", path.display()))?;
+    anyhow::ensure!(
+        bytes.len() as u64 <= MAX_SNAPSHOT_BYTES,
+        "larger than {} MB, so not a snapshot: {}",
+        MAX_SNAPSHOT_BYTES / (1024 * 1024),
+        path.display()
+    );
+    String::from_utf8(bytes).with_context(|| format!("not UTF-8 text: {}", path.display()))
+}
+
+/// One line per release: date, days, actual, predicted with its band, baseline, title.
+fn table(backtest: &Backtest) -> String {
+    use std::fmt::Write as _;
+    let pct = |value: f64| format!("{:+.0}%", value * 100.0);
+    let mut text = format!(
+        "{:<10} {:>5} {:>7} {:>7} {:>17} {:>8}  {}\n",
+        "released", "days", "actual", "model", "band", "baseline", "item"
+    );
+    for row in &backtest.rows {
+        let (model, band) = match &row.predicted {
+            Ok((predicted, low, high)) => {
+                (pct(*predicted), format!("{} to {}", pct(*low), pct(*high)))
+            }
+            Err(reason) => ("-".to_owned(), reason.clone()),
+        };
+        let _ = writeln!(
+            text,
+            "{:<10} {:>5} {:>7} {:>7} {:>17} {:>8}  {}",
+            row.release_date,
+            row.horizon_days,
+            pct(row.actual),
+            model,
+            band,
+            row.baseline.map_or_else(|| "-".to_owned(), pct),
+            row.item
+        );
+    }
+    text
 }

@@ -1,7 +1,8 @@
 //! Market figures computed from the wire model: weekly summaries, price premium over retail,
 //! bid/ask spread, AOV volatility, sales momentum, prices by size, seller payout after fees and
 //! the CSV export of weekly series, per-size quotes and alert matching. One file per concern:
-//! `weekly`, `prices`, `sizes`, `payout`, `table` (CSV), `alerts`, `trade` (where to buy and sell).
+//! `weekly`, `prices`, `sizes`, `payout`, `table` (CSV), `alerts`, `trade` (where to buy and sell),
+//! `premium` (the expected premium of a coming release) and `premium_backtest` (its backtest).
 //!
 //! Pure computation with no I/O and no UI, so every figure is unit-tested here and the panels
 //! only format what these functions return. A figure that cannot be computed honestly (no data,
@@ -13,6 +14,10 @@ mod portfolio;
 mod portfolio_csv;
 #[cfg(test)]
 mod portfolio_tests;
+pub mod premium;
+pub mod premium_backtest;
+#[cfg(test)]
+mod premium_tests;
 mod prices;
 mod sizes;
 mod table;
