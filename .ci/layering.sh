@@ -5,7 +5,8 @@
 #   model <- catalogue <- search <- service        (the service side)
 #   model <- client <- ui <- app                   (the window side)
 #   upstream <- service, client                    (outside HTTP: body caps, redirects, errors)
-#   model <- figures <- ui                         (pure arithmetic the views draw)
+#   model <- figures <- ui, service                (pure arithmetic: the views draw it, the
+#                                                   service estimates with it)
 #   durable <- catalogue, search, service, app     (replacing a whole file, crash-safe)
 #   model, durable <- userdb <- app                (the user's own data, its own SQLite file)
 #   cli: the binary's subcommands (`monitor`, `portfolio`), which wire the service and the
@@ -24,7 +25,7 @@ declare -A allowed=(
     [catalogue]="model durable"
     [search]="model catalogue durable"
     [upstream]=""
-    [service]="model catalogue search durable upstream"
+    [service]="model catalogue search durable upstream figures"
     [client]="model upstream"
     [figures]="model"
     [ui]="model client figures"

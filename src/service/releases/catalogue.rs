@@ -11,8 +11,10 @@
 use chrono::{Datelike as _, NaiveDate};
 use rusqlite::{Connection, OpenFlags, params};
 
-/// Releases before today the model learns from at most (the newest ones).
-pub const HISTORY_MAX: usize = 20_000;
+/// Releases before today the model learns from at most (the newest ones): the model is a dense
+/// ridge regression, its fit growing with releases times words squared; a thousand recent
+/// releases fit in about a second.
+pub const HISTORY_MAX: usize = 1_000;
 
 /// Days after release the premium is read over.
 pub const FIRST_DAYS: i64 = 30;
@@ -55,6 +57,8 @@ pub struct PastRelease {
     pub premium: f64,
     /// Days after release the premium was observed at.
     pub horizon_days: u32,
+    /// Its sizes with their price now (US cents), for how a model line's sizes price.
+    pub size_prices: Vec<(String, f64)>,
 }
 
 /// What the file holds for the calendar.
@@ -146,6 +150,9 @@ fn history(conn: &Connection, today: NaiveDate) -> Result<Vec<PastRelease>, Read
         "SELECT {COLUMNS} FROM products WHERE release_date < ?1 AND length(release_date) = 10
          AND retail_usd_cents > 0 ORDER BY release_date DESC, pk LIMIT ?2"
     ))?;
+    let mut variants = conn.prepare_cached(
+        "SELECT size, price_usd_cents FROM variants WHERE product_pk = ?1 AND price_usd_cents > 0",
+    )?;
     let mut weeks = conn.prepare_cached(
         "SELECT orders, aov_cents FROM weekly_orders
          WHERE product_pk = ?1 AND week_start >= ?2 AND week_start < ?3",
@@ -202,7 +209,13 @@ fn history(conn: &Connection, today: NaiveDate) -> Result<Vec<PastRelease>, Read
             ),
             None => continue,
         };
+        let size_prices = variants
+            .query_map([pk], |row| {
+                Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)? as f64))
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
         history.push(PastRelease {
+            size_prices,
             premium: price / retail as f64 - 1.0,
             retail_usd_cents: retail,
             horizon_days,
