@@ -35,7 +35,7 @@ fn the_drops_tab_lists_the_weeks_keeps_a_star_and_opens_the_product() {
     let mut harness = common::kittest::app_harness(AppInit {
         runtime: runtime.handle().clone(),
         key_store,
-        startup: StartupStatus::ready(&server.base_url()),
+        startup: StartupStatus::ready(server.base_url()),
         state: AppState::default(),
         screenshot: None,
         user_db: Some(user_db.clone()),

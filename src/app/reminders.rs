@@ -53,12 +53,10 @@ pub fn is_due(star: &DropStar, now: DateTime<Utc>) -> bool {
 #[must_use]
 pub fn reminder_text(star: &DropStar, now: DateTime<Utc>) -> (String, String) {
     let minutes = opens(star).map_or(0, |t| (t - now).num_minutes());
-    let when = if minutes > 0 {
-        format!("opens in {minutes} min")
-    } else if minutes == 0 {
-        "opens now".to_owned()
-    } else {
-        format!("opened {} min ago", -minutes)
+    let when = match minutes.cmp(&0) {
+        std::cmp::Ordering::Greater => format!("opens in {minutes} min"),
+        std::cmp::Ordering::Equal => "opens now".to_owned(),
+        std::cmp::Ordering::Less => format!("opened {} min ago", -minutes),
     };
     (
         format!("Solescope drop: {}", star.title),

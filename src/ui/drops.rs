@@ -4,6 +4,8 @@
 //! the backtest's published figures, its sources, and a star that sets a reminder. Filters by
 //! brand and by the user's sizes. Draws what it is given; the app fetches and keeps.
 
+use std::fmt::Write as _;
+
 use chrono::{DateTime, Datelike as _, Local, NaiveDate, Utc};
 
 use super::fetched::Fetched;
@@ -269,7 +271,7 @@ fn sources_ui(ui: &mut egui::Ui, answer: &ReleasesAnswer, pending: bool) {
         for source in &answer.sources {
             let mut text = format!("{} {}: {}", source.kind, source.name, source.releases);
             if let Some(at) = &source.read_at {
-                text.push_str(&format!(" (read {})", at.replace('T', " ")));
+                let _ = write!(text, " (read {})", at.replace('T', " "));
             }
             let label = ui.weak(text);
             if let Some(note) = &source.note {

@@ -105,7 +105,7 @@ fn money(cents: i64) -> f64 {
 
 /// Joins `candidates` into entries, in date order (then time, then title).
 #[must_use]
-pub fn merge(candidates: Vec<Candidate>) -> Vec<Merged> {
+pub fn merge(candidates: &[Candidate]) -> Vec<Merged> {
     let mut groups = Groups((0..candidates.len()).collect());
     let mut by_key: HashMap<String, usize> = HashMap::new();
     for (at, candidate) in candidates.iter().enumerate() {
@@ -195,7 +195,7 @@ fn entry(group: &[&Candidate]) -> Merged {
         .filter(|(_, currency)| !currency.is_empty())
         .or_else(|| {
             let mut by_rank: Vec<&&Candidate> = group.iter().collect();
-            by_rank.sort_by_key(|c| if c.kind == "store" { 1 } else { 0 });
+            by_rank.sort_by_key(|c| i32::from(c.kind == "store"));
             by_rank.iter().find_map(|c| c.retail.clone())
         });
     let mut codes: Vec<String> = Vec::new();
@@ -303,7 +303,7 @@ mod tests {
         let two_codes = candidate("catalogue", "315122-111/CW2288-111", 9);
         let other = candidate("snkrs", "CW2288 111", 9);
         let unrelated = candidate("catalogue", "DD1391-100", 7);
-        let merged = merge(vec![catalogue, launch, store, two_codes, other, unrelated]);
+        let merged = merge(&[catalogue, launch, store, two_codes, other, unrelated]);
         assert_eq!(merged.len(), 3, "{merged:#?}");
         let first = &merged[0].release;
         assert_eq!(first.product_id.as_deref(), Some("uuid-1"));
@@ -334,7 +334,7 @@ mod tests {
             sizes: Vec::new(),
             read_at: String::new(),
         });
-        let merged = merge(vec![catalogue, launch]);
+        let merged = merge(&[catalogue, launch]);
         assert_eq!(merged.len(), 1);
         let release = &merged[0].release;
         assert_eq!(release.method.as_deref(), Some("draw"));

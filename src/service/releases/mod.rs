@@ -98,7 +98,7 @@ struct Built {
     sources: Vec<CalendarSource>,
     model: PremiumModelInfo,
     stamp: Stamp,
-    built_at: Instant,
+    made_at: Instant,
 }
 
 /// The calendar of one service.
@@ -209,8 +209,7 @@ impl Calendar {
             }
             due
         };
-        if look && (built.built_at.elapsed() >= self.config.max_age || self.changed(state, &built))
-        {
+        if look && (built.made_at.elapsed() >= self.config.max_age || self.changed(state, &built)) {
             self.rebuild_in_background(state);
         }
         Ok(built)
@@ -323,7 +322,7 @@ async fn build(state: &Arc<ServiceState>, config: &ReleasesConfig) -> Result<Bui
         }
         sources.extend(stores);
         candidates.extend(store_candidates);
-        let mut merged: Vec<Merged> = merge::merge(candidates)
+        let mut merged: Vec<Merged> = merge::merge(&candidates)
             .into_iter()
             .filter(|m| m.date >= from && m.date < until)
             .collect();
@@ -343,7 +342,7 @@ async fn build(state: &Arc<ServiceState>, config: &ReleasesConfig) -> Result<Bui
             sources,
             model: info,
             stamp,
-            built_at: Instant::now(),
+            made_at: Instant::now(),
         })
     };
     tokio::task::spawn_blocking(work).await.map_err(|err| {

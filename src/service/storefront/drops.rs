@@ -87,6 +87,10 @@ pub fn published_unix(text: &str) -> Option<i64> {
 /// store's first pass (`arrivals`: product id to when it came). `matched` holds the catalogue
 /// products the crawl matched, by catalogue UUID.
 #[must_use]
+#[allow(
+    clippy::implicit_hasher,
+    reason = "called with the store catalogue's own maps only"
+)]
 pub fn store_drops(
     store: &StoreUrl,
     currency: Option<&str>,
