@@ -26,7 +26,7 @@ pub struct Snapshot {
     pub rows: usize,
     /// Rows left out for a retail of 0 (no premium over nothing).
     pub zero_retail: usize,
-    /// Rows left out for no release date (nothing to order them by).
+    /// Rows (with a retail price) left out for no release date (nothing to order them by).
     pub undated: usize,
     /// Rows left out as a repeat of an earlier row's title and release date.
     pub repeats: usize,
@@ -110,6 +110,11 @@ pub fn parse_snapshot(text: &str) -> Result<Snapshot, SnapshotError> {
             .ok()
             .filter(|value: &f64| value.is_finite() && *value >= 0.0)
             .ok_or_else(|| bad("retail", field(retail), "price"))?;
+        let retail_cents = (retail_dollars * 100.0).round() as i64;
+        if retail_cents == 0 {
+            snapshot.zero_retail += 1;
+            continue;
+        }
         let date_text = field(release);
         if date_text.is_empty() {
             snapshot.undated += 1;
@@ -117,11 +122,6 @@ pub fn parse_snapshot(text: &str) -> Result<Snapshot, SnapshotError> {
         }
         let date = NaiveDate::parse_from_str(date_text, "%Y-%m-%d")
             .map_err(|_| bad("release", date_text, "date (YYYY-MM-DD)"))?;
-        let retail_cents = (retail_dollars * 100.0).round() as i64;
-        if retail_cents == 0 {
-            snapshot.zero_retail += 1;
-            continue;
-        }
         let observed: f64 = field(premium)
             .parse()
             .ok()
