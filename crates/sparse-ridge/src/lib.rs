@@ -48,6 +48,7 @@ pub struct Fit {
 }
 
 /// `row · weights`.
+#[must_use]
 pub fn predict(row: &[(usize, f64)], weights: &[f64]) -> f64 {
     row.iter()
         .map(|&(column, value)| value * weights.get(column).copied().unwrap_or(0.0))
@@ -56,6 +57,7 @@ pub fn predict(row: &[(usize, f64)], weights: &[f64]) -> f64 {
 
 /// Fits `problem`; `None` when its equations are not positive definite (or a target is not
 /// a number).
+#[must_use]
 pub fn fit(problem: &Problem<'_>) -> Option<Fit> {
     let width = problem.penalties.len();
     if problem.targets.iter().any(|y| !y.is_finite()) {
