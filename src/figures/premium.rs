@@ -2,23 +2,27 @@
 //! before it, with a band and the basis it rests on; and the same per size, from how a model
 //! line's sizes price against its product average.
 //!
-//! The model is a ridge regression of `ln(1 + premium)` on the title's words (the model line,
-//! collaborations, kids' and women's runs all show in the title), the brand, the currency, the
-//! logarithm of the retail price and the logarithm of the horizon (days after release the
-//! premium is read at: premiums move after a drop, so the horizon is a feature, known in advance).
-//! It is fitted only on releases dated before a given day: a release's own price, or anything
-//! observed on or after its date, never reaches its estimate. The band is the spread of the
-//! model's leave-one-out errors on the releases it was fitted on (the errors it makes on a
-//! release it has not seen), at [`BAND_COVERAGE`]. `docs/premium-backtest.md` says how it fares
-//! on a real marketplace snapshot.
+//! The model is a ridge regression of `ln(1 + premium)` on the title's words (collaborations,
+//! kids' and women's runs all show in the title), the model line (the two words after the
+//! brand), the brand, the currency, the logarithm of the retail price and the logarithm of the
+//! horizon (days after release the premium is read at: premiums move after a drop, so the
+//! horizon is a feature, known in advance). It is made robust (reweighted towards the median
+//! error, which is what the backtest scores) and weights a release by its age (half as much
+//! every two years: the market moves). It is fitted only on releases dated before a given day:
+//! a release's own price, or anything observed on or after its date, never reaches its
+//! estimate. The band is the spread of the model's leave-one-out errors (each release's error
+//! with the model fitted without it) on the latest releases it was fitted on, at
+//! [`BAND_COVERAGE`]. `docs/premium-backtest.md` says how it fares on a real marketplace
+//! snapshot.
 //!
-//! Pure computation: no I/O. The linear algebra is nalgebra's (Cholesky, products).
+//! Pure computation: no I/O. The regression is the `sparse-ridge` crate's (nalgebra).
 
 use std::collections::HashMap;
 use std::fmt;
 
 use chrono::NaiveDate;
-use nalgebra::{DMatrix, DVector};
+
+use sparse_ridge::{self as ridge, SparseRow};
 
 /// The horizon of the calendar's estimate: the first 30 days after release.
 pub const FIRST_MONTH_DAYS: u32 = 30;
@@ -39,7 +43,8 @@ pub const MIN_SIZE_PRODUCTS: usize = 3;
 
 /// What the model reads, for the window's "based on" line.
 pub const FEATURES: &[&str] = &[
-    "title words (model line, collaboration, women's and kids' runs)",
+    "model line",
+    "title words (collaboration, colourway, women's and kids' runs)",
     "brand",
     "retail price",
     "days after release",
@@ -193,21 +198,33 @@ pub struct ModelParams {
     pub word_penalty: f64,
     /// Ridge penalty of the retail and horizon terms (small: they are few and well fed).
     pub numeric_penalty: f64,
-    /// Least releases a word must appear in to get a weight.
+    /// Least releases a word (or model line) must appear in to get a weight.
     pub min_word_releases: usize,
+    /// A release this many days older than the fit's date counts half as much (the market
+    /// moves); `None`: all count the same.
+    pub half_life_days: Option<u32>,
+    /// Reweighting rounds towards the median error (0: least squares on `ln(1 + premium)`).
+    pub robust_rounds: usize,
 }
 
 impl Default for ModelParams {
     fn default() -> Self {
         Self {
-            word_penalty: 40.0,
+            word_penalty: 20.0,
             numeric_penalty: 0.01,
             min_word_releases: 2,
+            half_life_days: Some(730),
+            robust_rounds: 5,
         }
     }
 }
 
-/// Numeric columns, after the word, brand and currency columns.
+/// The band is read from the model's errors on this many of the latest releases it was fitted
+/// on: the market moves, and the latest are the closest in time to the releases estimated.
+const BAND_RELEASES: usize = 300;
+/// The smallest error (in `ln(1 + premium)`) a robust reweighting divides by.
+const ROBUST_FLOOR: f64 = 0.05;
+/// Numeric columns, after the word, brand and currency columns, then the intercept.
 const NUMERIC: usize = 5;
 /// Centres of the logarithms, so the squares and products stay small.
 const LN_RETAIL_CENTRE: f64 = 5.0;
@@ -218,7 +235,8 @@ const LN_HORIZON_CENTRE: f64 = 5.0;
 pub struct PremiumModel {
     fitted_before: NaiveDate,
     releases: usize,
-    /// Indicator columns by name (`w:dunk`, `b:nike`, `c:usd`); numeric columns follow them,
+    /// Indicator columns by name (`w:dunk`, `l:nike|dunk low`, `b:nike`, `c:USD`); numeric
+    /// columns follow them,
     /// then the intercept.
     columns: HashMap<String, usize>,
     /// The fitted weights; empty when the fit failed or the history was thin.
@@ -250,6 +268,13 @@ impl PremiumModel {
                     .then_some((release, observed))
             })
             .collect();
+        // Oldest first: the band is read from the errors on the latest releases.
+        let mut known = known;
+        known.sort_by(|(a, _), (b, _)| {
+            a.release_date
+                .cmp(&b.release_date)
+                .then_with(|| a.title.cmp(&b.title))
+        });
         let mut model = Self {
             fitted_before: before,
             releases: known.len(),
@@ -270,19 +295,20 @@ impl PremiumModel {
         if known.len() < MIN_RELEASES {
             return model;
         }
-        let mut counts: HashMap<String, usize> = HashMap::new();
         let indicators: Vec<Vec<String>> = known
             .iter()
             .map(|(release, _)| indicators(release))
             .collect();
-        for names in &indicators {
-            for name in names {
-                *counts.entry(name.clone()).or_default() += 1;
-            }
+        let mut counts: HashMap<&String, usize> = HashMap::new();
+        for name in indicators.iter().flatten() {
+            *counts.entry(name).or_default() += 1;
         }
         let mut names: Vec<&String> = counts
-            .iter()
-            .filter(|(name, count)| !name.starts_with("w:") || **count >= params.min_word_releases)
+            .into_iter()
+            .filter(|(name, count)| {
+                !(name.starts_with("w:") || name.starts_with("l:"))
+                    || *count >= params.min_word_releases
+            })
             .map(|(name, _)| name)
             .collect();
         names.sort();
@@ -291,19 +317,40 @@ impl PremiumModel {
             .enumerate()
             .map(|(column, name)| (name.clone(), column))
             .collect();
-        let width = model.columns.len() + NUMERIC + 1;
-        let mut x = DMatrix::<f64>::zeros(known.len(), width);
-        let mut y = DVector::<f64>::zeros(known.len());
-        for (row, ((release, observed), names)) in known.iter().zip(&indicators).enumerate() {
-            let features = model.row(release, names, f64::from(observed.horizon_days));
-            x.set_row(row, &features.transpose());
-            y[row] = observed.premium.ln_1p();
-        }
-        let Some((weights, errors)) = ridge(&x, &y, model.penalties(params)) else {
+        let rows: Vec<SparseRow> = known
+            .iter()
+            .zip(&indicators)
+            .map(|((release, observed), names)| {
+                model.row(release, names, f64::from(observed.horizon_days))
+            })
+            .collect();
+        let targets: Vec<f64> = known
+            .iter()
+            .map(|(_, observed)| observed.premium.ln_1p())
+            .collect();
+        let row_weights: Vec<f64> = known
+            .iter()
+            .map(|(release, _)| {
+                params.half_life_days.map_or(1.0, |half_life| {
+                    let age_days = (before - release.release_date).num_days() as f64;
+                    0.5_f64.powf(age_days / f64::from(half_life.max(1)))
+                })
+            })
+            .collect();
+        let penalties = model.penalties(params);
+        let Some(fitted) = ridge::fit(&ridge::Problem {
+            rows: &rows,
+            targets: &targets,
+            row_weights: &row_weights,
+            penalties: &penalties,
+            robust_rounds: params.robust_rounds,
+            robust_floor: ROBUST_FLOOR,
+            errors_of_last: BAND_RELEASES,
+        }) else {
             return model;
         };
-        let (low, high) = band(errors);
-        model.weights = weights.iter().copied().collect();
+        let (low, high) = band(fitted.leave_one_out);
+        model.weights = fitted.weights;
         model.error_low = low;
         model.error_high = high;
         model
@@ -369,7 +416,7 @@ impl PremiumModel {
         let mut sum = [0.0_f64; 3];
         for &day in days {
             let row = self.row(release, &names, f64::from(day.max(1)));
-            let centre: f64 = row.iter().zip(&self.weights).map(|(a, b)| a * b).sum();
+            let centre = ridge::predict(&row, &self.weights);
             sum[0] += centre.exp_m1();
             sum[1] += (centre + self.error_low).exp_m1();
             sum[2] += (centre + self.error_high).exp_m1();
@@ -400,64 +447,35 @@ impl PremiumModel {
         })
     }
 
-    /// The feature row of a release read at `horizon_days`.
-    fn row(&self, release: &Release, names: &[String], horizon_days: f64) -> DVector<f64> {
-        let width = self.columns.len() + NUMERIC + 1;
-        let mut row = DVector::<f64>::zeros(width);
-        for name in names {
-            if let Some(&column) = self.columns.get(name) {
-                row[column] = 1.0;
-            }
-        }
+    /// The feature row of a release read at `horizon_days`: its known indicators, then the
+    /// numeric terms, then the intercept.
+    fn row(&self, release: &Release, names: &[String], horizon_days: f64) -> SparseRow {
+        let mut row: SparseRow = names
+            .iter()
+            .filter_map(|name| self.columns.get(name).map(|&column| (column, 1.0)))
+            .collect();
         let retail = (release.retail_cents as f64 / 100.0).ln() - LN_RETAIL_CENTRE;
         let horizon = horizon_days.max(1.0).ln() - LN_HORIZON_CENTRE;
         let numeric = self.columns.len();
-        row[numeric] = retail;
-        row[numeric + 1] = horizon;
-        row[numeric + 2] = horizon * horizon;
-        row[numeric + 3] = horizon * retail;
-        row[numeric + 4] = retail * retail;
-        row[width - 1] = 1.0;
+        row.extend([
+            (numeric, retail),
+            (numeric + 1, horizon),
+            (numeric + 2, horizon * horizon),
+            (numeric + 3, horizon * retail),
+            (numeric + 4, retail * retail),
+            (numeric + NUMERIC, 1.0),
+        ]);
         row
     }
 
-    fn penalties(&self, params: ModelParams) -> DVector<f64> {
-        let width = self.columns.len() + NUMERIC + 1;
-        DVector::from_fn(width, |column, _| {
-            if column < self.columns.len() {
-                params.word_penalty
-            } else if column < width - 1 {
-                params.numeric_penalty
-            } else {
-                // The intercept: a trace of penalty keeps the system positive definite.
-                1e-6
-            }
-        })
+    fn penalties(&self, params: ModelParams) -> Vec<f64> {
+        let indicators = self.columns.len();
+        let mut penalties = vec![params.word_penalty; indicators];
+        penalties.extend([params.numeric_penalty; NUMERIC]);
+        // The intercept: a trace of penalty keeps the system positive definite.
+        penalties.push(1e-6);
+        penalties
     }
-}
-
-/// Ridge regression: the weights minimising `|y − X w|² + Σ penalty_j w_j²`, and the
-/// leave-one-out errors `(y_i − x_i w) / (1 − h_ii)` (the error on each row with the model fitted
-/// without it, exact for ridge). `None` when the system is not positive definite.
-fn ridge(
-    x: &DMatrix<f64>,
-    y: &DVector<f64>,
-    penalties: DVector<f64>,
-) -> Option<(DVector<f64>, Vec<f64>)> {
-    let gram = x.tr_mul(x) + DMatrix::from_diagonal(&penalties);
-    let cholesky = gram.cholesky()?;
-    let weights = cholesky.solve(&x.tr_mul(y));
-    let inverse = cholesky.inverse();
-    let residuals = y - x * &weights;
-    // h_ii = x_i A⁻¹ x_iᵀ, the diagonal of X A⁻¹ Xᵀ, by rows.
-    let projected = x * inverse;
-    let errors = (0..x.nrows())
-        .map(|row| {
-            let leverage = projected.row(row).dot(&x.row(row));
-            residuals[row] / (1.0 - leverage).max(1e-9)
-        })
-        .collect();
-    Some((weights, errors))
 }
 
 /// The band's ends: the quantiles of `errors` that leave `(1 − BAND_COVERAGE) / 2` out on each
@@ -496,12 +514,19 @@ fn words(title: &str) -> Vec<String> {
     words
 }
 
-/// The indicator names of a release: its title's words, its brand and its currency.
+/// The indicator names of a release: its title's words, its model line, its brand and its
+/// currency.
 fn indicators(release: &Release) -> Vec<String> {
     let mut names: Vec<String> = words(&release.title)
         .into_iter()
         .map(|word| format!("w:{word}"))
         .collect();
+    // The model line as one indicator: `Jordan 4 Retro` apart from a `4` or a `Retro` elsewhere.
+    names.push(format!(
+        "l:{}|{}",
+        release.brand.trim().to_lowercase(),
+        model_line(&release.title, &release.brand)
+    ));
     names.push(format!("b:{}", release.brand.trim().to_lowercase()));
     names.push(format!("c:{}", release.currency.trim().to_uppercase()));
     names

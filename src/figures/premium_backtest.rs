@@ -4,7 +4,7 @@
 //!
 //! Pure computation over text already read: the command line reads the file.
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use chrono::{Datelike as _, Days, NaiveDate};
@@ -26,7 +26,7 @@ pub struct Snapshot {
     pub rows: usize,
     /// Rows left out for a retail of 0 (no premium over nothing).
     pub zero_retail: usize,
-    /// Rows left out for no release date (nothing to order them by).
+    /// Rows (with a retail price) left out for no release date (nothing to order them by).
     pub undated: usize,
     /// Rows left out as a repeat of an earlier row's title and release date.
     pub repeats: usize,
@@ -92,7 +92,7 @@ pub fn parse_snapshot(text: &str) -> Result<Snapshot, SnapshotError> {
         repeats: 0,
         read_on: NaiveDate::MIN,
     };
-    let mut seen: HashMap<(String, NaiveDate), ()> = HashMap::new();
+    let mut seen: HashSet<(String, NaiveDate)> = HashSet::new();
     for (index, record) in reader.records().enumerate() {
         let record = record?;
         let line = index + 2;
@@ -110,6 +110,11 @@ pub fn parse_snapshot(text: &str) -> Result<Snapshot, SnapshotError> {
             .ok()
             .filter(|value: &f64| value.is_finite() && *value >= 0.0)
             .ok_or_else(|| bad("retail", field(retail), "price"))?;
+        let retail_cents = (retail_dollars * 100.0).round() as i64;
+        if retail_cents == 0 {
+            snapshot.zero_retail += 1;
+            continue;
+        }
         let date_text = field(release);
         if date_text.is_empty() {
             snapshot.undated += 1;
@@ -117,18 +122,13 @@ pub fn parse_snapshot(text: &str) -> Result<Snapshot, SnapshotError> {
         }
         let date = NaiveDate::parse_from_str(date_text, "%Y-%m-%d")
             .map_err(|_| bad("release", date_text, "date (YYYY-MM-DD)"))?;
-        let retail_cents = (retail_dollars * 100.0).round() as i64;
-        if retail_cents == 0 {
-            snapshot.zero_retail += 1;
-            continue;
-        }
         let observed: f64 = field(premium)
             .parse()
             .ok()
             .filter(|value: &f64| value.is_finite() && *value > -1.0)
             .ok_or_else(|| bad("pricePremium", field(premium), "premium above -1"))?;
         let title = field(item).to_owned();
-        if seen.insert((title.clone(), date), ()).is_some() {
+        if !seen.insert((title.clone(), date)) {
             snapshot.repeats += 1;
             continue;
         }
@@ -292,7 +292,7 @@ pub fn brand_median(releases: &[Release], release: &Release) -> Option<f64> {
 fn median(values: &mut [f64]) -> f64 {
     values.sort_by(f64::total_cmp);
     let middle = values.len() / 2;
-    if values.len() % 2 == 0 {
+    if values.len().is_multiple_of(2) {
         f64::midpoint(values[middle - 1], values[middle])
     } else {
         values[middle]
@@ -338,7 +338,9 @@ pub fn backtest_csv(backtest: &Backtest) -> Result<String, csv::Error> {
             reason,
         ])?;
     }
-    let bytes = writer.into_inner().map_err(|err| err.into_error())?;
+    let bytes = writer
+        .into_inner()
+        .map_err(csv::IntoInnerError::into_error)?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
