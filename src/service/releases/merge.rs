@@ -126,13 +126,16 @@ pub fn merge(candidates: &[Candidate]) -> Vec<Merged> {
             }
         }
     }
-    // Store products the crawl did not match: by the codes in their SKUs, title and handle.
-    let coded: Vec<(String, i64)> = candidates
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| c.store_texts.is_none())
-        .flat_map(|(at, c)| c.codes.iter().map(move |code| (code.clone(), at as i64)))
-        .collect();
+    // Store products the crawl did not match: by the codes in their SKUs, title and handle. A
+    // code is indexed under its group, so that two sources writing one pair's code do not make
+    // it look like two products.
+    let mut coded: Vec<(String, i64)> = Vec::new();
+    for (at, candidate) in candidates.iter().enumerate() {
+        if candidate.store_texts.is_none() {
+            let root = i64::try_from(groups.root(at)).unwrap_or(i64::MAX);
+            coded.extend(candidate.codes.iter().map(|code| (code.clone(), root)));
+        }
+    }
     let index = CodeIndex::from_codes(coded.iter().map(|(code, at)| (code.as_str(), *at)));
     for (at, candidate) in candidates.iter().enumerate() {
         let Some((title, handle, skus)) = &candidate.store_texts else {
