@@ -5,8 +5,8 @@
 #   model <- catalogue <- search <- service        (the service side)
 #   model <- client <- ui <- app                   (the window side)
 #   upstream <- service, client                    (outside HTTP: body caps, redirects, errors)
-#   model <- figures <- ui, service                (pure arithmetic the views draw and the
-#                                                   service ranks flips by)
+#   model <- figures <- ui, service                (pure arithmetic: the views draw it, the
+#                                                   service ranks flips and estimates with it)
 #   durable <- catalogue, search, service, app     (replacing a whole file, crash-safe)
 #   model, durable <- userdb <- app                (the user's own data, its own SQLite file)
 #   cli: the binary's subcommands (`monitor`, `portfolio`, `man`), which wire the service and the

@@ -151,6 +151,7 @@ fn store_product(index: usize, drawn: &Drawn, plant: Plant) -> StoreProduct {
         product_type: "Sneakers".into(),
         tags: vec!["Sneakers".into()],
         updated_at: "2026-11-01T10:00:00-05:00".into(),
+        published_at: String::new(),
         variants,
         images: vec![],
     }

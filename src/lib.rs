@@ -9,10 +9,11 @@
 //! - [`upstream`]: the HTTP plumbing every outside source shares (body caps, timeouts,
 //!   same-origin redirects, `Retry-After`, JSON or an HTML page): the client and the
 //!   service's upstreams use it.
+//! - [`figures`]: pure market arithmetic over the wire types (the views draw it; the service's
+//!   premium estimates use it).
 //! - [`service`]: the HTTP service over the catalogue and the index, and the sources behind it.
 //! - [`client`]: the typed HTTP client the window talks through (to the local or a remote
 //!   service).
-//! - [`figures`]: pure market arithmetic over the wire types.
 //! - [`ui`]: the views, `*_ui` functions drawing what they are given.
 //! - [`userdb`]: the user's own SQLite file (watchlist, portfolio, alerts, history), migrated
 //!   step by step, served from its own thread.

@@ -92,6 +92,8 @@ enum Command {
     /// Write the manual pages, generated from this command line (for packaging).
     #[command(hide = true)]
     Man(cli::ManArgs),
+    /// Coming releases; `releases backtest` measures the premium estimate on a snapshot.
+    Releases(cli::ReleasesArgs),
 }
 
 #[derive(Debug, Args)]
@@ -255,6 +257,7 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Portfolio(command)) => cli::run_portfolio(command),
         Some(Command::Flips(args)) => cli::run_flips(&args),
         Some(Command::Man(args)) => cli::run_man(&args, Cli::command()),
+        Some(Command::Releases(args)) => cli::run_releases(args),
     }
 }
 

@@ -134,7 +134,7 @@ impl App {
         if let Some(id) = search_output.open {
             if matches!(
                 self.state.view,
-                View::Settings | View::Watchlist | View::Portfolio
+                View::Settings | View::Watchlist | View::Portfolio | View::Drops
             ) {
                 self.state.view = View::Product;
             }
@@ -152,6 +152,7 @@ impl App {
             }
             View::Portfolio => self.portfolio_view_ui(ui, ctx),
             // Scrolled: at 800 px high its sections run below the window.
+            View::Drops => self.drops_view_ui(ui, ctx),
             View::Settings => {
                 egui::ScrollArea::vertical()
                     .id_salt("settings")

@@ -15,6 +15,7 @@
 mod alerts;
 mod budget;
 mod connection;
+mod drops;
 mod export;
 mod fetches;
 pub mod headless;
@@ -26,6 +27,8 @@ pub mod monitor;
 pub mod notify;
 mod portfolio;
 mod prices;
+pub mod releases_export;
+pub mod reminders;
 mod requested;
 mod screenshot;
 mod sources;
@@ -121,6 +124,8 @@ pub struct App {
     /// again now and then: Settings, the badge, the monitor, *Where to buy* and the real-time
     /// tab read it.
     sources: sources::SourcesState,
+    /// The *Drops* tab: the calendar, the user's sizes and starred drops, the reminders.
+    drops: drops::DropsState,
 }
 
 impl App {
@@ -174,6 +179,7 @@ impl App {
             stores: stores::StoresState::default(),
             budget: budget::BudgetState::default(),
             sources: sources::SourcesState::default(),
+            drops: drops::DropsState::default(),
         };
         if let Some(path) = init.user_db {
             app.open_user_db(path);
@@ -381,6 +387,7 @@ impl App {
         self.alerts_tick(&ctx);
         self.stores_tick();
         self.budget_tick();
+        self.drops_tick();
         self.panels_ui(ui, &ctx);
         ui::widgets::focus_ring_ui(&ctx);
         if self.screenshot.is_some() {

@@ -14,6 +14,13 @@ pub struct NotifyError(String);
 pub trait Notifier: Send + Sync {
     /// Shows `firing`.
     fn notify(&self, firing: &AlertFiring) -> Result<(), NotifyError>;
+
+    /// Shows a starred drop's reminder (`app::reminders`). Notifiers that show nothing (tests
+    /// of alerts, headless runs) need not implement it.
+    fn remind(&self, title: &str, body: &str) -> Result<(), NotifyError> {
+        let _ = (title, body);
+        Ok(())
+    }
 }
 
 /// The notification's title and body: product, size, price and source.
@@ -43,6 +50,16 @@ pub fn notification_text(firing: &AlertFiring) -> (String, String) {
 pub struct DesktopNotifier;
 
 impl Notifier for DesktopNotifier {
+    fn remind(&self, title: &str, body: &str) -> Result<(), NotifyError> {
+        notify_rust::Notification::new()
+            .appname("Solescope")
+            .summary(title)
+            .body(body)
+            .show()
+            .map(drop)
+            .map_err(|err| NotifyError(err.to_string()))
+    }
+
     fn notify(&self, firing: &AlertFiring) -> Result<(), NotifyError> {
         let (title, body) = notification_text(firing);
         notify_rust::Notification::new()

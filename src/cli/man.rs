@@ -14,10 +14,10 @@ use clap_mangen::Man;
 use clap_mangen::roff::{Roff, bold, italic, roman};
 use solescope::app::monitor::lock::LOCK_FILE;
 use solescope::catalogue::demo::DEMO_FILE_NAME;
-use solescope::service::start::STORES_FILE;
+use solescope::service::start::{KICKSDB_MIRROR_FILE, KICKSDB_URL_ENV, STORES_FILE};
 use solescope::userdb::UserDb;
 
-use super::{KICKSDB_KEY_ENV, KICKSDB_MIRROR_FILE, KICKSDB_URL_ENV};
+use super::KICKSDB_KEY_ENV;
 
 /// `solescope man`.
 #[derive(Debug, Args)]

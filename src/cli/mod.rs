@@ -1,5 +1,6 @@
 //! The binary's subcommands over the user's own data: `solescope monitor` (the alert monitor
-//! without a window), `solescope portfolio import | export | value` and `solescope flips`. Like `main`, this is
+//! without a window), `solescope portfolio import | export | value`, `solescope flips` and
+//! `solescope releases`. Like `main`, this is
 //! where the service and the window's parts are wired together: each command starts the
 //! service in this process (the demo, or KicksDB with the key from the environment), talks to
 //! it through the client, and uses the user database in the data directory, as the window
@@ -26,8 +27,12 @@ use solescope::userdb::{UserDb, UserDbHandle};
 use super::{KICKSDB_KEY_ENV, SourceArg, catalogue_or_demo};
 
 mod flips;
+mod listing;
 mod man;
+mod releases;
+
 pub use self::flips::{FlipsArgs, run_flips};
+pub use self::releases::{ReleasesArgs, run_releases};
 pub use man::{ManArgs, run_man};
 
 /// The KicksDB budget, as Settings sets it; given here, it is saved in the user database for
@@ -293,6 +298,13 @@ pub fn run_monitor(args: &MonitorArgs) -> anyhow::Result<()> {
         tokio::task::spawn_blocking(move || opened.block_and_take())
             .await
             .context("opening the user database")??;
+        // Starred drops' reminders, beside the alerts (shown once with the window's).
+        let reminders = tokio::spawn(solescope::app::reminders::run(
+            Some(client.clone()),
+            db.clone(),
+            Arc::new(DesktopNotifier),
+            Arc::new(solescope::model::budget::SystemClock),
+        ));
         let (handle, run) = monitor::headless(
             client,
             db,
@@ -327,6 +339,7 @@ pub fn run_monitor(args: &MonitorArgs) -> anyhow::Result<()> {
         }
         tracing::info!("stopping");
         handle.stop();
+        reminders.abort();
         let _ = tokio::time::timeout(Duration::from_secs(5), task).await;
         server.shutdown().await;
         Ok(())

@@ -29,6 +29,7 @@ pub mod images;
 pub mod keystore;
 pub mod links;
 mod prices;
+pub mod releases;
 mod response;
 
 use std::fmt;

@@ -3,6 +3,7 @@
 //! the CSV export of weekly series, per-size quotes and alert matching. One file per concern:
 //! `weekly`, `prices`, `sizes`, `payout`, `table` (CSV), `alerts`, `trade` (where to buy and sell),
 //! `flips` (what a size in stock at a store leaves when sold on a marketplace).
+//! `premium` (the expected premium of a coming release) and `premium_backtest` (its backtest).
 //!
 //! Pure computation with no I/O and no UI, so every figure is unit-tested here and the panels
 //! only format what these functions return. A figure that cannot be computed honestly (no data,
@@ -16,6 +17,10 @@ mod portfolio;
 mod portfolio_csv;
 #[cfg(test)]
 mod portfolio_tests;
+pub mod premium;
+pub mod premium_backtest;
+#[cfg(test)]
+mod premium_tests;
 mod prices;
 mod sizes;
 mod table;

@@ -15,6 +15,7 @@ pub mod origin;
 pub mod portfolio;
 pub mod prices;
 pub mod realtime;
+pub mod releases;
 pub mod search;
 pub mod service;
 pub mod sources;

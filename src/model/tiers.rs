@@ -132,13 +132,14 @@ pub const fn country_feature(country: Country) -> Feature {
 }
 
 /// Every endpoint with the feature it needs (paths as the OpenAPI document writes them).
-pub const ENDPOINTS: [(&str, Feature); 8] = [
+pub const ENDPOINTS: [(&str, Feature); 9] = [
     ("GET /search", Feature::SearchUs),
     ("GET /product/{id}", Feature::SearchUs),
     ("GET /stats", Feature::SearchUs),
     ("GET /api/v2/products/{id}", Feature::SearchUs),
     ("GET /api/v3/retailer-a/products/{slug}", Feature::Retailer),
     ("GET /api/v2/products/{id}/orders", Feature::WeeklyOrders),
+    ("GET /api/v2/releases", Feature::ReleaseAndRetail),
     (
         "GET /api/v3/realtime/resale-a/products/{id}",
         Feature::Realtime,

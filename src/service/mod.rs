@@ -20,6 +20,7 @@ pub mod marketplace;
 pub mod openapi;
 pub mod origin;
 pub mod pool;
+pub mod releases;
 mod routes;
 pub mod shared;
 pub mod shelf;
@@ -95,6 +96,8 @@ pub struct ServiceConfig {
     pub store_reading: Option<StoreReading>,
     /// How the flip list is kept (`GET /api/v2/flips`).
     pub flips: flips::FlipsConfig,
+    /// How the release calendar is kept (`GET /api/v2/releases`).
+    pub releases: releases::ReleasesConfig,
 }
 
 /// Default of [`ServiceConfig::background_from`]: below it the hit store and the index file
@@ -118,6 +121,7 @@ impl ServiceConfig {
             storefront: StorefrontConfig::default(),
             store_reading: None,
             flips: flips::FlipsConfig::default(),
+            releases: releases::ReleasesConfig::default(),
         }
     }
 }
@@ -166,6 +170,8 @@ pub struct ServiceState {
     request_timeout: std::time::Duration,
     /// The flip list, built in the background once asked for.
     flips: Arc<flips::Flips>,
+    /// The release calendar, built from the sources above.
+    calendar: releases::Calendar,
 }
 
 impl std::fmt::Debug for ServiceState {
@@ -231,6 +237,7 @@ impl ServiceState {
             max_in_flight: config.max_in_flight.max(1),
             request_timeout: config.request_timeout,
             flips,
+            calendar: releases::Calendar::new(config.releases.clone()),
         }))
     }
 

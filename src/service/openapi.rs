@@ -14,7 +14,9 @@ use serde_json::{Value, json};
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use super::routes::{catalogue, flips, images, prices, realtime, sources, subscriptions, v2};
+use super::routes::{
+    catalogue, flips, images, prices, realtime, releases, sources, subscriptions, v2,
+};
 
 /// The interface's OpenAPI document.
 #[derive(OpenApi)]
@@ -35,6 +37,7 @@ use super::routes::{catalogue, flips, images, prices, realtime, sources, subscri
         prices::prices,
         prices::budget,
         flips::flips,
+        releases::releases,
         sources::sources,
         subscriptions::list,
         subscriptions::one,
@@ -123,6 +126,7 @@ fn parameter_schema(path: &str, name: &str) -> Option<Value> {
         }),
         ("/api/v2/prices", "market") => json!({"type": "string", "pattern": COUNTRY_PATTERN}),
         ("/api/v2/flips", name) => return flips_parameter_schema(name),
+        ("/api/v2/releases", name) => return releases_parameter_schema(name),
         ("/api/v2/subscriptions/{tier}", "tier") => {
             codes(crate::model::Tier::ALL.iter().map(|t| t.as_str()).collect())
         }
@@ -187,6 +191,23 @@ fn flips_parameter_schema(name: &str) -> Option<Value> {
         "brand" => texts(f::MAX_BRAND_CHARS, ID_PATTERN),
         "store_shipping" => texts(f::MAX_STORE_CHARS + 20, f::STORE_SHIPPING_PATTERN),
         "store_tax" => texts(f::MAX_STORE_CHARS + 20, f::STORE_TAX_PATTERN),
+        _ => return None,
+    })
+}
+
+/// The schema of a parameter of `/api/v2/releases`.
+fn releases_parameter_schema(name: &str) -> Option<Value> {
+    use super::routes::releases::{MAX_FILTER_CHARS, MAX_RELEASE_PAGE};
+    use crate::model::releases::{MAX_RELEASE_DAYS, MAX_RELEASE_LIMIT};
+    let bounded = |max: u32| json!({"type": "integer", "minimum": 1, "maximum": max});
+    Some(match name {
+        "days" => bounded(MAX_RELEASE_DAYS),
+        "page" => bounded(MAX_RELEASE_PAGE),
+        "limit" => bounded(MAX_RELEASE_LIMIT),
+        "from" => {
+            json!({"type": "string", "format": "date", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"})
+        }
+        "brand" | "size" => json!({"type": "string", "maxLength": MAX_FILTER_CHARS}),
         _ => return None,
     })
 }

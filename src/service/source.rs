@@ -170,6 +170,42 @@ pub trait CatalogueSource: Send + Sync {
     async fn budget(&self) -> Option<Result<crate::model::budget::BudgetStatus, String>> {
         None
     }
+
+    /// What a live source knows of coming releases beyond the products of its catalogue file
+    /// (launches with their mechanics), read from its upstream when that is due (at most once
+    /// a day) and waited for at most `wait`, else answered as held. `None`: a source with no
+    /// such upstream (the demo, an imported catalogue).
+    async fn coming(&self, wait: std::time::Duration) -> Option<ComingFromUpstream> {
+        let _ = wait;
+        None
+    }
+}
+
+/// A coming launch a live source lists (SNKRS), with how it drops.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Launch {
+    /// The title.
+    pub title: String,
+    /// Its style codes, as written.
+    pub style_codes: Vec<String>,
+    /// A picture URL, empty when none.
+    pub image: String,
+    /// Its page at the launch source, empty when unknown.
+    pub link: String,
+    /// How and when it drops.
+    pub mechanics: crate::model::releases::Mechanics,
+}
+
+/// What a live source knows of coming releases beyond its catalogue file.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ComingFromUpstream {
+    /// The launches not over yet.
+    pub launches: Vec<Launch>,
+    /// How each of its reads stands (`catalogue`: the coming products written into its
+    /// catalogue file; `snkrs`: the launches), with when each was read and what to know.
+    pub sources: Vec<crate::model::releases::CalendarSource>,
+    /// Grows with every read that landed, so a calendar built before knows it is stale.
+    pub generation: u64,
 }
 
 /// Appends the JSON array of `hits` to `out`, without the fields `tier` does not get; `out` is

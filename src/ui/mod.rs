@@ -5,6 +5,7 @@ pub mod alerts;
 pub mod budget;
 pub mod chart_text;
 pub mod detail;
+pub mod drops;
 pub mod fetched;
 pub mod format;
 pub mod images;

@@ -100,19 +100,22 @@ pub enum View {
     Alerts,
     /// The pairs held and sold.
     Portfolio,
+    /// The release calendar.
+    Drops,
     /// Settings.
     Settings,
 }
 
 impl View {
     /// Every view, in tab order.
-    pub const ALL: [View; 7] = [
+    pub const ALL: [View; 8] = [
         View::Product,
         View::Orders,
         View::Realtime,
         View::Watchlist,
         View::Alerts,
         View::Portfolio,
+        View::Drops,
         View::Settings,
     ];
 
@@ -126,6 +129,7 @@ impl View {
             View::Watchlist => "Watchlist",
             View::Alerts => "Alerts",
             View::Portfolio => "Portfolio",
+            View::Drops => "Drops",
             View::Settings => "Settings",
         }
     }
@@ -140,6 +144,7 @@ impl View {
             View::Watchlist => "watchlist",
             View::Alerts => "alerts",
             View::Portfolio => "portfolio",
+            View::Drops => "drops",
             View::Settings => "settings",
         }
     }

@@ -28,6 +28,7 @@ use crate::durable;
 
 pub mod alerts;
 pub mod budget;
+pub mod drops;
 pub mod history;
 pub mod portfolio;
 pub mod stores;
@@ -47,6 +48,8 @@ pub const MIGRATIONS: &[&str] = &[
     include_str!("stores.sql"),
     // price history: the store a retail price was read at, part of the key.
     include_str!("history_store.sql"),
+    // drops: the user's sizes and the starred drops with their reminders.
+    include_str!("drops.sql"),
 ];
 
 /// What can go wrong with the user's database.

@@ -460,7 +460,8 @@ pub fn stockx_product(pair: &Pair, market: &str, display: Display, today: NaiveD
         "min_price": min_price,
         "max_price": max_price,
         "avg_price": avg_price,
-        "upcoming": false,
+        // A pair released after the mock's today is one StockX lists as coming.
+        "upcoming": pair.release_date > today.format("%Y-%m-%d").to_string().as_str(),
         "updated_at": updated,
         "created_at": format!("{}T00:00:00Z", pair.release_date),
         "short_description": pair.sku,
@@ -855,4 +856,143 @@ pub fn price_output(
         product["variants"] = Value::Array(variants);
     }
     product
+}
+
+/// The day `days` after `today` (`YYYY-MM-DD`, leaked: a test process starts few mocks).
+fn day_after(today: NaiveDate, days: i64) -> &'static str {
+    leak(
+        (today + Duration::days(days))
+            .format("%Y-%m-%d")
+            .to_string(),
+    )
+}
+
+/// Two pairs StockX lists as coming (release dates after `today`), real releases' names,
+/// style codes and retail prices; no sales yet and no asks but one size.
+///
+/// - Air Jordan 4 Retro 'Military Blue' `FV5029-141`, $215, in five days: SNKRS lists it too
+///   (its code written `FV5029 141`), and the mock store publishes it;
+/// - Air Jordan 11 Retro 'Legend Blue' `CT8012-104`, $230, in twelve days: StockX only.
+pub fn coming_pairs(today: NaiveDate) -> Vec<&'static Pair> {
+    let base = generated_pairs(1)[0];
+    let sizes = |code: u64| -> &'static [Size] {
+        let run = [("8", "7", "41"), ("9", "8", "42.5"), ("10", "9", "44")];
+        let sizes: Vec<Size> = run
+            .iter()
+            .enumerate()
+            .map(|(at, (us, uk, eu))| Size {
+                us,
+                uk,
+                eu,
+                ask_usd: if at == 1 { 320 } else { 0 },
+                asks: i32::from(at == 1),
+                gtin: leak(upc(code * 10 + at as u64)),
+            })
+            .collect();
+        Box::leak(sizes.into_boxed_slice())
+    };
+    let military = Pair {
+        id: "c0de0004-0000-4000-8000-fv5029141000",
+        slug: "air-jordan-4-retro-military-blue-2024",
+        goat_slug: "air-jordan-4-retro-military-blue-fv5029-141",
+        title: "Jordan 4 Retro Military Blue (2024)",
+        primary_title: "Jordan 4 Retro",
+        secondary_title: "Military Blue (2024)",
+        brand: "Jordan",
+        model: "Air Jordan 4",
+        sku: "FV5029-141",
+        colorway: "Off White/Military Blue-Neutral Grey",
+        release_date: day_after(today, 5),
+        retail_usd: 215,
+        rank: 40,
+        weekly_orders: 0,
+        history_days: 0,
+        daily_orders: 0,
+        sizes: sizes(60_000_000_001),
+        ..*base
+    };
+    let legend = Pair {
+        id: "c0de0011-0000-4000-8000-ct8012104000",
+        slug: "air-jordan-11-retro-legend-blue-2024",
+        goat_slug: "air-jordan-11-retro-legend-blue-ct8012-104",
+        title: "Jordan 11 Retro Legend Blue (2024)",
+        primary_title: "Jordan 11 Retro",
+        secondary_title: "Legend Blue (2024)",
+        brand: "Jordan",
+        model: "Air Jordan 11",
+        sku: "CT8012-104",
+        colorway: "White/Legend Blue-Black",
+        release_date: day_after(today, 12),
+        retail_usd: 230,
+        rank: 41,
+        weekly_orders: 0,
+        history_days: 0,
+        daily_orders: 0,
+        sizes: sizes(60_000_000_002),
+        ..*base
+    };
+    vec![
+        &*Box::leak(Box::new(military)),
+        &*Box::leak(Box::new(legend)),
+    ]
+}
+
+/// The launch time `days` after `today` at `hour`:00 UTC, as SNKRS writes it.
+fn launch_time(today: NaiveDate, days: i64, hour: u32) -> String {
+    format!("{}T{hour:02}:00:00.000Z", today + Duration::days(days))
+}
+
+/// `SnkrsProduct[]` (SDK types, research notes "SNKRS launches") as of `today`:
+///
+/// - the Jordan 4 'Military Blue' as SNKRS writes it (`FV5029 141`, with a space): a draw (DAN)
+///   in five days at 15:00 UTC, one pair per account, sizes with stock levels (one out of stock);
+/// - a first-come-first-served launch (FLOW) in two days at 14:00 UTC that no other source
+///   lists (an invented style code, `HM9999-100`), exclusive access;
+/// - a T-shirt (APPAREL) and a launch that opened twenty days ago: no calendar entry.
+pub fn snkrs_products(today: NaiveDate) -> Vec<Value> {
+    let variant = |size: &str, level: &str| {
+        json!({"original_size": size, "local_size": size, "local_size_type": "M",
+               "gtin": "", "available": level != "OOS", "stock_level": level, "method": ""})
+    };
+    vec![
+        json!({
+            "id": "5f1e2d3c-0001-4000-8000-000000000001", "slug": "air-jordan-4-military-blue-fv5029-141",
+            "title": "Air Jordan 4", "subtitle": "Military Blue", "skus": ["FV5029 141"],
+            "country": "US", "currency": "USD", "merch_group": "US", "msrp": 215, "price": 215,
+            "product_type": "FOOTWEAR", "status": "ACTIVE", "available": false,
+            "exclusive_access": false, "quantity_limit": 1,
+            "commerce_start_date": launch_time(today, 5, 15),
+            "images": ["https://images.snkrs-mock.invalid/fv5029-141.jpg"], "descriptions": [],
+            "launches": [{"launch_method": "DAN", "start_date": launch_time(today, 5, 15),
+                          "invitation_only": false, "payment_method": "PREPAY"}],
+            "variants": [variant("8", "HIGH"), variant("9", "LOW"), variant("10", "OOS")]
+        }),
+        json!({
+            "id": "5f1e2d3c-0002-4000-8000-000000000002", "slug": "air-max-1-mock-launch-hm9999-100",
+            "title": "Air Max 1", "subtitle": "Mock Launch", "skus": ["HM9999-100"],
+            "country": "US", "currency": "USD", "merch_group": "US", "msrp": "150.00",
+            "price": 150, "product_type": "FOOTWEAR", "status": "ACTIVE", "available": false,
+            "exclusive_access": true, "quantity_limit": 2,
+            "commerce_start_date": launch_time(today, 2, 14), "images": [], "descriptions": [],
+            "launches": [{"launch_method": "FLOW", "start_date": launch_time(today, 2, 14),
+                          "invitation_only": false, "payment_method": "CARD"}],
+            "variants": [variant("9", "HIGH"), variant("9.5", "HIGH")]
+        }),
+        json!({
+            "id": "5f1e2d3c-0003-4000-8000-000000000003", "slug": "jordan-tee",
+            "title": "Jordan Tee", "subtitle": "Black", "skus": ["FN0000-010"], "country": "US",
+            "currency": "USD", "msrp": 40, "product_type": "APPAREL", "status": "ACTIVE",
+            "commerce_start_date": launch_time(today, 3, 14),
+            "launches": [{"launch_method": "FLOW", "start_date": launch_time(today, 3, 14)}],
+            "variants": []
+        }),
+        json!({
+            "id": "5f1e2d3c-0004-4000-8000-000000000004", "slug": "dunk-low-past",
+            "title": "Dunk Low", "subtitle": "Past", "skus": ["DD1391-100"], "country": "US",
+            "currency": "USD", "msrp": 110, "product_type": "FOOTWEAR", "status": "ACTIVE",
+            "commerce_start_date": launch_time(today, -20, 14),
+            "launches": [{"launch_method": "LEO", "start_date": launch_time(today, -20, 14)}],
+            "variants": [variant("9", "OOS")]
+        }),
+    ]
 }

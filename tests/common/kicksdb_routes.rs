@@ -28,6 +28,7 @@ pub(super) fn router(shared: Arc<Shared>) -> Router {
         )
         .route("/v3/utils/brands", get(brands))
         .route("/v3/stockx/prices", post(prices))
+        .route("/v3/snkrs/products", get(snkrs))
         .fallback(|| async { Refusal::new(StatusCode::NOT_FOUND, "No such path") })
         .layer(middleware::from_fn_with_state(
             Arc::clone(&shared),
@@ -139,6 +140,7 @@ fn market(params: &HashMap<String, String>) -> Result<String, Refusal> {
 enum Filter {
     Equals(String, String),
     BarcodesIn(Vec<String>),
+    Upcoming(bool),
 }
 
 fn unquote(text: &str) -> String {
@@ -168,6 +170,11 @@ fn parse_filters(text: &str) -> Result<Vec<Filter>, Refusal> {
             return Ok(Filter::BarcodesIn(inner.split(',').map(unquote).collect()));
         }
         match clause.split_once('=') {
+            Some((field, value)) if field.trim() == "upcoming" => match value.trim() {
+                "true" => Ok(Filter::Upcoming(true)),
+                "false" => Ok(Filter::Upcoming(false)),
+                _ => Err(unsupported()),
+            },
             Some((field, value)) if ["sku", "slug", "brand"].contains(&field.trim()) => {
                 Ok(Filter::Equals(field.trim().to_owned(), unquote(value)))
             }
@@ -177,8 +184,9 @@ fn parse_filters(text: &str) -> Result<Vec<Filter>, Refusal> {
     text.split(" AND ").map(clause).collect()
 }
 
-fn passes(pair: &Pair, filter: &Filter) -> bool {
+fn passes(pair: &Pair, filter: &Filter, today: &str) -> bool {
     match filter {
+        Filter::Upcoming(upcoming) => (pair.release_date > today) == *upcoming,
         Filter::Equals(field, value) => match field.as_str() {
             "sku" => pair.sku == value,
             "slug" => pair.slug == value,
@@ -229,10 +237,11 @@ async fn search(
         _ => Vec::new(),
     };
     let query = params.get("query").map_or("", String::as_str);
+    let today = shared.config.today.format("%Y-%m-%d").to_string();
     let mut pairs: Vec<&Pair> = shared
         .pairs()
         .into_iter()
-        .filter(|p| matches_query(p, query) && filters.iter().all(|f| passes(p, f)))
+        .filter(|p| matches_query(p, query) && filters.iter().all(|f| passes(p, f, &today)))
         .collect();
     match params.get("sort").map(String::as_str) {
         None | Some("rank") => pairs.sort_by_key(|p| p.rank),
@@ -406,6 +415,35 @@ async fn prices(
         Value::Null
     } else {
         Value::Array(found)
+    };
+    Ok(Json(json!({"data": data, "meta": {}})).into_response())
+}
+
+/// `GET /v3/snkrs/products?query=&filters=&sort=id:asc|id:desc` (paid): the launches of
+/// `data::snkrs_products` when the mock serves coming releases, else none (`data: null`). The
+/// note lists no paging for it: one answer.
+async fn snkrs(
+    State(shared): State<Arc<Shared>>,
+    Query(params): Params,
+) -> Result<Response, Refusal> {
+    if let Some(sort) = params.get("sort")
+        && !["id:asc", "id:desc"].contains(&sort.as_str())
+    {
+        return Err(Refusal::bad_param(
+            "sort",
+            sort,
+            "expected id:asc or id:desc",
+        ));
+    }
+    let launches = if shared.config.coming_releases {
+        data::snkrs_products(shared.config.today)
+    } else {
+        Vec::new()
+    };
+    let data = if launches.is_empty() {
+        Value::Null
+    } else {
+        Value::Array(launches)
     };
     Ok(Json(json!({"data": data, "meta": {}})).into_response())
 }

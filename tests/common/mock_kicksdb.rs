@@ -62,11 +62,13 @@ pub enum Endpoint {
     GoatSearch,
     /// `POST /v3/stockx/prices` (batched prices, up to 50 style codes).
     Prices,
+    /// `GET /v3/snkrs/products` (SNKRS launches, paid).
+    Snkrs,
 }
 
 impl Endpoint {
     /// Every endpoint.
-    pub const ALL: [Self; 8] = [
+    pub const ALL: [Self; 9] = [
         Self::Search,
         Self::Product,
         Self::DailySales,
@@ -75,6 +77,7 @@ impl Endpoint {
         Self::Brands,
         Self::GoatSearch,
         Self::Prices,
+        Self::Snkrs,
     ];
     /// The real-time endpoints (60 calls a minute per key upstream).
     pub const REALTIME: [Self; 2] = [Self::RealtimeGoat, Self::RealtimeRelated];
@@ -98,6 +101,7 @@ impl Endpoint {
             ["v3", "utils", "brands"] => Some(Self::Brands),
             ["v3", "goat", "products"] => Some(Self::GoatSearch),
             ["v3", "stockx", "prices"] => Some(Self::Prices),
+            ["v3", "snkrs", "products"] => Some(Self::Snkrs),
             _ => None,
         }
     }
@@ -211,6 +215,9 @@ pub struct MockConfig {
     /// Invented pairs added after the five real ones (`data::generated_pairs`), for tests
     /// that need many style codes.
     pub extra_products: usize,
+    /// Serve coming releases: the pairs of `data::coming_pairs` (StockX lists them as
+    /// `upcoming`) and the launches of `data::snkrs_products` (else SNKRS lists none).
+    pub coming_releases: bool,
 }
 
 impl Default for MockConfig {
@@ -225,6 +232,7 @@ impl Default for MockConfig {
             plan_gates: Vec::new(),
             realtime_limit_per_minute: None,
             extra_products: 0,
+            coming_releases: false,
         }
     }
 }
@@ -351,6 +359,9 @@ impl MockKicksdb {
             .build()?;
         let mut pairs: Vec<&'static data::Pair> = data::PAIRS.iter().collect();
         pairs.extend(data::generated_pairs(config.extra_products));
+        if config.coming_releases {
+            pairs.extend(data::coming_pairs(config.today));
+        }
         let shared = Arc::new(Shared {
             bearer: format!("Bearer {}", config.key),
             plan_gates: Mutex::new(config.plan_gates.clone()),

@@ -552,6 +552,13 @@ impl MockStorefront {
         state.products.get_mut(handle).unwrap().updated_at = updated_at.into();
     }
 
+    /// Publishes `product` (a new handle, last in the feed), as a store does a new release.
+    pub fn publish(&self, product: MockProduct) {
+        let mut state = self.state.lock().unwrap();
+        state.order.push(product.handle.clone());
+        state.products.insert(product.handle.clone(), product);
+    }
+
     /// Takes `handle` off the store.
     pub fn remove(&self, handle: &str) {
         let mut state = self.state.lock().unwrap();
@@ -955,4 +962,27 @@ fn huge_page(megabytes: usize) -> Response {
         HeaderValue::from_static("application/json"),
     );
     response
+}
+
+/// A release as a store lists it ahead of its drop: its own `handle` and `title`, SKUs of the
+/// style code `code` with the size after it (`FV5029141-085`), published at `published_at` (ISO
+/// 8601 with the shop's offset; ahead of now: the store opens it then), three sizes at `price_minor`.
+pub fn coming_shoe(
+    handle: &str,
+    id: u64,
+    title: &str,
+    vendor: &str,
+    code: &str,
+    published_at: &str,
+    price_minor: i64,
+) -> MockProduct {
+    let mut product = sneaker(handle, id, title, "USD", 2, price_minor, &[8.5, 9.0, 10.0]);
+    product.vendor = vendor.into();
+    product.published_at = published_at.into();
+    for (i, variant) in product.variants.iter_mut().enumerate() {
+        variant.sku = format!("{code}-{:03}", [85, 90, 100][i]);
+        variant.barcode = None;
+        variant.available = true;
+    }
+    product
 }

@@ -56,7 +56,7 @@ impl Kicksdb {
     /// Writes products to the mirror, in order, then `then` reads what the answer needs of
     /// them (by their `pk`s) in the same turn on the writer; they join the mirror's search
     /// index before the answer is given.
-    async fn mirror_products<T: Send + 'static>(
+    pub(super) async fn mirror_products<T: Send + 'static>(
         &self,
         products: Vec<StockxProduct>,
         country: Country,

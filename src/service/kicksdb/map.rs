@@ -4,13 +4,16 @@
 use std::collections::BTreeMap;
 
 use super::wire::{
-    GoatRealtimeProduct, ProductSale, RelatedItem, StockxProduct, StockxRelatedNode, Trait,
+    GoatRealtimeProduct, ProductSale, RelatedItem, SnkrsProduct, StockxProduct, StockxRelatedNode,
+    Trait,
 };
 use crate::catalogue::mirror::{MirrorProduct, MirrorVariant, MirrorWeek};
+use crate::model::releases::{Mechanics, SizeStock, method_from_code};
 use crate::model::{
     Amount, LocalizedPrice, Market, MarketState, Media, ResaleAProduct, ResaleBNode,
     SalesInformation, SizeOption,
 };
+use crate::service::source::Launch;
 
 /// Whole units of a currency to cents.
 fn cents(units: i64) -> i64 {
@@ -347,5 +350,214 @@ pub fn resale_b_from_stockx(item: RelatedItem) -> ResaleBNode {
                 number_of_bids: node.market.state.number_of_bids.unwrap_or(0),
             },
         },
+    }
+}
+
+/// An ISO 8601 time as UTC: with its offset, or, written without one, taken as UTC.
+fn utc_time(text: &str) -> Option<chrono::DateTime<chrono::Utc>> {
+    let text = text.trim();
+    chrono::DateTime::parse_from_rfc3339(text)
+        .map(|t| t.with_timezone(&chrono::Utc))
+        .ok()
+        .or_else(|| {
+            chrono::NaiveDateTime::parse_from_str(text, "%Y-%m-%dT%H:%M:%S%.f")
+                .ok()
+                .map(|t| t.and_utc())
+        })
+}
+
+/// The first picture of a SNKRS product: a URL, or an object's `url` or `src`.
+fn first_image(images: &[serde_json::Value]) -> String {
+    images
+        .iter()
+        .find_map(|image| match image {
+            serde_json::Value::String(url) => Some(url.trim().to_owned()),
+            serde_json::Value::Object(map) => map
+                .get("url")
+                .or_else(|| map.get("src"))
+                .and_then(serde_json::Value::as_str)
+                .map(|url| url.trim().to_owned()),
+            _ => None,
+        })
+        .filter(|url| !url.is_empty())
+        .unwrap_or_default()
+}
+
+/// A SNKRS product as a coming launch, read at `read_at` (RFC 3339):
+///
+/// - the launch is the earliest of its `launches[]` with a readable `start_date` (its method,
+///   start and invitation rule); with none, `commerce_start_date` with no method; with neither
+///   time, no launch (`None`), since a calendar entry needs a time;
+/// - apparel (`product_type` other than `FOOTWEAR`, when given) is no sneaker launch: `None`;
+/// - the title is `title` and the colorway (`subtitle`) in quotes;
+/// - sizes are `variants[]` as listed (US size, local size and type, stock level), a size
+///   available when the source says so, else when its stock level is not `OOS`;
+/// - the link is the product's SNKRS page (`https://www.nike.com/launch/t/<slug>`, the public
+///   address SNKRS products have), empty without a slug.
+#[must_use]
+pub fn launch_from_snkrs(product: &SnkrsProduct, read_at: &str) -> Option<Launch> {
+    let kind = product.product_type.trim();
+    if !kind.is_empty() && !kind.eq_ignore_ascii_case("FOOTWEAR") {
+        return None;
+    }
+    let launch = product
+        .launches
+        .iter()
+        .filter_map(|launch| Some((utc_time(&launch.start_date)?, launch)))
+        .min_by_key(|(at, _)| *at);
+    let (starts_at, method_code, invitation_only) = match launch {
+        Some((at, launch)) => (
+            at,
+            launch.launch_method.trim().to_ascii_uppercase(),
+            launch.invitation_only.unwrap_or(false),
+        ),
+        None => (
+            utc_time(&product.commerce_start_date)?,
+            String::new(),
+            false,
+        ),
+    };
+    let subtitle = product.subtitle.trim();
+    let title = if subtitle.is_empty() || product.title.contains(subtitle) {
+        product.title.trim().to_owned()
+    } else {
+        format!("{} '{subtitle}'", product.title.trim())
+    };
+    let sizes = product
+        .variants
+        .iter()
+        .filter(|v| !v.original_size.is_empty() || !v.local_size.is_empty())
+        .map(|v| {
+            let stock_level = v.stock_level.trim().to_ascii_uppercase();
+            SizeStock {
+                size: if v.original_size.is_empty() {
+                    v.local_size.clone()
+                } else {
+                    v.original_size.clone()
+                },
+                local_size: v.local_size.clone(),
+                size_type: v.local_size_type.trim().to_ascii_uppercase(),
+                available: v
+                    .available
+                    .unwrap_or(stock_level != "OOS" && !stock_level.is_empty()),
+                stock_level,
+            }
+        })
+        .collect();
+    let slug = product.slug.trim();
+    Some(Launch {
+        title,
+        style_codes: product
+            .skus
+            .iter()
+            .map(|code| code.trim().to_owned())
+            .filter(|code| !code.is_empty())
+            .collect(),
+        image: first_image(&product.images),
+        link: if slug.is_empty() {
+            String::new()
+        } else {
+            format!("https://www.nike.com/launch/t/{slug}")
+        },
+        mechanics: Mechanics {
+            source: "snkrs".to_owned(),
+            method: if method_code.is_empty() {
+                String::new()
+            } else {
+                method_from_code(&method_code)
+            },
+            method_code,
+            starts_at: starts_at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            msrp: product.msrp.filter(|m| *m > 0.0),
+            currency: product.currency.trim().to_ascii_uppercase(),
+            country: product.country.trim().to_ascii_uppercase(),
+            quantity_limit: product
+                .quantity_limit
+                .filter(|q| *q >= 1.0 && *q <= f64::from(u32::MAX))
+                .map(|q| q as u32),
+            exclusive_access: product.exclusive_access.unwrap_or(false),
+            invitation_only,
+            sizes,
+            read_at: read_at.to_owned(),
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn snkrs(json: serde_json::Value) -> SnkrsProduct {
+        serde_json::from_value(json).unwrap()
+    }
+
+    #[test]
+    fn a_snkrs_product_maps_field_by_field() {
+        let product = snkrs(serde_json::json!({
+            "id": "a1b2", "slug": "air-jordan-4-military-blue-fv5029-141",
+            "title": "Air Jordan 4", "subtitle": "Military Blue",
+            "skus": ["FV5029-141", " "], "country": "us", "currency": "usd",
+            "msrp": "215.00", "price": 215, "product_type": "FOOTWEAR", "status": "ACTIVE",
+            "available": true, "exclusive_access": true, "quantity_limit": 1,
+            "commerce_start_date": "2026-12-05T15:00:00.000Z",
+            "images": [{"url": "https://img.example/aj4.jpg"}],
+            "launches": [
+                {"launch_method": "DAN", "start_date": "2026-12-06T15:00:00Z", "invitation_only": false},
+                {"launch_method": "leo", "start_date": "2026-12-05T10:00:00-05:00", "invitation_only": true}
+            ],
+            "variants": [
+                {"original_size": "9", "local_size": "9", "local_size_type": "m", "gtin": "1", "available": true, "stock_level": "high", "method": "LEO"},
+                {"original_size": 9.5, "local_size": "9.5", "local_size_type": "M", "gtin": "2", "stock_level": "OOS"}
+            ]
+        }));
+        let launch = launch_from_snkrs(&product, "2026-12-01T08:00:00Z").unwrap();
+        assert_eq!(launch.title, "Air Jordan 4 'Military Blue'");
+        assert_eq!(launch.style_codes, ["FV5029-141"]);
+        assert_eq!(launch.image, "https://img.example/aj4.jpg");
+        assert_eq!(
+            launch.link,
+            "https://www.nike.com/launch/t/air-jordan-4-military-blue-fv5029-141"
+        );
+        let m = &launch.mechanics;
+        // The earliest launch: LEO at 15:00 UTC, invitation only.
+        assert_eq!(
+            (m.method.as_str(), m.method_code.as_str()),
+            ("queue", "LEO")
+        );
+        assert_eq!(m.starts_at, "2026-12-05T15:00:00Z");
+        assert!(m.invitation_only && m.exclusive_access);
+        assert_eq!(m.msrp, Some(215.0));
+        assert_eq!((m.currency.as_str(), m.country.as_str()), ("USD", "US"));
+        assert_eq!(m.quantity_limit, Some(1));
+        assert_eq!(m.sizes.len(), 2);
+        assert_eq!(
+            (m.sizes[0].size.as_str(), m.sizes[0].size_type.as_str()),
+            ("9", "M")
+        );
+        assert_eq!(m.sizes[0].stock_level, "HIGH");
+        assert!(m.sizes[0].available);
+        assert_eq!(m.sizes[1].size, "9.5");
+        assert!(!m.sizes[1].available);
+        assert_eq!(m.read_at, "2026-12-01T08:00:00Z");
+    }
+
+    #[test]
+    fn launches_without_a_time_apparel_and_no_launch_list() {
+        let apparel = snkrs(serde_json::json!({
+            "title": "Tee", "product_type": "APPAREL",
+            "launches": [{"launch_method": "FLOW", "start_date": "2026-12-05T15:00:00Z"}]
+        }));
+        assert!(launch_from_snkrs(&apparel, "").is_none());
+        let timeless = snkrs(serde_json::json!({"title": "Dunk", "launches": []}));
+        assert!(launch_from_snkrs(&timeless, "").is_none());
+        let commerce = snkrs(serde_json::json!({
+            "title": "Dunk Low", "skus": ["DD1391-100"],
+            "commerce_start_date": "2026-12-05T15:00:00", "quantity_limit": "0"
+        }));
+        let launch = launch_from_snkrs(&commerce, "").unwrap();
+        assert_eq!(launch.mechanics.method, "");
+        assert_eq!(launch.mechanics.starts_at, "2026-12-05T15:00:00Z");
+        assert_eq!(launch.mechanics.quantity_limit, None);
+        assert!(launch.link.is_empty());
     }
 }

@@ -14,6 +14,7 @@
 pub mod budget;
 mod calls;
 mod catalogue;
+pub mod coming;
 mod map;
 mod mirror;
 pub mod prices;
@@ -193,6 +194,10 @@ pub struct Kicksdb {
     /// product's sizes were last read (search and product answers carry them): the flips'
     /// sell-through, with no call of their own.
     size_sales: prices::SizeSales,
+    /// The daily reads of coming releases (`coming`).
+    coming: coming::ComingState,
+    /// Where the time of the daily reads comes from (the budget's clock).
+    clock: Arc<dyn crate::model::budget::Clock>,
 }
 
 impl std::fmt::Debug for Kicksdb {
@@ -269,6 +274,8 @@ impl Kicksdb {
             budget,
             prices: prices::PriceCache::default(),
             size_sales: prices::SizeSales::default(),
+            coming: coming::ComingState::default(),
+            clock: Arc::clone(&config.budget.clock),
         })
     }
 

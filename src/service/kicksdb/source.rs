@@ -396,6 +396,10 @@ impl CatalogueSource for Arc<Kicksdb> {
     async fn budget(&self) -> Option<Result<crate::model::budget::BudgetStatus, String>> {
         Some(self.budget_status().await.map_err(|err| err.to_string()))
     }
+
+    async fn coming(&self, wait: Duration) -> Option<crate::service::source::ComingFromUpstream> {
+        Some(Kicksdb::coming(self, wait).await)
+    }
 }
 
 /// Whether the RFC 3339 time `at` is less than `age` ago.

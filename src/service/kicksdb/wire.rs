@@ -70,6 +70,8 @@ pub struct StockxProduct {
     pub avg_price: Option<f64>,
     /// Last change on KicksDB's side.
     pub updated_at: String,
+    /// Not released yet (the coming releases: `sort=release_date`).
+    pub upcoming: Option<bool>,
     /// Colorway, release date, retail price (`display[traits]`, paid plans).
     pub traits: Option<Vec<Trait>>,
     /// Sizes (`display[variants]`).
@@ -330,4 +332,108 @@ pub struct GoatProduct {
     pub id: Option<f64>,
     /// Slug.
     pub slug: String,
+}
+
+/// A SNKRS launch (`GET /v3/snkrs/products`, paid; `SnkrsProduct` of the SDK's types). The
+/// notes give the names but not every type: numbers are read as numbers or as text, and what
+/// is missing maps to an empty value.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct SnkrsProduct {
+    /// SNKRS's id.
+    pub id: serde_json::Value,
+    /// Slug.
+    pub slug: String,
+    /// Title.
+    pub title: String,
+    /// The colorway.
+    pub subtitle: String,
+    /// Style-color codes.
+    pub skus: Vec<String>,
+    /// The launch's country.
+    pub country: String,
+    /// The launch's currency.
+    pub currency: String,
+    /// Manufacturer's suggested retail price, in `currency`.
+    #[serde(deserialize_with = "number_or_text")]
+    pub msrp: Option<f64>,
+    /// Price now, in `currency`.
+    #[serde(deserialize_with = "number_or_text")]
+    pub price: Option<f64>,
+    /// `FOOTWEAR`, `APPAREL`.
+    pub product_type: String,
+    /// `ACTIVE`.
+    pub status: String,
+    /// Whether it can be bought.
+    pub available: Option<bool>,
+    /// Only for members with exclusive access.
+    pub exclusive_access: Option<bool>,
+    /// Pairs one account may buy.
+    #[serde(deserialize_with = "number_or_text")]
+    pub quantity_limit: Option<f64>,
+    /// When it can be bought (ISO 8601).
+    pub commerce_start_date: String,
+    /// Pictures (URLs, or objects with one).
+    pub images: Vec<serde_json::Value>,
+    /// How and when it drops.
+    pub launches: Vec<SnkrsLaunch>,
+    /// Sizes with their stock level.
+    pub variants: Vec<SnkrsVariant>,
+}
+
+/// One launch of a SNKRS product.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct SnkrsLaunch {
+    /// `FLOW` (first come, first served), `LEO` (queue) or `DAN` (draw).
+    pub launch_method: String,
+    /// When the window or draw opens (ISO 8601).
+    pub start_date: String,
+    /// Only for invited members.
+    pub invitation_only: Option<bool>,
+    /// How it is paid.
+    pub payment_method: Option<String>,
+}
+
+/// One size of a SNKRS product.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct SnkrsVariant {
+    /// The size, usually US.
+    #[serde(deserialize_with = "text_or_number")]
+    pub original_size: String,
+    /// The size as the country writes it.
+    #[serde(deserialize_with = "text_or_number")]
+    pub local_size: String,
+    /// `M` or `W`.
+    pub local_size_type: String,
+    /// The size's barcode.
+    pub gtin: String,
+    /// Whether it can be bought.
+    pub available: Option<bool>,
+    /// `HIGH`, `LOW` or `OOS`.
+    pub stock_level: String,
+    /// The size's own launch method, when it has one.
+    pub method: String,
+}
+
+/// A number sent as a number or as text (`"180.00"`); anything else is `None`.
+fn number_or_text<'de, D: serde::Deserializer<'de>>(de: D) -> Result<Option<f64>, D::Error> {
+    let value = serde_json::Value::deserialize(de)?;
+    Ok(match value {
+        serde_json::Value::Number(number) => number.as_f64(),
+        serde_json::Value::String(text) => text.trim().parse().ok(),
+        _ => None,
+    }
+    .filter(|n: &f64| n.is_finite()))
+}
+
+/// Text sent as text or as a number (`9.5`); anything else is empty.
+fn text_or_number<'de, D: serde::Deserializer<'de>>(de: D) -> Result<String, D::Error> {
+    let value = serde_json::Value::deserialize(de)?;
+    Ok(match value {
+        serde_json::Value::String(text) => text.trim().to_owned(),
+        serde_json::Value::Number(number) => number.to_string(),
+        _ => String::new(),
+    })
 }

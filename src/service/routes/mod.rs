@@ -5,6 +5,7 @@ pub(crate) mod flips;
 pub(crate) mod images;
 pub(crate) mod prices;
 pub(crate) mod realtime;
+pub(crate) mod releases;
 pub(crate) mod sources;
 pub(crate) mod subscriptions;
 pub(crate) mod v2;
@@ -54,6 +55,7 @@ pub(super) fn router(state: Arc<ServiceState>) -> Router {
         .route("/api/v2/prices", get(prices::prices))
         .route("/api/v2/budget", get(prices::budget))
         .route("/api/v2/flips", get(flips::flips))
+        .route("/api/v2/releases", get(releases::releases))
         .route("/api/v2/subscriptions", get(subscriptions::list))
         .route("/api/v2/subscriptions/{tier}", get(subscriptions::one))
         .route(
@@ -72,7 +74,7 @@ pub(crate) struct Params(Vec<(String, String)>);
 
 impl Params {
     /// The first value of `name` as sent; `None` when absent.
-    fn raw(&self, name: &str) -> Option<&str> {
+    pub(crate) fn raw(&self, name: &str) -> Option<&str> {
         self.0
             .iter()
             .find(|(key, _)| key == name)

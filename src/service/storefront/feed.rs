@@ -55,6 +55,9 @@ pub struct FeedProduct {
     /// Last change, ISO 8601 with the shop's offset, as written.
     #[serde(default)]
     pub updated_at: Option<String>,
+    /// When the store published it (or will: a time ahead is a coming drop), as written.
+    #[serde(default)]
+    pub published_at: Option<String>,
     /// The options (`Size`, `Color`), by position.
     #[serde(default)]
     pub options: Vec<FeedOption>,
@@ -180,6 +183,8 @@ pub struct StoreProduct {
     pub tags: Vec<String>,
     /// `updated_at` exactly as the store wrote it: a changed text means a changed product.
     pub updated_at: String,
+    /// `published_at` as the store wrote it (ISO 8601 with the shop's offset); "" when none.
+    pub published_at: String,
     /// Sizes.
     pub variants: Vec<StoreVariant>,
     /// Image URLs, absolute.
@@ -317,6 +322,7 @@ pub fn product_from_feed(
         product_type: product.product_type.unwrap_or_default().trim().to_owned(),
         tags: product.tags.map(Tags::into_list).unwrap_or_default(),
         updated_at: product.updated_at.unwrap_or_default().trim().to_owned(),
+        published_at: product.published_at.unwrap_or_default().trim().to_owned(),
         variants,
         images,
     })
@@ -330,7 +336,7 @@ mod tests {
     fn a_feed_product_is_kept_with_its_size_option_price_text_and_absolute_images() {
         let json = r#"{"id": 7611349762235, "title": " Dunk Low ", "handle": "dunk-low-panda",
             "vendor": "Nike", "product_type": "", "tags": ["Sneakers", " Nike "],
-            "updated_at": "2026-10-06T11:00:20-07:00",
+            "updated_at": "2026-10-06T11:00:20-07:00", "published_at": "2026-12-05T08:00:00-08:00",
             "options": [{"name": "Color", "position": 1}, {"name": "Size", "position": 2}],
             "variants": [
               {"id": 1, "title": "White / US 9", "option1": "White", "option2": "US 9", "sku": "DD1391-100-9",
@@ -342,6 +348,7 @@ mod tests {
         let origin = reqwest::Url::parse("https://kith.com").unwrap();
         let kept = product_from_feed(&origin, product).unwrap();
         assert_eq!(kept.title, "Dunk Low");
+        assert_eq!(kept.published_at, "2026-12-05T08:00:00-08:00");
         assert_eq!(kept.tags, ["Sneakers", "Nike"]);
         assert_eq!(kept.variants[0].size, "US 9");
         assert_eq!(kept.variants[0].price, "110.00");

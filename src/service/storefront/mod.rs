@@ -28,6 +28,7 @@ pub mod wire;
 pub mod catalogue_keys;
 pub mod crawl;
 pub mod crawl_status;
+pub mod drops;
 pub mod feed;
 pub mod matching;
 pub mod offers;

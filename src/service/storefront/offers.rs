@@ -207,6 +207,7 @@ mod tests {
             product_type: "Sneakers".into(),
             tags: vec![],
             updated_at: String::new(),
+            published_at: String::new(),
             variants: vec![StoreVariant {
                 variant_id: id * 10,
                 size: size.into(),

@@ -138,6 +138,7 @@ mod tests {
             product_type: "Footwear".into(),
             tags: vec![],
             updated_at: "2026-11-20T10:00:00-05:00".into(),
+            published_at: String::new(),
             variants: currency_prices
                 .iter()
                 .enumerate()

@@ -29,6 +29,7 @@ use super::catalogue_keys::{
     self, CatalogueKeys, CatalogueKeysError, CatalogueMatch, NoMatch, match_store_products,
 };
 use super::crawl::{CrawlConfig, Crawler, PassReport, on_db};
+use super::drops::{StoreDrop, looks_like_a_shoe, store_drops};
 use super::feed::StoreProduct;
 use super::matching::{Evidence, Unmatched};
 use super::offers::{StockList, StockedProduct};
@@ -70,6 +71,8 @@ struct StoreMatches {
     stock: StockList,
     /// Its catalogue products in stock, with their sizes' prices (the flips).
     stocked: Vec<StockedProduct>,
+    /// What it just published or publishes ahead (`drops.rs`).
+    drops: Vec<StoreDrop>,
 }
 
 struct Inner {
@@ -100,20 +103,6 @@ impl std::fmt::Debug for StoreCatalogue {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StoreCatalogue").finish_non_exhaustive()
     }
-}
-
-/// Words that say a product is a shoe (its type, tags or title), so its barcodes are read first.
-const SHOE_WORDS: &[&str] = &["shoe", "sneaker", "footwear", "trainer", "boot", "slide"];
-
-fn looks_like_a_shoe(product: &StoreProduct) -> bool {
-    let has = |text: &str| {
-        let lower = text.to_ascii_lowercase();
-        SHOE_WORDS.iter().any(|word| lower.contains(word))
-    };
-    has(&product.product_type)
-        || product.tags.iter().any(|tag| has(tag))
-        || has(&product.title)
-        || catalogue_keys::brand_family(&product.vendor).is_some()
 }
 
 impl StoreCatalogue {
@@ -193,6 +182,16 @@ impl StoreCatalogue {
         size: Option<&str>,
     ) -> Option<Vec<i64>> {
         Some(self.matches_in(catalogue, store)?.stock.pks(size))
+    }
+
+    /// What the stores just published or publish ahead, as matched against `catalogue`.
+    #[must_use]
+    pub fn drops(&self, catalogue: &Path) -> Vec<StoreDrop> {
+        let matches = self.inner.matches.read();
+        let matches = matches.unwrap_or_else(PoisonError::into_inner);
+        let of = |((path, _), _): &(&(PathBuf, StoreUrl), _)| path == catalogue;
+        let found = matches.iter().filter(of);
+        found.flat_map(|(_, m)| m.drops.iter().cloned()).collect()
     }
 
     fn catalogues(&self) -> Vec<PathBuf> {
@@ -427,16 +426,17 @@ impl StoreCatalogue {
             .crawler
             .db()
             .run(move |owned| {
-                let (row, products, read_at) = {
+                let (row, products, read_at, arrivals) = {
                     let db = &mut owned.db;
                     let row = db.store(&url)?;
                     let products = db.products(row.store_id, None)?;
+                    let arrivals = db.arrivals(row.store_id)?;
                     let read_at = db
                         .passes(row.store_id, 20)?
                         .iter()
                         .find(|p| p.pages_read > 0 && p.finished_at.is_some())
                         .and_then(|p| p.finished_at);
-                    (row, products, read_at)
+                    (row, products, read_at, arrivals)
                 };
                 let keys = &mut owned.keys;
                 if keys
@@ -485,6 +485,9 @@ impl StoreCatalogue {
                     }
                 }
                 matches.stock = StockList::new(stocked);
+                let (currency, by_code) = (matches.currency.as_deref(), &matches.by_catalogue);
+                let now = chrono::Utc::now().timestamp();
+                matches.drops = store_drops(&url, currency, &products, by_code, &arrivals, now);
                 Ok((matches, store_only))
             })
             .await?;

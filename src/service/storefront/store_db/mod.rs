@@ -21,7 +21,7 @@ use super::feed::StoreProduct;
 use crate::model::StoreUrl;
 
 /// The schema version this build writes.
-pub const SCHEMA_VERSION: i64 = 1;
+pub const SCHEMA_VERSION: i64 = 2;
 
 const SCHEMA: &str = include_str!("schema.sql");
 
@@ -450,12 +450,15 @@ impl StoreDb {
             let mut put_product = tx
                 .prepare_cached(
                     "INSERT INTO product (store_id, product_id, handle, title, vendor, product_type,
-                         tags, images, updated_at, written_pass)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+                         tags, images, updated_at, published_at, written_pass, first_pass,
+                         first_seen)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11,
+                         (SELECT started_at FROM pass WHERE pass_id = ?11))
                      ON CONFLICT (store_id, product_id) DO UPDATE SET handle = excluded.handle,
                          title = excluded.title, vendor = excluded.vendor,
                          product_type = excluded.product_type, tags = excluded.tags,
                          images = excluded.images, updated_at = excluded.updated_at,
+                         published_at = excluded.published_at,
                          written_pass = excluded.written_pass",
                 )
                 .map_err(sqlite)?;
@@ -494,6 +497,7 @@ impl StoreDb {
                         serde_json::to_string(&product.tags).unwrap_or_else(|_| "[]".into()),
                         serde_json::to_string(&product.images).unwrap_or_else(|_| "[]".into()),
                         product.updated_at,
+                        product.published_at,
                         pass_id,
                     ])
                     .map_err(sqlite)?;

@@ -56,7 +56,7 @@ impl StoreDb {
         only: Option<&[u64]>,
     ) -> Result<Vec<(StoreProduct, Option<String>)>, StoreDbError> {
         const PRODUCT: &str = "SELECT product_id, handle, title, vendor, product_type, updated_at,
-                 tags, images, barcodes_for FROM product";
+                 tags, images, barcodes_for, published_at FROM product";
         const VARIANT: &str = "SELECT product_id, variant_id, size, sku, price, available, barcode
                  FROM variant";
         let sqlite = |e| self.error(e);
@@ -74,6 +74,7 @@ impl StoreDb {
                     vendor: row.get(3)?,
                     product_type: row.get(4)?,
                     updated_at: row.get(5)?,
+                    published_at: row.get(9)?,
                     tags: serde_json::from_str(&tags).unwrap_or_default(),
                     images: serde_json::from_str(&images).unwrap_or_default(),
                     variants: Vec::new(),
@@ -180,6 +181,34 @@ impl StoreDb {
             )
             .optional()
             .map(|id| id.and_then(|id| u64::try_from(id).ok()))
+            .map_err(|e| self.error(e))
+    }
+
+    /// The store's products that came after its first pass that read pages: new to the store
+    /// since it was first read (a product in the first pass is no arrival, whatever its age),
+    /// each with when the pass that first wrote it started (Unix seconds).
+    ///
+    /// # Errors
+    /// SQLite refused.
+    pub fn arrivals(&self, store_id: i64) -> Result<HashMap<u64, i64>, StoreDbError> {
+        let mut statement = self
+            .conn
+            .prepare_cached(
+                "SELECT product_id, first_seen FROM product
+                 WHERE store_id = ?1 AND first_pass > (
+                     SELECT coalesce(min(pass_id), 0) FROM pass
+                     WHERE store_id = ?1 AND pages_read > 0)",
+            )
+            .map_err(|e| self.error(e))?;
+        statement
+            .query_map([store_id], |row| {
+                Ok((
+                    u64::try_from(row.get::<_, i64>(0)?).unwrap_or(0),
+                    row.get::<_, i64>(1)?,
+                ))
+            })
+            .map_err(|e| self.error(e))?
+            .collect::<Result<_, _>>()
             .map_err(|e| self.error(e))
     }
 }

@@ -1,5 +1,5 @@
--- What the catalogue crawl read from each store (issue 63), schema version 1
--- (PRAGMA user_version = 1). `stores.sqlite` in the user's data directory, beside `user.sqlite`.
+-- What the catalogue crawl read from each store, schema version 2
+-- (PRAGMA user_version = 2). `stores.sqlite` in the user's data directory, beside `user.sqlite`.
 --
 -- Everything here can be read again from the stores, so a damaged file, or one of another
 -- version, is moved aside and this schema created afresh (`store_db.rs`). Times are Unix
@@ -45,7 +45,11 @@ CREATE TABLE product (
     tags          TEXT NOT NULL,            -- JSON array of strings
     images        TEXT NOT NULL,            -- JSON array of absolute URLs
     updated_at    TEXT NOT NULL,            -- as the store wrote it; the row is rewritten only when it changes
+    published_at  TEXT NOT NULL DEFAULT '', -- as the store wrote it ('' when none); ahead of now: a coming drop
     written_pass  INTEGER NOT NULL,         -- the pass that last wrote the row
+    first_pass    INTEGER NOT NULL,         -- the pass that first wrote it (a product new to the store
+                                            -- came after the store's first pass)
+    first_seen    INTEGER NOT NULL,         -- when that pass started (Unix seconds)
     barcodes_for  TEXT,                     -- `updated_at` when the barcodes were read from `/products/{handle}.json`; NULL: never
     PRIMARY KEY (store_id, product_id)
 ) STRICT, WITHOUT ROWID;

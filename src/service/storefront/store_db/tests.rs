@@ -15,6 +15,7 @@ fn product(id: u64, updated_at: &str) -> StoreProduct {
         product_type: "Sneakers".into(),
         tags: vec!["a".into()],
         updated_at: updated_at.into(),
+        published_at: String::new(),
         variants: vec![StoreVariant {
             variant_id: id * 10,
             size: "US 9".into(),
