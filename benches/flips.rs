@@ -147,6 +147,7 @@ fn store_product(store: usize, index: usize, drawn: Option<&Drawn>) -> StoreProd
         product_type: kind.into(),
         tags: vec![kind.into()],
         updated_at: "2026-11-01T10:00:00-05:00".into(),
+        published_at: "2026-10-01T10:00:00-05:00".into(),
         variants,
         images: vec![],
     }
@@ -271,7 +272,6 @@ async fn main() -> ExitCode {
         list.clone(),
         StorefrontConfig::default(),
         &store_file,
-        &catalogue,
         CrawlConfig {
             pass_interval: Duration::from_secs(86_400),
             ..CrawlConfig::default()

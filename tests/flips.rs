@@ -75,7 +75,7 @@ fn store_products(runners: &[&data::Pair]) -> Vec<MockProduct> {
 }
 
 /// A crawl that reads the test's store at once.
-fn reading(store: &MockStorefront, file: &Path, catalogue: &Path) -> StoreReading {
+fn reading(store: &MockStorefront, file: &Path) -> StoreReading {
     StoreReading::with_crawl(
         RetailerStores::new([StoreUrl::parse(&store.base_url).unwrap()]),
         StorefrontConfig {
@@ -84,7 +84,6 @@ fn reading(store: &MockStorefront, file: &Path, catalogue: &Path) -> StoreReadin
             ..StorefrontConfig::default()
         },
         file,
-        catalogue,
         CrawlConfig {
             watch_interval: Duration::from_millis(100),
             ..CrawlConfig::default()
@@ -184,8 +183,7 @@ async fn a_known_flip_on_kicksdb_with_the_profit_the_rates_give_and_its_calls_co
     let runners = data::generated_pairs(60);
     let store = MockStorefront::start(store_products(&runners)).await;
     let dir = tempfile::tempdir().unwrap();
-    let mirror = dir.path().join("mirror.sqlite");
-    let reading = reading(&store, &dir.path().join("stores.sqlite"), &mirror);
+    let reading = reading(&store, &dir.path().join("stores.sqlite"));
     let server =
         common::kicksdb_service(mock.base_url(), &mock.key(), dir.path(), |live, config| {
             live.budget.settings = BudgetSettingsCell::new(BudgetSettings {
@@ -315,7 +313,7 @@ async fn demo_with_store(
     let catalogue = common::catalogue(dir, "catalogue.sqlite", 2_000, 11);
     let mut config: ServiceConfig = common::config(&catalogue);
     if let Some(store) = store {
-        config.store_reading = Some(reading(store, &dir.join("stores.sqlite"), &catalogue));
+        config.store_reading = Some(reading(store, &dir.join("stores.sqlite")));
     }
     config.flips = quick_flips();
     let state = tokio::task::spawn_blocking(move || ServiceState::open(&config))

@@ -20,11 +20,7 @@ use solescope::service::storefront::crawl::CrawlConfig;
 use solescope::service::storefront::{StoreReading, StorefrontConfig};
 
 /// The store crawl of the tests: a pass a second, the list watched every 100 ms.
-fn crawled(
-    store: &MockStorefront,
-    dir: &std::path::Path,
-    catalogue: &std::path::Path,
-) -> StoreReading {
+fn crawled(store: &MockStorefront, dir: &std::path::Path) -> StoreReading {
     StoreReading::with_crawl(
         RetailerStores::new([StoreUrl::parse(&store.base_url).unwrap()]),
         StorefrontConfig {
@@ -33,7 +29,6 @@ fn crawled(
             ..StorefrontConfig::default()
         },
         &dir.join("stores.sqlite"),
-        catalogue,
         CrawlConfig {
             pass_interval: Duration::from_secs(1),
             watch_interval: Duration::from_millis(100),
@@ -127,8 +122,7 @@ async fn one_entry_per_pair_across_kicksdb_snkrs_and_a_store_with_the_mechanics_
     ));
     let store = MockStorefront::start(products).await;
     let dir = tempfile::tempdir().unwrap();
-    let mirror = dir.path().join("mirror.sqlite");
-    let reading = crawled(&store, dir.path(), &mirror);
+    let reading = crawled(&store, dir.path());
     let server = common::kicksdb_service(mock.base_url(), &mock.key(), dir.path(), |_, config| {
         config.store_reading = Some(reading);
         config.releases.check_every = Duration::ZERO;
@@ -333,7 +327,7 @@ async fn without_a_key_the_calendar_has_the_catalogue_and_the_stores() {
         16_000,
     )])
     .await;
-    let reading = crawled(&store, dir.path(), &catalogue);
+    let reading = crawled(&store, dir.path());
     let mut config = common::config(&catalogue);
     config.store_reading = Some(reading);
     config.releases.check_every = Duration::ZERO;

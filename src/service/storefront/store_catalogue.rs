@@ -49,8 +49,8 @@ pub enum StoreCatalogueError {
     Catalogue(#[from] CatalogueKeysError),
 }
 
-pub use super::crawl_status::CrawlStatus;
 pub use self::flip_stock::StoreStock;
+pub use super::crawl_status::CrawlStatus;
 pub use super::offers::{StoreOffer, UnmatchedProduct};
 mod flip_stock;
 
