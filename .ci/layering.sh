@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The layering check: every `crate::<module>` path in the library's code must point down the
-# layers (README "Architecture"):
+# layers (ARCHITECTURE.md, "The layers"):
 #
 #   model <- catalogue <- search <- service        (the service side)
 #   model <- client <- ui <- app                   (the window side)
@@ -9,7 +9,7 @@
 #                                                   service ranks flips by)
 #   durable <- catalogue, search, service, app     (replacing a whole file, crash-safe)
 #   model, durable <- userdb <- app                (the user's own data, its own SQLite file)
-#   cli: the binary's subcommands (`monitor`, `portfolio`), which wire the service and the
+#   cli: the binary's subcommands (`monitor`, `portfolio`, `man`), which wire the service and the
 #        window's parts together as `main.rs` does (they use `solescope::`, not `crate::`)
 #
 # A module may use itself and the modules listed for it below, nothing else. Test modules
@@ -39,7 +39,7 @@ status=0
 for path in src/*; do
     name="$(basename "$path" .rs)"
     [[ "$name" == lib || "$name" == main || -n "${allowed[$name]+set}" ]] && continue
-    echo "layering: $path: unknown module \`$name\`: give it a layer in .ci/layering.sh and the README"
+    echo "layering: $path: unknown module \`$name\`: give it a layer in .ci/layering.sh and ARCHITECTURE.md"
     status=1
 done
 for module in "${!allowed[@]}"; do

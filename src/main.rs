@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::Context as _;
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory as _, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use solescope::app::{self, StartupStatus};
 use solescope::catalogue::generate::{self, GenerateOptions, Phase, Progress};
@@ -90,6 +90,9 @@ enum Command {
     Portfolio(cli::PortfolioCommand),
     /// The sizes in stock at your stores that pay after fees, ranked by profit.
     Flips(cli::FlipsArgs),
+    /// Write the manual pages, generated from this command line (for packaging).
+    #[command(hide = true)]
+    Man(cli::ManArgs),
 }
 
 #[derive(Debug, Args)]
@@ -252,6 +255,7 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Monitor(args)) => cli::run_monitor(&args),
         Some(Command::Portfolio(command)) => cli::run_portfolio(command),
         Some(Command::Flips(args)) => cli::run_flips(&args),
+        Some(Command::Man(args)) => cli::run_man(&args, Cli::command()),
     }
 }
 

@@ -53,7 +53,7 @@ fn free_port() -> u16 {
 }
 
 /// Starts `redis-server` on `port`, its append-only file in `dir` (so keys survive a restart,
-/// as the README's deployment section advises), and waits until it accepts connections.
+/// as docs/deployment.md advises), and waits until it accepts connections.
 fn start_redis(port: u16, dir: &Path) -> Proc {
     let child = Command::new("redis-server")
         .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])

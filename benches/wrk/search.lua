@@ -1,5 +1,5 @@
 -- wrk script: mixed /search queries (words, prefixes, typos, codes) with a demo key.
--- Used by benches/http_load.sh; see the README's benchmark section.
+-- Used by benches/http_load.sh; see docs/benchmarks.md.
 local queries = {
   "jordan%201%20chicago", "dunk%20low%20panda", "yeezy%20350%20zebra", "samba%20og",
   "new%20balance%20550", "gel%20kayano%2014", "jordan%204%20military%20blue",

@@ -29,6 +29,8 @@ use super::{KICKSDB_KEY_ENV, KICKSDB_MIRROR_FILE, SourceArg, catalogue_or_demo};
 
 mod flips;
 pub use self::flips::{FlipsArgs, run_flips};
+mod man;
+pub use man::{ManArgs, run_man};
 
 /// The environment variable naming KicksDB's address (a mock, a proxy).
 const KICKSDB_URL_ENV: &str = "SOLESCOPE_KICKSDB_URL";

@@ -1,6 +1,6 @@
 //! `GET /api/v2/sources`: what a service has, so a client offers what its sources can answer
 //! and never asks which mode the service was started in. Not in the specification; designed by
-//! us (README, "The interface: what the spec leaves open").
+//! us (docs/interface.md, "Additions to the spec").
 
 use serde::{Deserialize, Serialize};
 

@@ -1,5 +1,5 @@
 //! KicksDB's answers in the interface's terms: one function per shape, each field mapped or
-//! left empty (never invented). The README's mapping table says the same in prose.
+//! left empty (never invented). The mapping table of docs/kicksdb.md says the same in prose.
 
 use std::collections::BTreeMap;
 

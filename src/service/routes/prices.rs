@@ -1,6 +1,6 @@
-//! `GET /api/v2/prices` and `GET /api/v2/budget`, two additions to the interface (README, "The
-//! interface: what the spec leaves open"): the lowest ask of every size of up to 50 products by
-//! style code in one request, and the live source's monthly budget of calls.
+//! `GET /api/v2/prices` and `GET /api/v2/budget`, two additions to the interface
+//! (docs/interface.md, "Additions to the spec"): the lowest ask of every size of up to 50
+//! products by style code in one request, and the live source's monthly budget of calls.
 //!
 //! The window prices its portfolio, its watchlist and its ask alerts through the first, so a
 //! live source with a monthly quota (KicksDB) spends one batched call per 50 style codes; the

@@ -1,5 +1,5 @@
 //! One function, [`product_from_wire`], from a storefront's two product answers to the
-//! interface's `retailer-a` product, field by field (the README's mapping table):
+//! interface's `retailer-a` product, field by field (the mapping table of docs/stores.md):
 //!
 //! | interface | storefront |
 //! |---|---|
