@@ -28,8 +28,10 @@ use crate::durable;
 
 pub mod alerts;
 pub mod budget;
+pub mod flips;
 pub mod history;
 pub mod portfolio;
+pub mod sizes;
 pub mod stores;
 pub mod watchlist;
 
@@ -45,6 +47,9 @@ pub const MIGRATIONS: &[&str] = &[
     include_str!("watchlist.sql"),
     // retail storefronts: the stores listed in Settings (issue 24).
     include_str!("stores.sql"),
+    // flips: my sizes (shared with the release calendar), the flip settings and the flip
+    // alerts' memory.
+    concat!(include_str!("sizes.sql"), include_str!("flips.sql")),
 ];
 
 /// What can go wrong with the user's database.
