@@ -10,13 +10,15 @@
 //! One file per concern, each adding its methods to [`App`]: `connection` (key store, connect,
 //! demo tiers, settings), `fetches` (search paging and debounce, product, orders, watchlist,
 //! comparison, real-time lookups), `keyboard`, `layout` (the panels and what their answers
-//! do), `export` (CSV and PNG), `screenshot`, `startup` and `window` (the eframe wiring).
+//! do), `export` (CSV and PNG), `screenshot`, `startup` and `window` (the eframe wiring),
+//! `flips` (the Flips tab's settings and list).
 
 mod alerts;
 mod budget;
 mod connection;
 mod export;
 mod fetches;
+mod flips;
 pub mod headless;
 pub mod images;
 mod keyboard;
@@ -121,6 +123,8 @@ pub struct App {
     /// again now and then: Settings, the badge, the monitor, *Where to buy* and the real-time
     /// tab read it.
     sources: sources::SourcesState,
+    /// The Flips tab: the user's flip settings and the list.
+    flips: flips::FlipsState,
 }
 
 impl App {
@@ -128,6 +132,7 @@ impl App {
     #[must_use]
     pub fn new(init: AppInit) -> Self {
         let state = init.state.migrated();
+        let has_user_db = init.user_db.is_some();
         let remote_draft = ui::settings::RemoteDraft {
             base_url: match &state.service {
                 ServiceLocation::Remote { base_url } => base_url.clone(),
@@ -174,6 +179,7 @@ impl App {
             stores: stores::StoresState::default(),
             budget: budget::BudgetState::default(),
             sources: sources::SourcesState::default(),
+            flips: flips::FlipsState::new(has_user_db),
         };
         if let Some(path) = init.user_db {
             app.open_user_db(path);
@@ -272,6 +278,7 @@ impl App {
             && !self.resale_b.is_pending()
             && !self.retailer.is_pending()
             && self.portfolio.is_idle()
+            && !self.flips.is_pending()
     }
 
     /// Every pair of the portfolio as read from the user database (held and sold), once read.
@@ -377,13 +384,16 @@ impl App {
         self.sources_tick(&ctx);
         self.alerts_tick(&ctx);
         self.stores_tick();
+        self.flips_tick(&ctx);
         self.budget_tick();
         self.panels_ui(ui, &ctx);
         ui::widgets::focus_ring_ui(&ctx);
         if self.screenshot.is_some() {
             self.screenshot_autopilot(&ctx);
-            let is_idle =
-                self.is_idle() && self.alerts_settled() && self.screenshot_stores_settled();
+            let is_idle = self.is_idle()
+                && self.alerts_settled()
+                && self.screenshot_stores_settled()
+                && self.flips_settled();
             if let Some(run) = &mut self.screenshot {
                 run.after_frame(&ctx, is_idle);
             }

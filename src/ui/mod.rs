@@ -6,6 +6,7 @@ pub mod budget;
 pub mod chart_text;
 pub mod detail;
 pub mod fetched;
+pub mod flips;
 pub mod format;
 pub mod images;
 pub mod market;

@@ -100,19 +100,22 @@ pub enum View {
     Alerts,
     /// The pairs held and sold.
     Portfolio,
+    /// The sizes in stock at the stores that pay after fees.
+    Flips,
     /// Settings.
     Settings,
 }
 
 impl View {
     /// Every view, in tab order.
-    pub const ALL: [View; 7] = [
+    pub const ALL: [View; 8] = [
         View::Product,
         View::Orders,
         View::Realtime,
         View::Watchlist,
         View::Alerts,
         View::Portfolio,
+        View::Flips,
         View::Settings,
     ];
 
@@ -126,6 +129,7 @@ impl View {
             View::Watchlist => "Watchlist",
             View::Alerts => "Alerts",
             View::Portfolio => "Portfolio",
+            View::Flips => "Flips",
             View::Settings => "Settings",
         }
     }
@@ -140,6 +144,7 @@ impl View {
             View::Watchlist => "watchlist",
             View::Alerts => "alerts",
             View::Portfolio => "portfolio",
+            View::Flips => "flips",
             View::Settings => "settings",
         }
     }
@@ -268,6 +273,8 @@ pub struct AppState {
     pub payout: super::market::PayoutState,
     /// The alert form.
     pub alerts: super::alerts::AlertForm,
+    /// The Flips tab's filters.
+    pub flips: super::flips::FlipsView,
 }
 
 impl AppState {
