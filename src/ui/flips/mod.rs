@@ -127,21 +127,25 @@ fn thresholds_ui(ui: &mut egui::Ui, prefs: &mut FlipPrefs) -> bool {
     changed
 }
 
-/// A combo of `choices` with "any" first, over `picked` (empty: any).
-fn choice_ui(ui: &mut egui::Ui, id: &str, any: &str, picked: &mut String, choices: &[String]) {
+/// A combo named `name` of `choices` with "any" first, over `picked` (empty: any).
+fn choice_ui(ui: &mut egui::Ui, name: &str, any: &str, picked: &mut String, choices: &[String]) {
+    let salt = ("flips_choice", name);
+    let name = ui.label(name);
     let shown = if picked.is_empty() {
         any
     } else {
         picked.as_str()
     };
-    egui::ComboBox::from_id_salt(id)
+    egui::ComboBox::from_id_salt(salt)
         .selected_text(shown)
         .show_ui(ui, |ui| {
             ui.selectable_value(picked, String::new(), any);
             for choice in choices {
                 ui.selectable_value(picked, choice.clone(), choice);
             }
-        });
+        })
+        .response
+        .labelled_by(name.id);
 }
 
 /// One line on the list: when it was built, what it covers, and what gave no row.
@@ -305,22 +309,8 @@ pub fn flips_ui(
             ));
         output.refresh |= mine.changed();
         ui.separator();
-        ui.label("Store");
-        choice_ui(
-            ui,
-            "flips_store",
-            "any store",
-            &mut view.store,
-            order.stores(),
-        );
-        ui.label("Brand");
-        choice_ui(
-            ui,
-            "flips_brand",
-            "any brand",
-            &mut view.brand,
-            order.brands(),
-        );
+        choice_ui(ui, "Store", "any store", &mut view.store, order.stores());
+        choice_ui(ui, "Brand", "any brand", &mut view.brand, order.brands());
     });
     if let Some(err) = inputs.settings_error {
         ui.colored_label(ui.visuals().error_fg_color, err);
