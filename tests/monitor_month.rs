@@ -186,6 +186,7 @@ fn month_plan() -> PlanConfig {
         portfolio_every: Some(Duration::from_secs(3_600)),
         watchlist_every: Some(Duration::from_secs(15 * 60)),
         budget_settings: None,
+        ..PlanConfig::default()
     }
 }
 

@@ -40,8 +40,12 @@ impl App {
                 ui::source_badge::source_badge_ui(ui, &self.price_source());
                 ui.separator();
                 for view in View::ALL {
-                    let badge = self.alert_badge();
-                    let label = if view == View::Alerts && badge > 0 {
+                    let badge = match view {
+                        View::Alerts => self.alert_badge(),
+                        View::Flips => self.flips_badge(),
+                        _ => 0,
+                    };
+                    let label = if badge > 0 {
                         format!("{} ({badge} new)", view.label())
                     } else {
                         view.label().to_owned()
@@ -134,7 +138,7 @@ impl App {
         if let Some(id) = search_output.open {
             if matches!(
                 self.state.view,
-                View::Settings | View::Watchlist | View::Portfolio | View::Drops
+                View::Settings | View::Watchlist | View::Portfolio | View::Drops | View::Flips
             ) {
                 self.state.view = View::Product;
             }
@@ -153,6 +157,7 @@ impl App {
             View::Portfolio => self.portfolio_view_ui(ui, ctx),
             // Scrolled: at 800 px high its sections run below the window.
             View::Drops => self.drops_view_ui(ui, ctx),
+            View::Flips => self.flips_view_ui(ui, ctx),
             View::Settings => {
                 egui::ScrollArea::vertical()
                     .id_salt("settings")

@@ -10,7 +10,8 @@
 //! One file per concern, each adding its methods to [`App`]: `connection` (key store, connect,
 //! demo tiers, settings), `fetches` (search paging and debounce, product, orders, watchlist,
 //! comparison, real-time lookups), `keyboard`, `layout` (the panels and what their answers
-//! do), `export` (CSV and PNG), `screenshot`, `startup` and `window` (the eframe wiring).
+//! do), `export` (CSV and PNG), `screenshot`, `startup` and `window` (the eframe wiring),
+//! `flips` (the Flips tab's settings and list).
 
 mod alerts;
 mod budget;
@@ -18,6 +19,7 @@ mod connection;
 mod drops;
 mod export;
 mod fetches;
+mod flips;
 pub mod headless;
 pub mod images;
 mod keyboard;
@@ -126,6 +128,8 @@ pub struct App {
     sources: sources::SourcesState,
     /// The *Drops* tab: the calendar, the user's sizes and starred drops, the reminders.
     drops: drops::DropsState,
+    /// The Flips tab: the user's flip settings and the list.
+    flips: flips::FlipsState,
 }
 
 impl App {
@@ -133,6 +137,7 @@ impl App {
     #[must_use]
     pub fn new(init: AppInit) -> Self {
         let state = init.state.migrated();
+        let has_user_db = init.user_db.is_some();
         let remote_draft = ui::settings::RemoteDraft {
             base_url: match &state.service {
                 ServiceLocation::Remote { base_url } => base_url.clone(),
@@ -180,6 +185,7 @@ impl App {
             budget: budget::BudgetState::default(),
             sources: sources::SourcesState::default(),
             drops: drops::DropsState::default(),
+            flips: flips::FlipsState::new(has_user_db),
         };
         if let Some(path) = init.user_db {
             app.open_user_db(path);
@@ -278,6 +284,7 @@ impl App {
             && !self.resale_b.is_pending()
             && !self.retailer.is_pending()
             && self.portfolio.is_idle()
+            && !self.flips.is_pending()
     }
 
     /// Every pair of the portfolio as read from the user database (held and sold), once read.
@@ -386,14 +393,17 @@ impl App {
         self.sources_tick(&ctx);
         self.alerts_tick(&ctx);
         self.stores_tick();
+        self.flips_tick(&ctx);
         self.budget_tick();
         self.drops_tick();
         self.panels_ui(ui, &ctx);
         ui::widgets::focus_ring_ui(&ctx);
         if self.screenshot.is_some() {
             self.screenshot_autopilot(&ctx);
-            let is_idle =
-                self.is_idle() && self.alerts_settled() && self.screenshot_stores_settled();
+            let is_idle = self.is_idle()
+                && self.alerts_settled()
+                && self.screenshot_stores_settled()
+                && self.flips_settled();
             if let Some(run) = &mut self.screenshot {
                 run.after_frame(&ctx, is_idle);
             }

@@ -22,7 +22,7 @@
 //! are free (not budgeted) but still wait out back-off and offline. Each store is looked up
 //! (the service reuses a store's answer for up to a minute and asks a store at most once a
 //! second), so a restock or a price at any of them fires; a store that fails does not hold the
-//! others back.
+//! others back. While the user's flip alerts are on it reads the flip list too ([`flips`]).
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -39,6 +39,7 @@ use crate::userdb::{UserDb, UserDbError, UserDbHandle};
 
 use super::notify::Notifier;
 
+pub mod flips;
 pub mod lock;
 pub mod plan;
 
@@ -200,6 +201,7 @@ struct Shared {
     call_times: VecDeque<Instant>,
     status: MonitorStatus,
     fired: Vec<AlertFiring>,
+    flips: flips::FlipShared,
 }
 
 /// The window's side of a running monitor. Dropping the last handle does not stop it; call
@@ -425,6 +427,7 @@ struct Task {
     stock_checked_at: Option<chrono::DateTime<chrono::Utc>>,
     /// What the service's real-time sources answer, and when that was asked.
     sources: Option<(Instant, RealtimeInfo)>,
+    flips: flips::FlipWatch,
 }
 
 /// Longest single sleep, so that stop, online and new alerts are noticed.
@@ -466,6 +469,7 @@ impl Task {
             planner: plan::Planner::default(),
             stock_checked_at: None,
             sources: None,
+            flips: flips::FlipWatch::default(),
         }
     }
 
@@ -517,6 +521,7 @@ impl Task {
                 tokio::time::sleep(TICK).await;
                 continue;
             }
+            self.flips_when_due().await;
             let alerts = match db_job(&self.db, |db| db.alerts()).await {
                 Ok(alerts) => alerts,
                 Err(err) => {

@@ -103,6 +103,10 @@ pub struct MonitorArgs {
     /// Also price the watchlist's style codes this often, into the price history.
     #[arg(long, value_name = "INTERVAL", value_parser = parse_interval)]
     watchlist_every: Option<Duration>,
+    /// While the flip alerts are on (the window's Flips tab): how often the flip list's prices
+    /// are wished scanned on KicksDB (planned with the alerts, spaced out to fit the budget).
+    #[arg(long, value_name = "INTERVAL", value_parser = parse_interval, default_value = "30m")]
+    flips_every: Duration,
 }
 
 /// `solescope portfolio ...`.
@@ -291,6 +295,7 @@ pub fn run_monitor(args: &MonitorArgs) -> anyhow::Result<()> {
         alerts_every: args.alerts_every,
         portfolio_every: args.portfolio_every,
         watchlist_every: args.watchlist_every,
+        flips_every: args.flips_every,
         budget_settings: Some(settings),
     };
     runtime.block_on(async move {
@@ -328,6 +333,11 @@ pub fn run_monitor(args: &MonitorArgs) -> anyhow::Result<()> {
             for firing in handle.take_firings() {
                 let (title, body) = solescope::app::notify::notification_text(&firing);
                 tracing::info!("alert fired: {title}: {body}");
+            }
+            for notice in handle.take_flip_notices() {
+                let (title, body) =
+                    solescope::app::notify::flip_notification_text(std::slice::from_ref(&notice));
+                tracing::info!("flip: {title}: {body}");
             }
             let note = handle.plan_status().note;
             if note != shown_plan {

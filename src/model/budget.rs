@@ -285,6 +285,8 @@ pub enum DemandKind {
     Portfolio,
     /// Refreshing the watchlist's prices (batched prices).
     Watchlist,
+    /// Pricing the flip list: every style code in stock at the stores, batched per market.
+    FlipScan,
 }
 
 impl DemandKind {
@@ -296,6 +298,7 @@ impl DemandKind {
             DemandKind::RealtimeAlerts => "bid alerts (real-time)",
             DemandKind::Portfolio => "portfolio values",
             DemandKind::Watchlist => "watchlist prices",
+            DemandKind::FlipScan => "flip scans",
         }
     }
 }

@@ -429,7 +429,38 @@ pub struct FlipsRequest {
     pub store_tax: Vec<(String, f64)>,
     /// The thin-market threshold.
     pub thin_below: Option<u32>,
+    /// Price scans planned by the caller from the monthly budget (absent: the service paces
+    /// its own).
+    pub scan: Option<FlipScan>,
 }
+
+/// How a caller that plans the price scans from the monthly budget (the alert monitor) asks
+/// for them: `scan=now` prices every code in stock now, `scan=planned` says scans are planned
+/// (the service fetches no price of its own meanwhile). Either holds for
+/// [`PLANNED_SCAN_LEASE_SECS`] after the request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FlipScan {
+    /// Price every style code in stock now (one batched call per 50 codes per market).
+    Now,
+    /// Scans are planned by the caller: none of the service's own meanwhile.
+    Planned,
+}
+
+impl FlipScan {
+    /// The query value.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Now => "now",
+            Self::Planned => "planned",
+        }
+    }
+}
+
+/// How long a `scan` request holds the service's own price scans back: 15 minutes, renewed by
+/// each request that carries one (the monitor asks at least every minute).
+pub const PLANNED_SCAN_LEASE_SECS: i64 = 15 * 60;
 
 impl FlipsRequest {
     /// The query parameters, in the order the endpoint documents them.
@@ -452,6 +483,7 @@ impl FlipsRequest {
         one("shipping", self.shipping.map(|v| v.to_string()));
         one("tax", self.tax.map(|v| v.to_string()));
         one("thin_below", self.thin_below.map(|v| v.to_string()));
+        one("scan", self.scan.map(|v| v.as_str().to_owned()));
         for size in &self.sizes {
             pairs.push(("size", size.clone()));
         }

@@ -10,6 +10,7 @@
 
 pub mod alerts;
 pub mod budget;
+pub mod flip_prefs;
 pub mod flips;
 pub mod origin;
 pub mod portfolio;
@@ -18,6 +19,7 @@ pub mod realtime;
 pub mod releases;
 pub mod search;
 pub mod service;
+pub mod sizes;
 pub mod sources;
 pub mod stores;
 pub mod tiers;

@@ -191,6 +191,7 @@ fn flips_parameter_schema(name: &str) -> Option<Value> {
         "brand" => texts(f::MAX_BRAND_CHARS, ID_PATTERN),
         "store_shipping" => texts(f::MAX_STORE_CHARS + 20, f::STORE_SHIPPING_PATTERN),
         "store_tax" => texts(f::MAX_STORE_CHARS + 20, f::STORE_TAX_PATTERN),
+        "scan" => json!({"type": "string", "enum": ["now", "planned"]}),
         _ => return None,
     })
 }

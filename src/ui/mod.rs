@@ -7,6 +7,7 @@ pub mod chart_text;
 pub mod detail;
 pub mod drops;
 pub mod fetched;
+pub mod flips;
 pub mod format;
 pub mod images;
 pub mod market;

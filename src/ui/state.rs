@@ -100,6 +100,8 @@ pub enum View {
     Alerts,
     /// The pairs held and sold.
     Portfolio,
+    /// The sizes in stock at the stores that pay after fees.
+    Flips,
     /// The release calendar.
     Drops,
     /// Settings.
@@ -108,13 +110,14 @@ pub enum View {
 
 impl View {
     /// Every view, in tab order.
-    pub const ALL: [View; 8] = [
+    pub const ALL: [View; 9] = [
         View::Product,
         View::Orders,
         View::Realtime,
         View::Watchlist,
         View::Alerts,
         View::Portfolio,
+        View::Flips,
         View::Drops,
         View::Settings,
     ];
@@ -130,6 +133,7 @@ impl View {
             View::Alerts => "Alerts",
             View::Portfolio => "Portfolio",
             View::Drops => "Drops",
+            View::Flips => "Flips",
             View::Settings => "Settings",
         }
     }
@@ -145,6 +149,7 @@ impl View {
             View::Alerts => "alerts",
             View::Portfolio => "portfolio",
             View::Drops => "drops",
+            View::Flips => "flips",
             View::Settings => "settings",
         }
     }
@@ -273,6 +278,8 @@ pub struct AppState {
     pub payout: super::market::PayoutState,
     /// The alert form.
     pub alerts: super::alerts::AlertForm,
+    /// The Flips tab's filters.
+    pub flips: super::flips::FlipsView,
 }
 
 impl AppState {

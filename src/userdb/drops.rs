@@ -1,4 +1,4 @@
-//! The Drops tab's own data (`drops.sql`): the user's sizes, and the starred drops with their
+//! The Drops tab's own data (`drops.sql`): the starred drops with their
 //! reminders. A reminder is taken by one atomic update (`reminded_at` set where it is still
 //! NULL), so the window and `solescope monitor` (two processes over this file) show it once
 //! between them.
@@ -41,35 +41,6 @@ pub fn star_key(style_code: &str, title: &str) -> String {
 }
 
 impl UserDb {
-    /// The user's sizes, in order.
-    pub fn my_sizes(&self) -> Result<Vec<String>, UserDbError> {
-        let read = || -> rusqlite::Result<Vec<String>> {
-            let mut statement = self.conn.prepare("SELECT size FROM my_sizes")?;
-            let mut sizes: Vec<String> = statement
-                .query_map([], |row| row.get(0))?
-                .collect::<Result<_, _>>()?;
-            sizes.sort_by(|a: &String, b: &String| {
-                let number = |s: &str| s.parse::<f64>().unwrap_or(f64::MAX);
-                number(a).total_cmp(&number(b)).then_with(|| a.cmp(b))
-            });
-            Ok(sizes)
-        };
-        read().map_err(|e| self.error(e))
-    }
-
-    /// Replaces the user's sizes with `sizes` (blank ones left out), in one transaction.
-    pub fn set_my_sizes(&mut self, sizes: &[String]) -> Result<(), UserDbError> {
-        let write = |db: &mut UserDb| -> rusqlite::Result<()> {
-            let tx = db.conn.transaction()?;
-            tx.execute("DELETE FROM my_sizes", [])?;
-            for size in sizes.iter().map(|s| s.trim()).filter(|s| !s.is_empty()) {
-                tx.execute("INSERT OR IGNORE INTO my_sizes (size) VALUES (?1)", [size])?;
-            }
-            tx.commit()
-        };
-        write(self).map_err(|e| self.error(e))
-    }
-
     /// The starred drops, soonest first.
     pub fn drop_stars(&self) -> Result<Vec<DropStar>, UserDbError> {
         let read = || -> rusqlite::Result<Vec<DropStar>> {

@@ -1,8 +1,4 @@
--- Drops: the user's sizes (the "my sizes" filter of the Drops tab, and of Flips) and the drops
--- the user starred, each reminded of once, `remind_minutes` before it opens.
-CREATE TABLE my_sizes (
-    size TEXT PRIMARY KEY NOT NULL          -- a US size as the calendar writes it (`10.5`)
-) STRICT;
+-- Drops: the drops the user starred, each reminded of once, `remind_minutes` before it opens.
 CREATE TABLE drop_stars (
     key TEXT PRIMARY KEY NOT NULL,          -- the drop's style code key (letters and digits, upper case), else its title's
     title TEXT NOT NULL,

@@ -29,8 +29,10 @@ use crate::durable;
 pub mod alerts;
 pub mod budget;
 pub mod drops;
+pub mod flips;
 pub mod history;
 pub mod portfolio;
+pub mod sizes;
 pub mod stores;
 pub mod watchlist;
 
@@ -44,12 +46,16 @@ pub const MIGRATIONS: &[&str] = &[
     include_str!("portfolio.sql"),
     // watchlist: moved here from the window's eframe storage.
     include_str!("watchlist.sql"),
-    // retail storefronts: the stores listed in Settings (issue 24).
+    // retail storefronts: the stores listed in Settings.
     include_str!("stores.sql"),
     // price history: the store a retail price was read at, part of the key.
     include_str!("history_store.sql"),
-    // drops: the user's sizes and the starred drops with their reminders.
+    // my sizes: the US sizes the user wears or resells (the Flips and Drops filters).
+    include_str!("sizes.sql"),
+    // drops: the starred drops with their reminders.
     include_str!("drops.sql"),
+    // flips: the flip settings and the flip alerts' memory.
+    include_str!("flips.sql"),
 ];
 
 /// What can go wrong with the user's database.

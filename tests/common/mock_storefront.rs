@@ -559,6 +559,17 @@ impl MockStorefront {
         state.products.insert(product.handle.clone(), product);
     }
 
+    /// Replaces the whole catalogue with `products`, in that order (a store's next pass as a
+    /// recorded day served it).
+    pub fn set_products(&self, products: Vec<MockProduct>) {
+        let mut state = self.state.lock().unwrap();
+        state.order = products.iter().map(|p| p.handle.clone()).collect();
+        state.products = products
+            .into_iter()
+            .map(|p| (p.handle.clone(), p))
+            .collect();
+    }
+
     /// Takes `handle` off the store.
     pub fn remove(&self, handle: &str) {
         let mut state = self.state.lock().unwrap();

@@ -9,7 +9,10 @@
 //!   within the per-minute share of [`super::SpendGate`];
 //! - **stock alerts:** the retailer, which costs no KicksDB call, with the ask alerts;
 //! - **the portfolio and the watchlist**, when asked for ([`PlanConfig`]): their style codes
-//!   priced the same batched way, recorded in the price history.
+//!   priced the same batched way, recorded in the price history;
+//! - **the flip list's price scans**, while the flip alerts are on: every style code in stock at
+//!   the stores, ceil(codes / 50) calls per market, asked of the service (`super::flips`); the
+//!   list itself is read every round, which costs nothing and reads no store.
 //!
 //! When the wishes do not fit the month, every interval is stretched by one factor and the
 //! status says so ([`PlanStatus::note`]); an alert's status says how often it is checked. A
@@ -38,6 +41,8 @@ pub struct PlanConfig {
     pub portfolio_every: Option<Duration>,
     /// Price the watchlist's style codes this often, into the price history.
     pub watchlist_every: Option<Duration>,
+    /// How often the flip list's prices are wished scanned while the flip alerts are on.
+    pub flips_every: Duration,
     /// The budget settings the in-process service reads: set from the user database's each
     /// round, so a change made in the window's Settings reaches a running headless monitor.
     pub budget_settings: Option<BudgetSettingsCell>,
@@ -49,6 +54,7 @@ impl Default for PlanConfig {
             alerts_every: Duration::from_secs(60),
             portfolio_every: None,
             watchlist_every: None,
+            flips_every: Duration::from_secs(30 * 60),
             budget_settings: None,
         }
     }
@@ -207,6 +213,14 @@ impl Task {
             .collect();
         let alerts_every = secs(self.plan_config.alerts_every);
         let mut demands = Vec::new();
+        let flips_on = self.flip_alerts_on().await;
+        if flips_on {
+            demands.push(Demand {
+                kind: DemandKind::FlipScan,
+                calls_per_run: self.flips.calls_per_scan,
+                wished_every_secs: secs(self.plan_config.flips_every),
+            });
+        }
         if !ask_codes.is_empty() {
             demands.push(Demand::batched(
                 DemandKind::AskAlerts,
@@ -280,6 +294,10 @@ impl Task {
                 }
                 DemandKind::Portfolio => self.record_prices(&portfolio_codes, now).await,
                 DemandKind::Watchlist => self.record_prices(&watchlist_codes, now).await,
+                DemandKind::FlipScan => {
+                    self.flips.scan_due = true;
+                    Ok(Vec::new())
+                }
             };
             match outcome {
                 Ok(checked) => report.alerts_checked.extend(checked),
@@ -289,6 +307,17 @@ impl Task {
             // the status, and the month's budget is not spent retrying it).
             self.planner.last_run.insert(kind, now);
             report.ran.push(kind);
+        }
+        // The flip list is read every round (free); a scan is asked for when it is due.
+        if flips_on {
+            let scan = if std::mem::take(&mut self.flips.scan_due) {
+                crate::model::flips::FlipScan::Now
+            } else {
+                crate::model::flips::FlipScan::Planned
+            };
+            if let Err(err) = self.flip_round(Some(scan)).await {
+                self.handle.lock().status.last_error = Some(err.user_text());
+            }
         }
         // Stock alerts cost no KicksDB call: checked at the monitor's own pace, not planned.
         let stock_every = chrono::Duration::from_std(self.config.check_every)

@@ -19,7 +19,9 @@
 //! carry, keeping a share of the calls left for the alerts and the window
 //! ([`FlipsConfig::budget_reserve_percent`]); between scans the prices held are used (each
 //! code's latest batch, else the mirror), with their source and age, and only codes with no
-//! price held are fetched.
+//! price held are fetched. A caller that plans the scans itself from the monthly budget (the
+//! alert monitor, with the alerts and the portfolio) says so with `scan` ([`FlipScan`]): then a
+//! scan runs when it asks (`now`), and none of the service's own meanwhile.
 
 mod build;
 mod page;
@@ -36,7 +38,7 @@ use arc_swap::ArcSwapOption;
 
 use self::build::{Built, Gathered, assemble};
 use crate::catalogue::generate::normalize_sku;
-use crate::model::flips::{FlipMarket, FlipsAnswer, HeldSales};
+use crate::model::flips::{FlipMarket, FlipScan, FlipsAnswer, HeldSales, PLANNED_SCAN_LEASE_SECS};
 use crate::model::prices::{CodePrices, MAX_PRICE_CODES};
 use crate::model::{Country, StoreUrl};
 use crate::service::marketplace::Marketplaces;
@@ -101,6 +103,10 @@ struct Current {
 struct Pacing {
     last_fetch_unix: Option<i64>,
     next_fetch_unix: i64,
+    /// A caller plans the scans until then (Unix seconds): no scan of the service's own.
+    planned_until_unix: i64,
+    /// The planning caller asked for a scan now.
+    scan_asked: bool,
 }
 
 /// The flip list of one service.
@@ -180,6 +186,14 @@ impl Flips {
     pub fn answer(self: &Arc<Self>, query: &FlipQuery) -> FlipsAnswer {
         let now = now_unix();
         let previous = self.last_request_unix.swap(now, Ordering::Relaxed);
+        if let Some(scan) = query.scan {
+            let mut pacing = self.pacing.lock().unwrap_or_else(PoisonError::into_inner);
+            pacing.planned_until_unix = now + PLANNED_SCAN_LEASE_SECS;
+            if scan == FlipScan::Now {
+                pacing.scan_asked = true;
+                self.wake.notify_one();
+            }
+        }
         self.ensure_started();
         if u64::try_from(now - previous).is_ok_and(|idle| idle > self.config.idle_after.as_secs()) {
             // Asked again after a while: the list in hand is answered, a fresh one built now.
@@ -260,12 +274,10 @@ impl Flips {
             return false;
         }
         let generation = self.reading.crawl().map_or(0, StoreCatalogue::generation);
-        let price_due = self
-            .pacing
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .next_fetch_unix
-            <= now_unix();
+        let price_due = {
+            let pacing = self.pacing.lock().unwrap_or_else(PoisonError::into_inner);
+            pacing.scan_asked || pacing.next_fetch_unix <= now_unix()
+        };
         let catalogue_changed = current.at.elapsed() >= self.config.catalogue_change_every
             && self.stamp() != current.stamp;
         generation != current.generation
@@ -326,13 +338,40 @@ impl Flips {
 
     /// Whether this build may fetch `batches` calls' worth of prices.
     async fn plan(&self, batches: u64, now: i64) -> Plan {
-        let last = self
-            .pacing
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .last_fetch_unix;
+        let (last, asked, planned_until) = {
+            let mut pacing = self.pacing.lock().unwrap_or_else(PoisonError::into_inner);
+            let asked = std::mem::take(&mut pacing.scan_asked);
+            (pacing.last_fetch_unix, asked, pacing.planned_until_unix)
+        };
         let every = i64::try_from(self.config.price_every.as_secs()).unwrap_or(i64::MAX);
-        match self.catalogue.budget().await {
+        let budget = self.catalogue.budget().await;
+        if let Some(Ok(status)) = &budget {
+            // The caller plans the scans from the budget: it asked for this one, or none.
+            if asked {
+                return if status.calls_left < batches {
+                    Plan::Hold {
+                        why: format!(
+                            "prices held: the scan asked for takes {batches} calls, and {} are left this month",
+                            status.calls_left
+                        ),
+                        next_fetch_unix: planned_until,
+                        spare_calls: 0,
+                    }
+                } else {
+                    Plan::Fetch {
+                        next_fetch_unix: planned_until,
+                    }
+                };
+            }
+            if planned_until > now {
+                return Plan::Hold {
+                    why: "prices held from the last scan: the alert monitor plans the scans from the monthly budget, with the alerts".to_owned(),
+                    next_fetch_unix: planned_until,
+                    spare_calls: 0,
+                };
+            }
+        }
+        match budget {
             // No monthly budget: the prices come from a file (the demo); fetched every build.
             None => Plan::Fetch {
                 next_fetch_unix: i64::MAX,

@@ -32,6 +32,8 @@ pub struct FlipQuery {
     pub settings: FlipSettings,
     /// The markets the caller's tier may see.
     pub countries: Vec<Country>,
+    /// The caller plans the price scans (`scan=now`, `scan=planned`).
+    pub scan: Option<crate::model::flips::FlipScan>,
 }
 
 impl Default for FlipQuery {
@@ -46,6 +48,7 @@ impl Default for FlipQuery {
             brands: Vec::new(),
             settings: FlipSettings::default(),
             countries: Country::ALL.to_vec(),
+            scan: None,
         }
     }
 }

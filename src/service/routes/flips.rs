@@ -13,8 +13,8 @@ use axum::extract::{Extension, Query, State};
 use super::{Params, truncate};
 use crate::model::V2Envelope;
 use crate::model::flips::{
-    DEFAULT_FLIPS_LIMIT, FeeSchedule, FlipSettings, FlipsAnswer, MAX_FLIPS_LIMIT, MAX_SELLER_LEVEL,
-    StoreCosts,
+    DEFAULT_FLIPS_LIMIT, FeeSchedule, FlipScan, FlipSettings, FlipsAnswer, MAX_FLIPS_LIMIT,
+    MAX_SELLER_LEVEL, StoreCosts,
 };
 use crate::service::ServiceState;
 use crate::service::auth::Caller;
@@ -242,7 +242,21 @@ fn query(params: &Params, caller: &Caller) -> Result<FlipQuery, ApiError> {
         brands: repeated(params, "brand", MAX_BRAND_CHARS)?,
         settings: settings(params)?,
         countries: caller.tier.countries(),
+        scan: scan(params)?,
     })
+}
+
+/// `scan`: `now` or `planned`, absent for none.
+fn scan(params: &Params) -> Result<Option<FlipScan>, ApiError> {
+    match params.raw("scan") {
+        None => Ok(None),
+        Some("now") => Ok(Some(FlipScan::Now)),
+        Some("planned") => Ok(Some(FlipScan::Planned)),
+        Some(other) => Err(ApiError::BadRequest(format!(
+            "scan must be now or planned, not {:?}",
+            truncate(other, 40)
+        ))),
+    }
 }
 
 /// `GET /api/v2/flips`: the sizes in stock at the stores that pay after fees, most profit first.
@@ -264,6 +278,7 @@ fn query(params: &Params, caller: &Caller) -> Result<FlipQuery, ApiError> {
         ("store_shipping" = Option<Vec<String>>, Query, description = "One store's own shipping: store:amount (kith.com:0), repeated"),
         ("store_tax" = Option<Vec<String>>, Query, description = "One store's own sales tax: store:percent (kith.com:8.875), repeated"),
         ("thin_below" = Option<u32>, Query, description = "A size with fewer sales than this in its window is a thin market (default 5)"),
+        ("scan" = Option<String>, Query, description = "For a caller that plans the price scans from the monthly budget (the alert monitor): `now` prices every style code in stock now (one batched call per 50 codes per market), `planned` only says scans are planned; either way the service runs no price scan of its own for 15 minutes. Absent: the service paces its own scans"),
     ),
     responses((status = 200, body = V2Envelope<FlipsAnswer>, description = "A page of the list in hand (`building` while the first is made): each row with its buy cost, sell price, fees, payout, profit and ROI in cents of its currency, the inputs beside them with their sources and ages; the stores and markets scanned; the sizes that gave no row, by why"),
         (status = 400, body = V2Envelope<serde_json::Value>), (status = 401, body = V2Envelope<serde_json::Value>)),
@@ -344,6 +359,7 @@ mod tests {
             ("store_shipping", "kith.com:5."),
             ("size", " "),
             ("thin_below", "-1"),
+            ("scan", "later"),
         ] {
             let err = query(&params(&[(name, value)]), &caller()).unwrap_err();
             assert!(
