@@ -9,7 +9,7 @@
 //!     SOLESCOPE_BENCH_CODES=2000 SOLESCOPE_BENCH_RUNS=5 SOLESCOPE_BENCH_PAGES=2000 cargo bench --bench flips
 //! ```
 //!
-//! Setup (not timed): the catalogue (`/work/bench-data/1m.sqlite`, generated with seed 1 when
+//! Setup (not timed): the catalogue (`target/bench-data/1m.sqlite`, generated with seed 1 when
 //! missing). A pool of 2,000 catalogue products with a retail price (every n-th); 20 stores of
 //! 5,000 products each: 1,000 of the pool's products (store `s` from the pool's `100 s`-th on, so
 //! each code is at 10 stores), their style code in the SKUs with the size after it, 8 sizes, two
@@ -197,7 +197,7 @@ async fn timed(client: &reqwest::Client, url: &str) -> (Duration, usize) {
 #[tokio::main]
 async fn main() -> ExitCode {
     let catalogue: PathBuf = std::env::var_os("SOLESCOPE_BENCH_CATALOGUE").map_or_else(
-        || PathBuf::from("/work/bench-data/1m.sqlite"),
+        || PathBuf::from("target/bench-data/1m.sqlite"),
         PathBuf::from,
     );
     let stores: usize = env_number("SOLESCOPE_BENCH_STORES").unwrap_or(20);

@@ -1,7 +1,7 @@
 //! The live search index at scale (issue 62): products written while it serves.
 //!
 //! ```text
-//! cargo bench --bench search_live -- /work/bench-data/1m.sqlite
+//! cargo bench --bench search_live -- target/bench-data/1m.sqlite
 //! cargo bench --bench search_live -- CATALOGUE --visible 10000 --seconds 10 --writes 100000
 //! ```
 //!
@@ -87,7 +87,7 @@ fn options() -> Options {
         searches_only: false,
         open_only: false,
         no_rebuild: false,
-        catalogue: PathBuf::from("/work/bench-data/1m.sqlite"),
+        catalogue: PathBuf::from("target/bench-data/1m.sqlite"),
         visible: 10_000,
         seconds: 10.0,
         writes: 100_000,

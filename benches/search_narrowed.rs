@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo bench --bench search_narrowed -- CATALOGUE [--queries N] [--stock N]
-//! cargo bench --bench search_narrowed -- /work/bench-data/1m.sqlite
+//! cargo bench --bench search_narrowed -- target/bench-data/1m.sqlite
 //! ```
 //!
 //! Over the catalogue's index (read back from beside the file, or built), with twenty stores'

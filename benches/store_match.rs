@@ -4,7 +4,7 @@
 //! from `stores.sqlite`, matched by code, the rest by barcode, the matches named).
 //!
 //! ```text
-//! cargo run --release -- catalogue generate --products 1000000 --seed 1 --out /work/bench-data/1m.sqlite
+//! cargo run --release -- catalogue generate --products 1000000 --seed 1 --out target/bench-data/1m.sqlite
 //! cargo bench --bench store_match
 //! SOLESCOPE_BENCH_CATALOGUE=FILE SOLESCOPE_BENCH_STORES=20 SOLESCOPE_BENCH_STORE_PRODUCTS=5000 cargo bench --bench store_match
 //! ```
@@ -169,7 +169,7 @@ fn store_url(index: usize) -> StoreUrl {
 async fn main() -> ExitCode {
     common::print_build();
     let catalogue: PathBuf = std::env::var_os("SOLESCOPE_BENCH_CATALOGUE").map_or_else(
-        || PathBuf::from("/work/bench-data/1m.sqlite"),
+        || PathBuf::from("target/bench-data/1m.sqlite"),
         PathBuf::from,
     );
     if !catalogue.exists() {

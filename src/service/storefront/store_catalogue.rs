@@ -53,6 +53,7 @@ pub use self::flip_stock::StoreStock;
 pub use super::crawl_status::CrawlStatus;
 pub use super::offers::{StoreOffer, UnmatchedProduct};
 mod flip_stock;
+mod published;
 
 /// A store, its matches, and its products that are one catalogue product.
 type StoreHits = (StoreUrl, Arc<StoreMatches>, Vec<(u64, Evidence)>);
@@ -182,16 +183,6 @@ impl StoreCatalogue {
         size: Option<&str>,
     ) -> Option<Vec<i64>> {
         Some(self.matches_in(catalogue, store)?.stock.pks(size))
-    }
-
-    /// What the stores just published or publish ahead, as matched against `catalogue`.
-    #[must_use]
-    pub fn drops(&self, catalogue: &Path) -> Vec<StoreDrop> {
-        let matches = self.inner.matches.read();
-        let matches = matches.unwrap_or_else(PoisonError::into_inner);
-        let of = |((path, _), _): &(&(PathBuf, StoreUrl), _)| path == catalogue;
-        let found = matches.iter().filter(of);
-        found.flat_map(|(_, m)| m.drops.iter().cloned()).collect()
     }
 
     fn catalogues(&self) -> Vec<PathBuf> {
