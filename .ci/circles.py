@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The import-circle check: no two files of one layer's module tree may import each other,
-directly or through others (issue 25: each circle is broken by moving the shared piece down).
+directly or through others (each circle is broken by moving the shared piece down).
 
 A file's imports are the `super::`, `self::` and `crate::` paths in its code before the first
 `#[cfg(test)]` (tests may assemble anything, as in .ci/layering.sh), resolved to the file that
@@ -9,7 +9,7 @@ not a circle: a parent declares and calls its children, which use the parent's t
 Then the same one level up, in every folder of those trees: a folder's files and sub-folders
 (each sub-folder taken whole, with everything under it) may not import each other in a circle
 either, so `service/source.rs` importing from `service/routes/` while a route imports
-`service::source` is a circle between `source` and `routes` (issue 61), although no two files
+`service::source` is a circle between `source` and `routes`, although no two files
 import each other. The folder's own `mod.rs` is their parent, not one of them.
 Prints each circle and exits 1 when there is one."""
 import os

@@ -9,7 +9,7 @@
 # SOLESCOPE_BENCH_BIN: the solescope binary (default target/dist/solescope, the
 # shipped build: `cargo build --profile dist`).
 # Prints each trial, then p50 and max of the trials' p99 for cold and cached restarts; FAIL (exit
-# 1) when the median cold trial's first-second p99 is 50 ms or more (issue 25's limit).
+# 1) when the median cold trial's first-second p99 is 50 ms or more (the limit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 products="${1:-1000000}"

@@ -10,7 +10,7 @@
 # shipped build: `cargo build --profile dist`);
 # the optional third argument, another build measured in the same run (the baseline).
 # Prints each trial, then min / median / max per binary; FAIL (exit 1) when the judged binary's
-# median is over 5 s (issue 25's limit). The catalogue's index and hit store are kept aside during
+# median is over 5 s (the limit). The catalogue's index and hit store are kept aside during
 # the trials and put back after.
 set -euo pipefail
 cd "$(dirname "$0")/.."

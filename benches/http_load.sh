@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The service under load from a separate process (wrk), with a PASS/FAIL verdict per figure
-# against issue 25's numbers; exits 1 when any figure fails.
+# against the numbers; exits 1 when any figure fails.
 #   bash benches/http_load.sh [products ...]      (default 100000; e.g. `100000 1000000`)
 # Needs `wrk`, `vmtouch` and `fincore` (apt-get install wrk vmtouch util-linux). Environment:
 #   SOLESCOPE_BENCH_DIR      where catalogues and query lists are kept and reused (default /tmp;
@@ -31,7 +31,7 @@
 #      `vmtouch -e` (checked with `fincore` before and after; a failed eviction is a FAIL), then
 #      the time until /search answers and distinct queries (a fresh slice of the list) for the
 #      first second and for the seconds after it.
-# The limits (issue 25, at every size): distinct queries at least 0.25x the bare-HTTP req/s of
+# The limits (at every size): distinct queries at least 0.25x the bare-HTTP req/s of
 # the same run and p99 at most 5 ms; the repeating mix p99 under the interface's 10 ms; /search
 # answering within 5 s of any start; p99 under 50 ms after a cold restart, from its first
 # second; RSS at most 500 MB after the second start's load. No request may fail.

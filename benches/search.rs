@@ -648,7 +648,7 @@ fn main() {
 /// in the same run: the same rows read in key order (as the build reads them) and stepped
 /// through on one connection, nothing indexed.
 /// Prints min / median / max; FAIL (exit 1) when the median build and save takes longer than
-/// the limit (10 s, issue 16's bound at a million products). The saved file's bytes say whether
+/// the limit (10 s, the bound at a million products). The saved file's bytes say whether
 /// a change to the build changed the index.
 fn build_only(args: &[String]) {
     let catalogue = PathBuf::from(&args[0]);

@@ -1,4 +1,4 @@
-//! The live search index at scale (issue 62): products written while it serves.
+//! The live search index at scale: products written while it serves.
 //!
 //! ```text
 //! cargo bench --bench search_live -- target/bench-data/1m.sqlite

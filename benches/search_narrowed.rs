@@ -1,4 +1,4 @@
-//! A search narrowed to what one store has in stock (issue 63: `/search?in_stock_at=`), against
+//! A search narrowed to what one store has in stock (`/search?in_stock_at=`), against
 //! the same searches over the whole catalogue, in the same run, one thread, in process.
 //!
 //! ```text

@@ -1,4 +1,4 @@
-//! Catalogue crawl benchmark (issue 63): one pass over a 5,000-product store, the mock Shopify
+//! Catalogue crawl benchmark: one pass over a 5,000-product store, the mock Shopify
 //! store of the tests (`tests/common/mock_storefront.rs`) on a real loopback socket, with the
 //! pacing on (one request a second per store, as in use).
 //!

@@ -1,4 +1,4 @@
-//! Store matching benchmark (issue 63): 20 stores of 5,000 crawled products each matched against
+//! Store matching benchmark: 20 stores of 5,000 crawled products each matched against
 //! a 1,000,000-product catalogue, the way the service does it at start and after each pass
 //! ([`StoreCatalogue::rematch`]: the catalogue's codes read, each store's products read back
 //! from `stores.sqlite`, matched by code, the rest by barcode, the matches named).

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """How many 64-product blocks a query's rarest title word touches, under two numberings.
 
-A measurement of the catalogue, not of Solescope's speed (issue 25,
-docs/lab-search-at-a-million.md, *Which words are rare at a million*): a candidate pass driven by
+A measurement of the catalogue, not of Solescope's speed
+(docs/lab-search-at-a-million.md, *Which words are rare at a million*): a candidate pass driven by
 the rarest query word can skip only the blocks that word misses. The products are numbered as
 the search index numbers them (popularity, then `pk`) and, for comparison, by silhouette
 (`model`) first.

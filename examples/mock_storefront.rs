@@ -3,7 +3,7 @@
 //! `--handle` (use a catalogue slug, which the window looks stores up by) in the sizes given,
 //! size US 9 sold out, until Ctrl-C. With `--sneaker-store` it sells instead a realistic shop
 //! of about 320 products (two pages of `/products.json`) whose handles are its own, for the
-//! catalogue crawl (issue 63): the Dunk Low 'Panda', the Samba OG, the Chicago 'Lost and Found'
+//! catalogue crawl: the Dunk Low 'Panda', the Samba OG, the Chicago 'Lost and Found'
 //! (matched by the barcodes given with `--gtin`), a decoy, apparel; `--synthetic N` adds N
 //! generated sneakers after them.
 //!

@@ -13,7 +13,7 @@ run() {
         xvfb-run -a -s "-screen 0 1280x800x24" "$@"
     fi
 }
-for view in product orders realtime portfolio settings alerts flips; do
+for view in product orders realtime portfolio settings alerts flips drops; do
     run target/debug/solescope --screenshot "$out/$view.png" --view "$view" \
         --query "jordan 1 chicago" >/dev/null
     echo "$out/$view.png"

@@ -1,6 +1,6 @@
 //! The demo catalogue a collector believes: real releases with their real codes, unique
-//! titles, premiums and weekly orders calibrated to a public marketplace snapshot (issue 11),
-//! and the famous pairs (the real releases the snapshot prices) at its level (issue 27).
+//! titles, premiums and weekly orders calibrated to a public marketplace snapshot,
+//! and the famous pairs (the real releases the snapshot prices) at its level.
 //!
 //! The figures are read with `catalogue::stats` from one 20,000-product catalogue. To check
 //! them against another file (for example one built by an older generator, to see these tests
@@ -246,7 +246,7 @@ fn famous_pairs() -> Vec<(&'static SnapshotLevel, f64, f64, Vec<f64>)> {
         .collect()
 }
 
-/// Issue 27: no famous pair more than 30% from the snapshot's average sale, and the ratio
+/// no famous pair more than 30% from the snapshot's average sale, and the ratio
 /// `catalogue stats` prints (median, p10) where the issue wants it.
 #[test]
 fn famous_pairs_sit_at_the_snapshots_level() {
@@ -269,7 +269,7 @@ fn famous_pairs_sit_at_the_snapshots_level() {
     assert!(ratio.p10 >= 0.7, "p10 {}", ratio.p10);
 }
 
-/// Issue 27: the cheapest size sits where the snapshot's lowest ask does (within the bounds
+/// the cheapest size sits where the snapshot's lowest ask does (within the bounds
 /// of `snapshot::cheapest_size_share`), and the pairs sell the snapshot's volume every week.
 #[test]
 fn famous_pairs_keep_the_snapshots_size_spread_and_volume() {

@@ -1,4 +1,4 @@
-//! The KicksDB source's products searched by the live index over its mirror (issue 62), against
+//! The KicksDB source's products searched by the live index over its mirror, against
 //! the mock KicksDB on a real socket: a typo, a style code without its dash and a prefix find
 //! their products as the user types (no call), with KicksDB out of reach, and after a restart;
 //! a product KicksDB lists after the start is found by a typo the moment a search returned it.

@@ -1,4 +1,4 @@
-//! Stores as catalogues (issue 63), against mock Shopify stores on real sockets
+//! Stores as catalogues, against mock Shopify stores on real sockets
 //! (`common/mock_storefront.rs`, from `shared/research/shopify-storefront.md`) and a generated
 //! catalogue holding the real releases: the crawl of `/products.json` (pages, the last page, the
 //! caps, a repeating, malformed, huge or slow page, a 429 with `Retry-After`), the stores that

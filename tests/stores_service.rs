@@ -1,4 +1,4 @@
-//! Stores as catalogues through the service (issue 63): `solescope serve`'s service with two mock
+//! Stores as catalogues through the service: `solescope serve`'s service with two mock
 //! Shopify stores that name their products their own way (no handle is a catalogue slug), their
 //! catalogues crawled and matched by style code or barcode. `GET /api/v3/retailer-a/products/{id}`
 //! finds the store's product by the catalogue's id or slug, and by the store's own handle; a store

@@ -1,4 +1,4 @@
-//! What the window's portfolio and watchlist cost in KicksDB calls (issue 64), counted at the
+//! What the window's portfolio and watchlist cost in KicksDB calls, counted at the
 //! mock KicksDB: the real window in `egui_kittest`, its KicksDB service started as `main`
 //! starts it (`service::start::spawn_kicksdb`), a user database of 200 held pairs over 120
 //! style codes and 50 starred products (30 of them not held).

@@ -1,4 +1,4 @@
-//! Stores as catalogues in the window (issue 63), driven in `egui_kittest`: the demo's service
+//! Stores as catalogues in the window, driven in `egui_kittest`: the demo's service
 //! reading two mock Shopify stores that name their products their own way (no handle is a
 //! catalogue slug; more than one page each; a decoy titled like the Panda), their catalogues
 //! crawled and matched by style code. *Where to buy* on the Dunk Low 'Panda' shows both stores'

@@ -44,6 +44,13 @@ pub(super) struct DropsState {
     notifier: Arc<dyn Notifier>,
 }
 
+impl DropsState {
+    /// Whether the calendar's fetch or a database job is in flight.
+    pub(super) fn is_pending(&self) -> bool {
+        self.calendar.is_pending() || self.loading.is_some() || !self.writes.is_empty()
+    }
+}
+
 impl Default for DropsState {
     fn default() -> Self {
         Self {

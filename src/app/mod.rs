@@ -285,6 +285,7 @@ impl App {
             && !self.retailer.is_pending()
             && self.portfolio.is_idle()
             && !self.flips.is_pending()
+            && !self.drops.is_pending()
     }
 
     /// Every pair of the portfolio as read from the user database (held and sold), once read.

@@ -1,4 +1,4 @@
-//! Batched prices in the window (issue 64): the portfolio's held style codes and the
+//! Batched prices in the window: the portfolio's held style codes and the
 //! watchlist's stars are priced through `GET /api/v2/prices`, [`MAX_PRICE_CODES`] codes a
 //! request, so a live source with a monthly quota (KicksDB) spends one call per 50 codes
 //! instead of a product lookup per holding. The demo answers the same endpoint from its

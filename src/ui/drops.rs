@@ -226,7 +226,7 @@ fn filters_ui(
     brands.sort_unstable();
     brands.dedup();
     ui.horizontal_wrapped(|ui| {
-        ui.label("Brand:");
+        let brand_label = ui.label("Brand:");
         egui::ComboBox::from_id_salt("drops_brand")
             .selected_text(filters.brand.as_deref().unwrap_or("all"))
             .show_ui(ui, |ui| {
@@ -234,7 +234,9 @@ fn filters_ui(
                 for brand in &brands {
                     ui.selectable_value(filters.brand, Some((*brand).to_owned()), *brand);
                 }
-            });
+            })
+            .response
+            .labelled_by(brand_label.id);
         ui.separator();
         let label = if view.my_sizes.is_empty() {
             "My sizes only (none saved)".to_owned()
@@ -242,12 +244,13 @@ fn filters_ui(
             format!("My sizes only ({})", view.my_sizes.join(", "))
         };
         ui.checkbox(filters.my_sizes_only, label);
-        ui.label("My sizes (US):");
+        let sizes_label = ui.label("My sizes (US):");
         ui.add(
             egui::TextEdit::singleline(filters.sizes_draft)
                 .desired_width(120.0)
                 .hint_text("9, 9.5, 10"),
-        );
+        )
+        .labelled_by(sizes_label.id);
         if ui.button("Save sizes").clicked() {
             output.save_sizes = Some(sizes_from_text(filters.sizes_draft));
         }

@@ -1,4 +1,4 @@
--- Alerts, their firings and per-size price history (issue 13). One migration step.
+-- Alerts, their firings and per-size price history. One migration step.
 -- Products are kept by identity (catalogue id, style code, title snapshot), sizes by size key.
 
 CREATE TABLE alert (

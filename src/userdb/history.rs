@@ -262,10 +262,12 @@ mod tests {
             3
         );
         let points = db.price_history("DD1391-100", &[]).unwrap();
-        let stored: Vec<(Option<&str>, Option<i64>)> = points
+        // Within a slot the order is not part of the answer: compared sorted.
+        let mut stored: Vec<(Option<&str>, Option<i64>)> = points
             .iter()
             .map(|p| (p.store.as_deref(), p.lowest_ask_cents))
             .collect();
+        stored.sort_unstable();
         assert_eq!(
             stored,
             [

@@ -40,7 +40,7 @@ pub mod watchlist;
 pub const MIGRATIONS: &[&str] = &[
     // 1: a key-value table for one-off facts (such as "the old watchlist was moved here").
     "CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) STRICT;",
-    // alerts: alerts, their firings and per-size price history (issue 13).
+    // alerts: alerts, their firings and per-size price history.
     include_str!("alerts.sql"),
     // portfolio: the pairs held and their sales.
     include_str!("portfolio.sql"),

@@ -1,4 +1,4 @@
--- The retail storefronts the user reads prices and stock from (issue 24): a store's origin
+-- The retail storefronts the user reads prices and stock from: a store's origin
 -- (`https://kith.com`), in the order they are asked.
 CREATE TABLE retailer_store (
     url TEXT PRIMARY KEY NOT NULL,

@@ -9,7 +9,7 @@
 //! can be changed while it runs (a sold-out size that comes back). Every request is recorded
 //! (path, time, `User-Agent`).
 //!
-//! The whole catalogue as restock monitors read it (issue 63): `GET /products.json?limit=&page=`
+//! The whole catalogue as restock monitors read it: `GET /products.json?limit=&page=`
 //! (250 a page at most, `limit` clamped, 30 without it, `page` from 1; per variant `available`
 //! and a price string, **no barcode and no currency**; tags as an array) and `GET /meta.json`
 //! (the shop's `currency` and `published_products_count`). A store can hold synthetic products

@@ -23,7 +23,7 @@
 mod front;
 pub mod mapping;
 pub mod wire;
-// The catalogue crawl (issue 63): new files only; `turns.rs` adds the crawl's hooks into this
+// The catalogue crawl: new files only; `turns.rs` adds the crawl's hooks into this
 // file's per-store pacing and pauses.
 pub mod catalogue_keys;
 pub mod crawl;

@@ -1,4 +1,4 @@
-//! Stores as catalogues (issue 63): the handle the service asks which store products are a
+//! Stores as catalogues: the handle the service asks which store products are a
 //! catalogue product ([`StoreCatalogue::offers`]), which are no catalogue product
 //! ([`StoreCatalogue::unmatched`]), and how each store's crawl stands ([`StoreCatalogue::status`],
 //! a sentence for Settings); and the background task that runs the passes ([`StoreCatalogue::spawn`]).

@@ -1,5 +1,5 @@
-//! One pass over a store's whole catalogue, as restock monitors read it (issue 63;
-//! `shared/research/shopify-storefront.md`): `/meta.json` for the shop's currency and product
+//! One pass over a store's whole catalogue, as restock monitors read it
+//! (`shared/research/shopify-storefront.md`): `/meta.json` for the shop's currency and product
 //! count, then `/products.json?limit=250&page=N` from page 1, each page written to
 //! [`StoreDb`] as it arrives.
 //!

@@ -1,5 +1,5 @@
 //! Which catalogue product a store product is, by what identifies a shoe: its style code or a
-//! barcode, never its handle or title alone (issue 63). Pure and fast: no I/O here; the
+//! barcode, never its handle or title alone. Pure and fast: no I/O here; the
 //! catalogue's codes come in as a [`CodeIndex`], its GTINs through a [`GtinLookup`]
 //! (`catalogue_keys.rs` reads both from a catalogue file).
 //!
