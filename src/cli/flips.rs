@@ -8,18 +8,11 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use clap::{Args, ValueEnum};
-use solescope::catalogue::demo;
-use solescope::client::{Client, ClientConfig};
 use solescope::model::StoreUrl;
 use solescope::model::budget::BudgetSettingsCell;
 use solescope::model::flips::{FlipsAnswer, FlipsRequest};
-use solescope::service::kicksdb::KicksdbConfig;
-use solescope::service::{self, ServerHandle, ServiceConfig, ServiceState};
 
-use super::{
-    SourceArg, SourceArgs, budget_settings, catalogue_or_demo, kicksdb_key, parse_interval,
-    user_db_path, users_stores,
-};
+use super::{SourceArgs, budget_settings, parse_interval, start_service, user_db_path};
 
 /// `solescope flips`.
 #[derive(Debug, Args)]
@@ -79,50 +72,6 @@ pub enum FlipsFormat {
     Json,
 }
 
-/// The service for `flips`: the user's stores and `extra`, over the demo or KicksDB (started
-/// as the window and the other commands start it, `service::start`).
-fn start(
-    runtime: &tokio::runtime::Runtime,
-    source: &SourceArgs,
-    settings: BudgetSettingsCell,
-    db_path: &std::path::Path,
-    extra: &[StoreUrl],
-) -> anyhow::Result<(ServerHandle, Client)> {
-    let reading = users_stores(db_path)?;
-    for store in extra {
-        reading.stores().add(store.clone());
-    }
-    let state = match source.source {
-        SourceArg::Demo => {
-            let catalogue = catalogue_or_demo(None)?;
-            let mut config = ServiceConfig::new(&catalogue);
-            config.store_reading = Some(reading);
-            ServiceState::open(&config)
-                .with_context(|| format!("opening {}", catalogue.display()))?
-        }
-        SourceArg::Kicksdb => {
-            let mirror = demo::data_dir()
-                .context("no home directory, so no place for the KicksDB mirror")?
-                .join(service::start::KICKSDB_MIRROR_FILE);
-            let mut live = KicksdbConfig::new(kicksdb_key()?, &mirror);
-            live.base_url = service::start::kicksdb_base_url(source.kicksdb_url.as_deref());
-            live.budget.settings = settings;
-            let mut config = ServiceConfig::new(&mirror);
-            config.store_reading = Some(reading);
-            service::start::kicksdb_state(config, &live)?
-        }
-    };
-    let server = runtime
-        .block_on(service::spawn("127.0.0.1:0", state))
-        .context("starting the in-process service")?;
-    let client = Client::new(ClientConfig::new(
-        server.base_url(),
-        Some("demo-ultra".to_owned()),
-    ))
-    .context("the service's client")?;
-    Ok((server, client))
-}
-
 /// Whether every store of the answer has been read (or said why not) and the list is built.
 fn settled(answer: &FlipsAnswer) -> bool {
     !answer.building
@@ -137,11 +86,11 @@ pub fn run_flips(args: &FlipsArgs) -> anyhow::Result<()> {
     let db_path = user_db_path()?;
     let settings = BudgetSettingsCell::new(budget_settings(&db_path, &args.source.budget)?);
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
-    let (server, client) = start(
+    let (server, client) = start_service(
         &runtime,
         &args.source,
-        settings,
-        &db_path,
+        &settings,
+        Some(&db_path),
         &args.retailer_stores,
     )?;
     let request = FlipsRequest {

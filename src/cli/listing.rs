@@ -48,7 +48,7 @@ pub fn run_listing(args: &ListingArgs) -> anyhow::Result<()> {
     let db_path = user_db_path()?;
     let settings = BudgetSettingsCell::new(budget_settings(&db_path, &args.source.budget)?);
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
-    let (server, client) = start_service(&runtime, &args.source, &settings, Some(&db_path))?;
+    let (server, client) = start_service(&runtime, &args.source, &settings, Some(&db_path), &[])?;
     let request = ReleasesRequest {
         days: Some(args.days),
         ..ReleasesRequest::default()

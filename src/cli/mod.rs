@@ -229,20 +229,28 @@ fn users_stores(
 }
 
 /// The service this command talks to, on `runtime`, and a client of it; with the user's
-/// stores when `stores_of` (the user database) is given.
+/// stores when `stores_of` (the user database) is given, and `extra` stores besides.
 fn start_service(
     runtime: &tokio::runtime::Runtime,
     source: &SourceArgs,
     settings: &BudgetSettingsCell,
     stores_of: Option<&std::path::Path>,
+    extra: &[solescope::model::StoreUrl],
 ) -> anyhow::Result<(ServerHandle, Client)> {
+    let reading = match stores_of {
+        Some(db_path) => Some(users_stores(db_path)?),
+        None => None,
+    };
+    if let Some(reading) = &reading {
+        for store in extra {
+            reading.stores().add(store.clone());
+        }
+    }
     let state = match source.source {
         SourceArg::Demo => {
             let catalogue = catalogue_or_demo(None)?;
             let mut config = ServiceConfig::new(&catalogue);
-            if let Some(db_path) = stores_of {
-                config.store_reading = Some(users_stores(db_path)?);
-            }
+            config.store_reading.clone_from(&reading);
             ServiceState::open(&config)
                 .with_context(|| format!("opening {}", catalogue.display()))?
         }
@@ -255,9 +263,7 @@ fn start_service(
             live.base_url = service::start::kicksdb_base_url(source.kicksdb_url.as_deref());
             live.budget.settings = settings.clone();
             let mut config = ServiceConfig::new(&mirror);
-            if let Some(db_path) = stores_of {
-                config.store_reading = Some(users_stores(db_path)?);
-            }
+            config.store_reading.clone_from(&reading);
             service::start::kicksdb_state(config, &live)?
         }
     };
@@ -290,7 +296,7 @@ pub fn run_monitor(args: &MonitorArgs) -> anyhow::Result<()> {
     }
     let settings = BudgetSettingsCell::new(budget_settings(&db_path, &args.source.budget)?);
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
-    let (server, client) = start_service(&runtime, &args.source, &settings, Some(&db_path))?;
+    let (server, client) = start_service(&runtime, &args.source, &settings, Some(&db_path), &[])?;
     let plan = PlanConfig {
         alerts_every: args.alerts_every,
         portfolio_every: args.portfolio_every,
@@ -407,7 +413,7 @@ pub fn run_portfolio(command: PortfolioCommand) -> anyhow::Result<()> {
                 solescope::userdb::portfolio::holdings(&mut db)?
             };
             let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
-            let (server, client) = start_service(&runtime, &source, &settings, None)?;
+            let (server, client) = start_service(&runtime, &source, &settings, None, &[])?;
             let rows = runtime.block_on(headless::value(&client, holdings));
             runtime.block_on(server.shutdown());
             let rows = rows?;
