@@ -304,6 +304,39 @@ impl Kicksdb {
     }
 }
 
+/// Fills `slots` at `indices` (codes no batch priced) from the mirror's sizes
+/// (`kicksdb-mirror`), where the mirror has the code.
+async fn fill_from_mirror(
+    source: &Arc<Kicksdb>,
+    codes: &[String],
+    indices: &[usize],
+    country: Country,
+    slots: &mut [Option<CodePrices>],
+) -> Result<(), ApiError> {
+    if indices.is_empty() {
+        return Ok(());
+    }
+    let wanted: Vec<String> = indices.iter().map(|&i| codes[i].clone()).collect();
+    let held = source
+        .mirror
+        .read(move |conn| {
+            Ok(crate::catalogue::prices::answer(
+                conn,
+                &wanted,
+                country,
+                KICKSDB_MIRROR,
+            )?)
+        })
+        .await?;
+    let mut held = held.0.into_iter().peekable();
+    for &index in indices {
+        if held.peek().is_some_and(|p| p.sku == codes[index]) {
+            slots[index] = held.next();
+        }
+    }
+    Ok(())
+}
+
 /// `GET /api/v2/prices` on KicksDB: the batch for what it answers; a code it did not price
 /// from its latest batch, else from the mirror (both `kicksdb-mirror`, with their age);
 /// `missing` for the rest. When nothing at all could be priced and KicksDB failed, its error.
@@ -334,26 +367,7 @@ pub(crate) async fn answer(
             from_mirror.push(index);
         }
     }
-    if !from_mirror.is_empty() {
-        let wanted: Vec<String> = from_mirror.iter().map(|&i| codes[i].clone()).collect();
-        let held = source
-            .mirror
-            .read(move |conn| {
-                Ok(crate::catalogue::prices::answer(
-                    conn,
-                    &wanted,
-                    country,
-                    KICKSDB_MIRROR,
-                )?)
-            })
-            .await?;
-        let mut held = held.0.into_iter().peekable();
-        for &index in &from_mirror {
-            if held.peek().is_some_and(|p| p.sku == codes[index]) {
-                slots[index] = held.next();
-            }
-        }
-    }
+    fill_from_mirror(source, codes, &from_mirror, country, &mut slots).await?;
     let kept: Vec<&CodePrices> = slots
         .iter()
         .flatten()
@@ -411,26 +425,7 @@ pub(crate) async fn held_answer(
         })
         .collect();
     let unkept: Vec<usize> = (0..codes.len()).filter(|&i| slots[i].is_none()).collect();
-    if !unkept.is_empty() {
-        let wanted: Vec<String> = unkept.iter().map(|&i| codes[i].clone()).collect();
-        let held = source
-            .mirror
-            .read(move |conn| {
-                Ok(crate::catalogue::prices::answer(
-                    conn,
-                    &wanted,
-                    country,
-                    KICKSDB_MIRROR,
-                )?)
-            })
-            .await?;
-        let mut held = held.0.into_iter().peekable();
-        for &index in &unkept {
-            if held.peek().is_some_and(|p| p.sku == codes[index]) {
-                slots[index] = held.next();
-            }
-        }
-    }
+    fill_from_mirror(source, codes, &unkept, country, &mut slots).await?;
     let oldest = slots.iter().flatten().map(|p| p.as_of.clone()).min();
     let missing: Vec<String> = slots
         .iter()
