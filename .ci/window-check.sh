@@ -169,7 +169,9 @@ shoot() {
     xwd -root -silent | "$CONVERT" xwd:- "png:$1"
 }
 
-# A fresh home: the app builds its own demo catalogue there.
+# A fresh home: the app builds its own demo catalogue there. Cargo and rustup keep finding the
+# toolchain and the crates where they were (first-start-check.sh runs cargo under this home).
+export RUSTUP_HOME="${RUSTUP_HOME:-$HOME/.rustup}" CARGO_HOME="${CARGO_HOME:-$HOME/.cargo}"
 mkdir -p "$work/home" "$work/data" "$work/config" "$work/cache"
 export HOME="$work/home" XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config" \
     XDG_CACHE_HOME="$work/cache" XDG_RUNTIME_DIR="$work/runtime"
