@@ -177,20 +177,7 @@ fn summary(label: &str, times: &mut [Duration]) -> (Duration, Duration, Duration
 
 /// One `GET url` with the ultra demo key, its body read: its time and the body's length.
 async fn timed(client: &reqwest::Client, url: &str) -> (Duration, usize) {
-    let started = Instant::now();
-    let response = client
-        .get(url)
-        .header("Authorization", "demo-ultra")
-        .send()
-        .await
-        .expect("request");
-    assert!(
-        response.status().is_success(),
-        "{url}: {}",
-        response.status()
-    );
-    let body = response.bytes().await.expect("body");
-    (started.elapsed(), body.len())
+    common::timed_get_as(client, url, "demo-ultra").await
 }
 
 #[allow(clippy::too_many_lines, reason = "the benchmark's legs in order")]

@@ -79,10 +79,16 @@ pub fn generate_catalogue(path: &Path, products: u32, seed: u64) {
 /// Time of one `GET url` with the pro demo key, body read; panics on a failed answer, so no
 /// error is ever timed as a result.
 pub async fn timed_get(client: &reqwest::Client, url: &str) -> Duration {
+    timed_get_as(client, url, "demo-pro").await.0
+}
+
+/// Time of one `GET url` with the API key `key`, and the body's length; panics on a failed
+/// answer.
+pub async fn timed_get_as(client: &reqwest::Client, url: &str, key: &str) -> (Duration, usize) {
     let started = std::time::Instant::now();
     let response = client
         .get(url)
-        .header("Authorization", "demo-pro")
+        .header("Authorization", key)
         .send()
         .await
         .expect("request");
@@ -91,8 +97,8 @@ pub async fn timed_get(client: &reqwest::Client, url: &str) -> Duration {
         "{url}: {}",
         response.status()
     );
-    response.bytes().await.expect("body");
-    started.elapsed()
+    let body = response.bytes().await.expect("body");
+    (started.elapsed(), body.len())
 }
 
 /// The real app on the service at `base_url`, signed in with the pro demo key (kept in memory,
