@@ -387,3 +387,115 @@ async fn bad_queries_are_refused_and_the_calendar_needs_pro() {
     let ok = get("/api/v2/releases?days=366&from=2026-11-01", "demo-pro").await;
     assert_eq!(ok.status(), 200);
 }
+
+/// The brand and size filters and the pages: each page of a filtered window is the filtered
+/// whole window cut in pages, with the filtered count as `total`; a percentage is sent to a
+/// tenth of a point.
+#[tokio::test(flavor = "multi_thread")]
+async fn filtered_pages_are_the_filtered_window_cut_in_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalogue = dir.path().join("catalogue.sqlite");
+    let today = Utc::now().date_naive();
+    solescope::catalogue::generate::generate(
+        &solescope::catalogue::generate::GenerateOptions {
+            products: 6_000,
+            seed: 11,
+            as_of: today,
+            demo_keys: true,
+        },
+        &catalogue,
+        &mut |_| {},
+    )
+    .unwrap();
+    let server = common::start(common::config(&catalogue)).await;
+    let client = common::ultra_client(&server);
+    let ask = |brand: Option<&str>, size: Option<&str>, page: u32, limit: u32| {
+        let client = client.clone();
+        let request = ReleasesRequest {
+            from: Some(today),
+            days: Some(90),
+            brand: brand.map(str::to_owned),
+            size: size.map(str::to_owned),
+            page: Some(page),
+            limit: Some(limit),
+        };
+        async move { client.releases(&request).await.unwrap() }
+    };
+    let whole = ask(None, None, 1, 500).await;
+    assert!(whole.releases.len() >= 20, "{}", whole.releases.len());
+    assert_eq!(whole.total, whole.releases.len() as u64);
+
+    // The commonest brand, asked in capitals, and a size that some entries list and some not.
+    let mut brands: Vec<&str> = whole.releases.iter().map(|r| r.brand.as_str()).collect();
+    brands.sort_unstable();
+    let brand = brands
+        .chunk_by(|a, b| a == b)
+        .max_by_key(|run| run.len())
+        .unwrap()[0]
+        .to_owned();
+    let size = ["10", "7", "12", "5", "13"]
+        .into_iter()
+        .find(|size| {
+            let listing = whole
+                .releases
+                .iter()
+                .filter(|r| r.sizes.iter().any(|s| s == size));
+            (4..whole.releases.len()).contains(&listing.count())
+        })
+        .expect("a size some entries list");
+    for (filter_brand, filter_size) in [
+        (Some(brand.to_uppercase()), None),
+        (None, Some(size.to_owned())),
+        (Some(brand.clone()), Some(size.to_owned())),
+    ] {
+        let expected: Vec<&Release> = whole
+            .releases
+            .iter()
+            .filter(|r| {
+                filter_brand
+                    .as_ref()
+                    .is_none_or(|b| r.brand.eq_ignore_ascii_case(b))
+            })
+            .filter(|r| filter_size.as_ref().is_none_or(|s| r.sizes.contains(s)))
+            .collect();
+        assert!(expected.len() >= 2, "{filter_brand:?} {filter_size:?}");
+        assert!(expected.len() < whole.releases.len());
+        let mut paged = Vec::new();
+        for page in 1.. {
+            let answer = ask(filter_brand.as_deref(), filter_size.as_deref(), page, 3).await;
+            assert_eq!(
+                answer.total,
+                expected.len() as u64,
+                "{filter_brand:?} {filter_size:?}"
+            );
+            if answer.releases.is_empty() {
+                break;
+            }
+            assert!(answer.releases.len() <= 3);
+            paged.extend(answer.releases);
+        }
+        assert_eq!(
+            paged.iter().collect::<Vec<_>>(),
+            expected,
+            "{filter_brand:?} {filter_size:?}"
+        );
+    }
+
+    let estimates: Vec<_> = whole
+        .releases
+        .iter()
+        .filter_map(|r| r.estimate.as_ref())
+        .collect();
+    assert!(!estimates.is_empty());
+    let tenth = |pct: f64| ((pct * 10.0).round() / 10.0 - pct).abs() < 1e-9;
+    for estimate in estimates {
+        assert!(tenth(estimate.premium_pct) && tenth(estimate.low_pct) && tenth(estimate.high_pct));
+        assert!(
+            estimate
+                .sizes
+                .iter()
+                .all(|s| tenth(s.premium_pct) && tenth(s.high_pct))
+        );
+    }
+    server.shutdown().await;
+}

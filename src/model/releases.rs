@@ -148,11 +148,12 @@ pub struct ReleaseSource {
 /// An expected premium over retail, with its band and what it rests on.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct PremiumEstimate {
-    /// Expected premium over retail in percent (25.0 = resale 25% above retail).
+    /// Expected premium over retail in percent (25.0 = resale 25% above retail), to a tenth
+    /// of a point.
     pub premium_pct: f64,
-    /// The band's low end, percent.
+    /// The band's low end, percent, to a tenth of a point.
     pub low_pct: f64,
-    /// The band's high end, percent.
+    /// The band's high end, percent, to a tenth of a point.
     pub high_pct: f64,
     /// What the estimate rests on.
     pub basis: EstimateBasis,
@@ -185,11 +186,11 @@ pub struct EstimateBasis {
 pub struct SizeEstimate {
     /// The US size.
     pub size: String,
-    /// Expected premium in percent.
+    /// Expected premium in percent, to a tenth of a point.
     pub premium_pct: f64,
-    /// Band, percent.
+    /// The band's low end, percent, to a tenth of a point.
     pub low_pct: f64,
-    /// Band, percent.
+    /// The band's high end, percent, to a tenth of a point.
     pub high_pct: f64,
 }
 

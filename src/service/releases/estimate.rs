@@ -114,9 +114,9 @@ impl FittedModel {
                     .filter_map(Result::ok)
                     .map(|size| SizeEstimate {
                         size: size.size,
-                        premium_pct: size.premium_pct,
-                        low_pct: size.low_pct,
-                        high_pct: size.high_pct,
+                        premium_pct: tenth(size.premium_pct),
+                        low_pct: tenth(size.low_pct),
+                        high_pct: tenth(size.high_pct),
                     })
                     .collect()
             })
@@ -132,9 +132,9 @@ impl FittedModel {
             basis.features.join(", ")
         );
         Ok(PremiumEstimate {
-            premium_pct: estimate.premium_pct,
-            low_pct: estimate.low_pct,
-            high_pct: estimate.high_pct,
+            premium_pct: tenth(estimate.premium_pct),
+            low_pct: tenth(estimate.low_pct),
+            high_pct: tenth(estimate.high_pct),
             basis: EstimateBasis {
                 releases: basis.releases as u64,
                 similar: Some(basis.line_releases as u64),
@@ -151,4 +151,10 @@ impl FittedModel {
             sizes,
         })
     }
+}
+
+/// A percentage to a tenth of a point, as the calendar shows it: a band some 100 points wide
+/// has no meaning in the fifteenth digit, which only made each page's JSON twice as long.
+fn tenth(pct: f64) -> f64 {
+    (pct * 10.0).round() / 10.0
 }

@@ -25,14 +25,17 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, NaiveDate, Utc};
+use serde::Serialize;
+use serde_json::value::RawValue;
 
 use self::merge::{Candidate, Merged};
 use super::ServiceState;
 use super::error::ApiError;
 use super::storefront::catalogue_keys::{FileStamp, file_stamp};
 use super::storefront::drops::{StoreDrop, published_unix};
+use crate::model::V2Envelope;
 use crate::model::budget::{Clock, SystemClock};
-use crate::model::releases::{CalendarSource, PremiumModelInfo, Release, ReleasesAnswer};
+use crate::model::releases::{CalendarSource, PremiumModelInfo, Release};
 
 /// How the calendar is kept.
 #[derive(Debug, Clone)]
@@ -87,11 +90,45 @@ struct Stamp {
     upstream: u64,
 }
 
+/// One entry as built: what the filters read, and its JSON, written once at the build.
+#[derive(Debug)]
+struct Entry {
+    /// The brand, lower case.
+    brand: String,
+    /// Its US sizes.
+    sizes: Vec<String>,
+    /// The entry as a page carries it. A page of 100 entries with their per-size estimates is
+    /// some 200 KB of JSON; written at each request it was most of the request's time.
+    json: Box<RawValue>,
+}
+
+impl Entry {
+    fn new(release: &Release) -> Result<Self, serde_json::Error> {
+        Ok(Self {
+            brand: release.brand.to_lowercase(),
+            sizes: release.sizes.clone(),
+            json: serde_json::value::to_raw_value(release)?,
+        })
+    }
+}
+
+/// A page as sent: [`ReleasesAnswer`](crate::model::releases::ReleasesAnswer)'s fields, with the entries as built.
+#[derive(Serialize)]
+struct Page<'a> {
+    releases: Vec<&'a RawValue>,
+    total: u64,
+    from: String,
+    until: String,
+    as_of: &'a str,
+    sources: &'a [CalendarSource],
+    model: &'a PremiumModelInfo,
+}
+
 /// A calendar as built.
 #[derive(Debug)]
 struct Built {
     /// Entries by day (then time, title).
-    entries: Vec<Release>,
+    entries: Vec<Entry>,
     /// Their days, for the binary search.
     days: Vec<NaiveDate>,
     as_of: String,
@@ -137,16 +174,17 @@ impl Calendar {
         }
     }
 
-    /// The page `query` asks for, of the calendar of `state`'s sources.
+    /// The page `query` asks for, of the calendar of `state`'s sources: the JSON of a
+    /// [`V2Envelope`] around a [`ReleasesAnswer`](crate::model::releases::ReleasesAnswer).
     ///
     /// # Errors
     /// The first build failed (the catalogue could not be read), or `query`'s window is out of
     /// the calendar's range.
-    pub async fn answer(
+    pub async fn answer_json(
         &self,
         state: &Arc<ServiceState>,
         query: &ReleasesQuery,
-    ) -> Result<ReleasesAnswer, ApiError> {
+    ) -> Result<Vec<u8>, ApiError> {
         let built = self.current(state).await?;
         let today = self.config.clock.now().date_naive();
         let from = query.from.unwrap_or(today);
@@ -155,35 +193,41 @@ impl Calendar {
             .ok_or_else(|| ApiError::BadRequest("from + days is past the calendar's end".into()))?;
         let start = built.days.partition_point(|day| *day < from);
         let end = built.days.partition_point(|day| *day < until);
+        let window = &built.entries[start..end.max(start)];
         let brand = query.brand.as_deref().map(str::to_lowercase);
         let size = query.size.as_deref().map(str::trim);
-        let wanted = |release: &&Release| {
-            brand
-                .as_deref()
-                .is_none_or(|brand| release.brand.to_lowercase() == brand)
-                && size.is_none_or(|size| release.sizes.iter().any(|s| s == size))
+        let wanted = |entry: &&Entry| {
+            brand.as_deref().is_none_or(|brand| entry.brand == brand)
+                && size.is_none_or(|size| entry.sizes.iter().any(|s| s == size))
         };
         let skip = (query.page.max(1) as usize - 1) * query.limit as usize;
+        let take = query.limit as usize;
         let (total, releases) = if brand.is_none() && size.is_none() {
-            let window = &built.entries[start..end.max(start)];
-            let page = window.iter().skip(skip).take(query.limit as usize);
-            (window.len(), page.cloned().collect())
+            let page = window.iter().skip(skip).take(take);
+            (window.len(), page.map(|entry| &*entry.json).collect())
         } else {
-            let matching: Vec<&Release> = built.entries[start..end.max(start)]
-                .iter()
-                .filter(wanted)
-                .collect();
-            let page = matching.iter().skip(skip).take(query.limit as usize);
-            (matching.len(), page.map(|r| (*r).clone()).collect())
+            let mut total = 0;
+            let mut page = Vec::with_capacity(take.min(window.len()));
+            for entry in window.iter().filter(wanted) {
+                if total >= skip && page.len() < take {
+                    page.push(&*entry.json);
+                }
+                total += 1;
+            }
+            (total, page)
         };
-        Ok(ReleasesAnswer {
+        let page = Page {
             releases,
             total: total as u64,
             from: day_text(from),
             until: day_text(until),
-            as_of: built.as_of.clone(),
-            sources: built.sources.clone(),
-            model: built.model.clone(),
+            as_of: &built.as_of,
+            sources: &built.sources,
+            model: &built.model,
+        };
+        serde_json::to_vec(&V2Envelope::success(page)).map_err(|err| {
+            tracing::error!("writing a calendar page: {err}");
+            ApiError::Internal
         })
     }
 
@@ -335,8 +379,16 @@ async fn build(state: &Arc<ServiceState>, config: &ReleasesConfig) -> Result<Bui
             }
         }
         let days = merged.iter().map(|m| m.date).collect();
+        let entries = merged
+            .iter()
+            .map(|m| Entry::new(&m.release))
+            .collect::<Result<_, _>>()
+            .map_err(|err| {
+                tracing::error!("writing the release calendar's entries: {err}");
+                ApiError::Internal
+            })?;
         Ok(Built {
-            entries: merged.into_iter().map(|m| m.release).collect(),
+            entries,
             days,
             as_of: time_text(now),
             sources,

@@ -5,8 +5,9 @@
 
 use std::sync::Arc;
 
-use axum::Json;
 use axum::extract::{Extension, Query, State};
+use axum::http::header;
+use axum::response::IntoResponse;
 
 use super::{Params, truncate};
 use crate::model::releases::{
@@ -64,7 +65,7 @@ pub(crate) async fn releases(
     State(state): State<Arc<ServiceState>>,
     Extension(caller): Extension<Caller>,
     Query(params): Query<Params>,
-) -> Result<Json<V2Envelope<ReleasesAnswer>>, ApiError> {
+) -> Result<impl IntoResponse, ApiError> {
     caller.require(Feature::ReleaseAndRetail)?;
     let query = ReleasesQuery {
         from: from_day(&params)?,
@@ -74,6 +75,6 @@ pub(crate) async fn releases(
         brand: params.text("brand", MAX_FILTER_CHARS)?.map(str::to_owned),
         size: params.text("size", MAX_FILTER_CHARS)?.map(str::to_owned),
     };
-    let answer = state.calendar.answer(&state, &query).await?;
-    Ok(Json(V2Envelope::success(answer)))
+    let body = state.calendar.answer_json(&state, &query).await?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], body))
 }
