@@ -336,8 +336,18 @@ async fn main() -> ExitCode {
     // 1. Builds, and the pricing alone.
     let flips = Arc::clone(state.flips());
     let mut builds: Vec<Duration> = Vec::new();
-    for _ in 0..runs {
+    for run in 1..=runs {
         builds.push(flips.rebuild_now().await);
+        if let Some(phases) = flips.last_build_phases() {
+            println!(
+                "  build {run}: {:.0} ms: the stores' stock {:.0} ms, prices {:.0} ms, sales {:.0} ms, candidates {:.0} ms",
+                ms(builds[run - 1]),
+                ms(phases.stock),
+                ms(phases.prices),
+                ms(phases.sales),
+                ms(phases.assemble)
+            );
+        }
     }
     let mut pricing: Vec<Duration> = Vec::new();
     for _ in 0..runs {

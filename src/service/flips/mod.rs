@@ -96,6 +96,21 @@ struct Current {
     at: Instant,
     /// How long the build took.
     took: Duration,
+    /// And each part of it.
+    phases: BuildPhases,
+}
+
+/// How long each part of a build took.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct BuildPhases {
+    /// The stores' stock in hand read.
+    pub stock: Duration,
+    /// The codes in stock priced.
+    pub prices: Duration,
+    /// Their recent sales read.
+    pub sales: Duration,
+    /// The candidates assembled and packed for the ranking.
+    pub assemble: Duration,
 }
 
 /// When prices were last fetched, and when the next fetch is due.
@@ -230,6 +245,12 @@ impl Flips {
             .map(|current| (current.took, current.at.elapsed()))
     }
 
+    /// How long each part of the list in hand's build took.
+    #[must_use]
+    pub fn last_build_phases(&self) -> Option<BuildPhases> {
+        self.current.load().as_ref().map(|current| current.phases)
+    }
+
     fn ensure_started(self: &Arc<Self>) {
         if self.started.swap(true, Ordering::AcqRel) {
             return;
@@ -245,7 +266,7 @@ impl Flips {
         let _turn = self.building.lock().await;
         let started = Instant::now();
         let stamp = self.stamp();
-        let (built, generation, stores) = self.build().await;
+        let (built, generation, stores, phases) = self.build().await;
         let took = started.elapsed();
         self.current.store(Some(Arc::new(Current {
             built,
@@ -254,6 +275,7 @@ impl Flips {
             stamp,
             at: Instant::now(),
             took,
+            phases,
         })));
         took
     }
@@ -288,18 +310,25 @@ impl Flips {
     }
 
     /// One build: the stores' stock, its prices and sales, assembled.
-    async fn build(&self) -> (Built, u64, Vec<StoreUrl>) {
+    async fn build(&self) -> (Built, u64, Vec<StoreUrl>, BuildPhases) {
         let generation = self.reading.crawl().map_or(0, StoreCatalogue::generation);
         let stores = self.reading.stores().list();
         let mut gathered = Gathered::default();
         let mut notes = Vec::new();
+        let mut phases = BuildPhases::default();
+        let mut lap = Instant::now();
+        let mut split = || std::mem::replace(&mut lap, Instant::now()).elapsed();
         self.gather(&stores, &mut gathered, &mut notes).await;
+        phases.stock = split();
         let markets = gathered.codes_by_market();
         let (prices, reports) = self.price(&markets, &mut notes).await;
+        phases.prices = split();
         let sales = self.sales(&markets, &mut notes).await;
+        phases.sales = split();
         let mut built = assemble(gathered, &prices, &sales, reports, now_unix());
         built.notes.extend(notes);
-        (built, generation, stores)
+        phases.assemble = split();
+        (built, generation, stores, phases)
     }
 
     async fn gather(&self, stores: &[StoreUrl], gathered: &mut Gathered, notes: &mut Vec<String>) {

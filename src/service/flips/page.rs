@@ -1,8 +1,9 @@
 //! A page of the flip list for one request: every candidate of the build reckoned with the
-//! request's own costs and fees (`figures::flips::headline`, integer arithmetic, no allocation),
-//! filtered, ranked by profit (the page's rows picked in linear time, then sorted), and only the
-//! page's rows written out with every input beside them (`figures::flips::flip`, the same
-//! arithmetic).
+//! request's own costs and fees (`figures::flips::headline`, integer arithmetic, no allocation)
+//! from its packed ranking key (`build::RankKey`, the brand and size filters numbered once per
+//! request), filtered, ranked by profit (the page's rows picked in linear time, then sorted),
+//! and only the page's rows written out with every input beside them
+//! (`figures::flips::flip`, the same arithmetic).
 
 use std::cmp::Ordering;
 
@@ -123,49 +124,54 @@ pub fn answer(built: &Built, query: &FlipQuery, now_unix: i64) -> FlipsAnswer {
         .collect();
     let fees = settings.fees;
     let min_profit = query.min_profit_cents.unwrap_or(1);
+    let brand_ok: Vec<bool> = built
+        .brands
+        .iter()
+        .map(|brand| {
+            query.brands.is_empty() || query.brands.iter().any(|b| b.eq_ignore_ascii_case(brand))
+        })
+        .collect();
+    let size_ok: Vec<bool> = built
+        .sizes
+        .iter()
+        .map(|size| query.sizes.is_empty() || query.sizes.iter().any(|s| **s == **size))
+        .collect();
     let mut passing: Vec<(i64, u32)> = Vec::new();
-    let mut fees_exceed: Option<(u64, String)> = None;
-    for (at, candidate) in built.candidates.iter().enumerate() {
-        let product = &built.products[candidate.product as usize];
-        let store = usize::from(product.store);
-        if !store_ok[store]
-            || (!query.sizes.is_empty() && !query.sizes.iter().any(|s| **s == *candidate.us))
-            || (!query.brands.is_empty()
-                && !query
-                    .brands
-                    .iter()
-                    .any(|b| b.eq_ignore_ascii_case(&product.brand)))
+    let mut fees_exceed: Option<(u64, usize)> = None;
+    for (at, key) in built.ranks.iter().enumerate() {
+        let store = usize::from(key.store);
+        if !store_ok[store] || !size_ok[usize::from(key.size)] || !brand_ok[usize::from(key.brand)]
         {
             continue;
         }
         let (shipping, tax) = costs[store];
         let prices = [
-            (SellBasis::SellNow, candidate.bid_cents),
-            (SellBasis::ListAt, candidate.ask_cents),
+            (SellBasis::SellNow, key.bid_cents),
+            (SellBasis::ListAt, key.ask_cents),
         ]
         .into_iter()
-        .filter_map(|(basis, price)| Some((basis, price?, fees)));
-        match headline(candidate.buy_cents, shipping, tax, prices) {
+        .filter(|(_, price)| *price > 0)
+        .map(|(basis, price)| (basis, price, fees));
+        match headline(key.buy_cents, shipping, tax, prices) {
             Ok((profit, roi)) => {
                 if profit >= min_profit && query.min_roi.is_none_or(|min| roi >= min) {
                     passing.push((profit, u32::try_from(at).unwrap_or(u32::MAX)));
                 }
             }
-            Err(NoFlip::FeesExceedPrice) => {
-                let entry = fees_exceed.get_or_insert_with(|| {
-                    (
-                        0,
-                        format!(
-                            "{} US {} at {}",
-                            product.style_code, candidate.size_label, built.stores[store].label
-                        ),
-                    )
-                });
-                entry.0 += 1;
-            }
+            Err(NoFlip::FeesExceedPrice) => fees_exceed.get_or_insert((0, at)).0 += 1,
             Err(_) => {}
         }
     }
+    let fees_exceed = fees_exceed.map(|(count, at)| {
+        let candidate = &built.candidates[at];
+        let product = &built.products[candidate.product as usize];
+        let store = &built.stores[usize::from(product.store)];
+        let example = format!(
+            "{} US {} at {}",
+            product.style_code, candidate.size_label, store.label
+        );
+        (count, example)
+    });
     let total = passing.len();
     let offset = (query.page.max(1) as usize - 1).saturating_mul(query.limit as usize);
     let end = offset.saturating_add(query.limit as usize).min(total);
@@ -327,7 +333,7 @@ mod tests {
     /// buy 100.00 -> cost 117.50; ask 300.00 -> payout 264.00: 146.50; ask 200.00 -> 176.00:
     /// 58.50; ask 110.00 -> 96.80: -20.70 (a loss); the euro store's 100.00 -> cost 110.00,
     /// ask 200.00 -> 176.00: 66.00.
-    fn built() -> Built {
+    fn built_unranked() -> Built {
         Built {
             at_unix: 2_000,
             stores: vec![
@@ -353,6 +359,13 @@ mod tests {
             ],
             ..Built::default()
         }
+    }
+
+    /// [`built_unranked`] with its ranking keys.
+    fn built() -> Built {
+        let mut built = built_unranked();
+        built.rank();
+        built
     }
 
     fn profits(answer: &FlipsAnswer) -> Vec<i64> {
