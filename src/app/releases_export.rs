@@ -239,21 +239,10 @@ pub fn releases_ics(answer: &ReleasesAnswer, now: DateTime<Utc>) -> String {
         if let Some(m) = &release.mechanics {
             let _ = write!(
                 description,
-                "\n{} launch ({}), {} a pair per account{}{}",
+                "\n{} launch ({}), {}",
                 m.source.to_uppercase(),
                 m.method_code,
-                m.quantity_limit
-                    .map_or_else(|| "no limit given".to_owned(), |q| q.to_string()),
-                if m.exclusive_access {
-                    ", exclusive access"
-                } else {
-                    ""
-                },
-                if m.invitation_only {
-                    ", invitation only"
-                } else {
-                    ""
-                }
+                m.account_terms()
             );
         }
         let _ = write!(description, "\nSources: {}", source_kinds(release));
@@ -379,6 +368,12 @@ mod tests {
         );
         assert_eq!(first.get_url(), Some("https://resale-b.example/FV5029-141"));
         assert!(first.get_description().unwrap().contains("DAN"));
+        assert!(
+            first
+                .get_description()
+                .unwrap()
+                .contains("SNKRS launch (DAN), at most 1 pair per account, exclusive access\n")
+        );
         assert_eq!(
             first.get_uid(),
             Some("fv5029141-2026-12-05@drops.solescope")

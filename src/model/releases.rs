@@ -110,6 +110,25 @@ pub struct Mechanics {
     pub read_at: String,
 }
 
+impl Mechanics {
+    /// What one account may buy, in words: "at most 1 pair per account, exclusive access".
+    #[must_use]
+    pub fn account_terms(&self) -> String {
+        let mut text = match self.quantity_limit {
+            Some(1) => "at most 1 pair per account".to_owned(),
+            Some(limit) => format!("at most {limit} pairs per account"),
+            None => "no limit per account given".to_owned(),
+        };
+        if self.exclusive_access {
+            text.push_str(", exclusive access");
+        }
+        if self.invitation_only {
+            text.push_str(", invitation only");
+        }
+        text
+    }
+}
+
 /// One size of a launch.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct SizeStock {

@@ -376,7 +376,7 @@ fn method_ui(ui: &mut egui::Ui, release: &Release) {
             .map(|s| format!("{} {}", s.size, s.stock_level))
             .collect();
         label.on_hover_text(format!(
-            "{} {} ({}), opens {}; {} {}; limit {} a pair per account{}{}; sizes: {}",
+            "{} {} ({}), opens {}; {} {}; {}; sizes: {}",
             m.source.to_uppercase(),
             m.country,
             m.method_code,
@@ -384,18 +384,7 @@ fn method_ui(ui: &mut egui::Ui, release: &Release) {
             m.msrp
                 .map_or_else(|| "no MSRP".to_owned(), |p| format!("MSRP {p:.2}")),
             m.currency,
-            m.quantity_limit
-                .map_or_else(|| "not given".to_owned(), |q| q.to_string()),
-            if m.exclusive_access {
-                ", exclusive access"
-            } else {
-                ""
-            },
-            if m.invitation_only {
-                ", invitation only"
-            } else {
-                ""
-            },
+            m.account_terms(),
             sizes.join(", ")
         ));
     }
