@@ -107,6 +107,7 @@ mod bits;
 mod bucket;
 mod build;
 mod candidates;
+mod cursor;
 mod derive;
 mod docs;
 mod documents;

@@ -18,6 +18,7 @@
 //! the size's text that follows), price in US and FR cents.
 
 use crate::model::Country;
+use crate::search::cursor::Cursor;
 
 /// A string length meaning "absent" (`NULL` in the catalogue).
 pub(super) const ABSENT: u32 = u32::MAX;
@@ -141,45 +142,17 @@ impl Encoder {
     }
 }
 
-/// Reads a record's fields in order; `None` when the bytes run out.
-struct Cursor<'a> {
-    bytes: &'a [u8],
-}
-
-impl<'a> Cursor<'a> {
-    fn take(&mut self, count: usize) -> Option<&'a [u8]> {
-        if count > self.bytes.len() {
-            return None;
-        }
-        let (head, tail) = self.bytes.split_at(count);
-        self.bytes = tail;
-        Some(head)
+/// A field that may be NULL, read from `cursor`: `Some(None)` for NULL.
+#[allow(
+    clippy::option_option,
+    reason = "outer None: the bytes ran out, as every Cursor read; inner None: NULL"
+)]
+fn optional<'a>(cursor: &mut Cursor<'a>) -> Option<Option<&'a [u8]>> {
+    if cursor.rest().get(..4) == Some(&ABSENT.to_le_bytes()[..]) {
+        cursor.take(4)?;
+        return Some(None);
     }
-
-    fn u32(&mut self) -> Option<u32> {
-        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
-    }
-
-    fn i64(&mut self) -> Option<i64> {
-        Some(i64::from_le_bytes(self.take(8)?.try_into().ok()?))
-    }
-
-    fn field(&mut self) -> Option<&'a [u8]> {
-        let length = self.u32()?;
-        self.take(length as usize)
-    }
-
-    #[allow(
-        clippy::option_option,
-        reason = "outer None: the bytes ran out, as every Cursor read; inner None: NULL"
-    )]
-    fn optional(&mut self) -> Option<Option<&'a [u8]>> {
-        if self.bytes.get(..4) == Some(&ABSENT.to_le_bytes()[..]) {
-            self.take(4)?;
-            return Some(None);
-        }
-        Some(Some(self.field()?))
-    }
+    Some(Some(cursor.field()?))
 }
 
 /// Appends the JSON of the hit in `record` to `out`: priced for `country`, with the release date
@@ -191,12 +164,12 @@ pub(super) fn write_json(
     full: bool,
     out: &mut Vec<u8>,
 ) -> Option<()> {
-    let mut cursor = Cursor { bytes: record };
+    let mut cursor = Cursor::new(record);
     let mut text: [&[u8]; 16] = [&[]; 16];
     for slot in &mut text {
         *slot = cursor.field()?;
     }
-    let description = cursor.optional()?;
+    let description = optional(&mut cursor)?;
     let is_bundle = cursor.take(1)?[0] != 0;
     let labels = cursor.field()?;
     let mut prices: [Prices; 2] = [[0; 5]; 2];
@@ -276,7 +249,7 @@ pub(super) fn write_json(
     for n in 0..variant_count {
         let id = cursor.field()?;
         let size = cursor.field()?;
-        let gtin = cursor.optional()?;
+        let gtin = optional(&mut cursor)?;
         let link_tag = cursor.take(1)?[0];
         let link = cursor.field()?;
         let price = [cursor.i64()?, cursor.i64()?][dataset];
@@ -306,7 +279,7 @@ pub(super) fn write_json(
         out.extend_from_slice(b"\"}");
     }
     out.extend_from_slice(b"]}");
-    cursor.bytes.is_empty().then_some(())
+    cursor.rest().is_empty().then_some(())
 }
 
 /// Writes `cents / 100` as `serde_json` writes that `f64` (the catalogue path's money numbers):
@@ -374,9 +347,7 @@ mod tests {
         let mut encoder = Encoder::default();
         let odd = "quote \" backslash \\ tab \t newline \n bell \u{7} é 🥾";
         encoder.text(odd);
-        let mut cursor = Cursor {
-            bytes: &encoder.bytes,
-        };
+        let mut cursor = Cursor::new(&encoder.bytes);
         let stored = cursor.field().unwrap();
         let quoted = [b"\"".as_slice(), stored, b"\""].concat();
         let back: String = serde_json::from_slice(&quoted).unwrap();

@@ -20,6 +20,7 @@ use std::sync::Arc;
 
 use super::LiveError;
 use super::product::IndexFields;
+use crate::search::cursor::Cursor;
 use crate::search::docs::HitLoc;
 
 const MAGIC: &[u8; 8] = b"SOLLIVE\0";
@@ -264,38 +265,9 @@ fn encode(kind: Kind, pk: i64, fields: Option<&IndexFields>, hit: Option<&[u8]>)
     out
 }
 
-/// Reads a payload's fields in order; `None` when the bytes run out or do not decode.
-struct Cursor<'a> {
-    bytes: &'a [u8],
-}
-
-impl<'a> Cursor<'a> {
-    fn take(&mut self, count: usize) -> Option<&'a [u8]> {
-        if count > self.bytes.len() {
-            return None;
-        }
-        let (head, tail) = self.bytes.split_at(count);
-        self.bytes = tail;
-        Some(head)
-    }
-
-    fn u32(&mut self) -> Option<u32> {
-        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
-    }
-
-    fn u64(&mut self) -> Option<u64> {
-        Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
-    }
-
-    fn text(&mut self) -> Option<String> {
-        let len = self.u32()? as usize;
-        String::from_utf8(self.take(len)?.to_vec()).ok()
-    }
-}
-
 /// The record of `payload`, which starts at `at` in `file`.
 fn decode(payload: &[u8], file: &Arc<File>, at: u64) -> Option<Record> {
-    let mut cursor = Cursor { bytes: payload };
+    let mut cursor = Cursor::new(payload);
     let kind = match cursor.take(1)?[0] {
         1 => Kind::Product,
         2 => Kind::Delete,
@@ -315,7 +287,7 @@ fn decode(payload: &[u8], file: &Arc<File>, at: u64) -> Option<Record> {
             _ => return None,
         };
         let count = cursor.u32()? as usize;
-        if count > cursor.bytes.len() / 8 {
+        if count > cursor.rest().len() / 8 {
             return None;
         }
         let mut gtins = Vec::with_capacity(count);
@@ -343,7 +315,7 @@ fn decode(payload: &[u8], file: &Arc<File>, at: u64) -> Option<Record> {
             len,
         })
     };
-    cursor.bytes.is_empty().then_some(Record {
+    cursor.rest().is_empty().then_some(Record {
         kind,
         pk,
         fields,

@@ -19,6 +19,30 @@
 //! - a store that fails [`StorefrontConfig::failures_before_pause`] times in a row is paused
 //!   (30 s, doubling, at most 30 min) instead of being retried hot, and its health is written
 //!   to the shared [`RetailerStores`] for Settings to show.
+//!
+//! # Glossary
+//!
+//! "Catalogue" means four things in this room:
+//! - **the catalogue** (no adjective): the service's own product file (the demo's, an imported
+//!   one, or the KicksDB mirror) that store products are matched against;
+//! - **a store's catalogue**: everything a store publishes, read whole by the crawl from its
+//!   `/products.json` feed (`crawl`, `feed`);
+//! - **[`store_catalogue::StoreCatalogue`]**: the crawl's front, stores answered as catalogues
+//!   (which store products are which catalogue product, how each store's crawl stands);
+//! - **catalogue keys** (`catalogue_keys`): the catalogue's style codes and barcodes, read once
+//!   for the matcher.
+//!
+//! The `Store*` types, from the wire to the answers:
+//! - [`feed::StoreProduct`], [`feed::StoreVariant`]: a store product and a size of it as the
+//!   crawl keeps them; [`matching::StoreKeys`]: what of one can identify it;
+//! - [`store_db::StoreDb`]: the crawl's file (`stores.sqlite`), with a [`store_db::StoreRow`]
+//!   per store, owned by the one [`worker::StoreWorker`] thread;
+//! - [`offers::StoreOffer`]: a store product that is a catalogue product, with its sizes;
+//!   [`store_catalogue::StoreStock`]: one store's such products in stock, for the flips;
+//!   [`drops::StoreDrop`]: a store product the release calendar may show;
+//! - [`StoreReading`]: how a service reads the stores (the paced lookups, and the crawl when
+//!   catalogues are kept); [`StoresInFront`]: those stores answering `retailer-a` in front of
+//!   the marketplaces behind them.
 
 mod front;
 pub mod mapping;
