@@ -443,14 +443,19 @@ impl CatalogueSource for Arc<LocalCatalogue> {
         codes: &[String],
         country: Country,
     ) -> Result<Sourced<crate::model::prices::PricesAnswer>, ApiError> {
-        let wanted = codes.to_vec();
-        let (products, missing) = self
-            .read(move |conn| {
+        let parts = self
+            .pool
+            .read_parts(codes, move |conn, part| {
                 Ok(crate::catalogue::prices::answer(
-                    conn, &wanted, country, CATALOGUE,
+                    conn, part, country, CATALOGUE,
                 )?)
             })
             .await?;
+        let (mut products, mut missing) = (Vec::new(), Vec::new());
+        for (found, lacking) in parts {
+            products.extend(found);
+            missing.extend(lacking);
+        }
         Ok(Sourced::fresh(
             crate::model::prices::PricesAnswer {
                 market: country.code().to_owned(),
@@ -465,12 +470,12 @@ impl CatalogueSource for Arc<LocalCatalogue> {
         &self,
         codes: &[String],
     ) -> Result<Vec<Option<crate::model::flips::HeldSales>>, ApiError> {
-        let wanted = codes.to_vec();
-        self.read(move |conn| {
-            Ok(crate::catalogue::prices::held_sales(
-                conn, &wanted, CATALOGUE,
-            )?)
-        })
-        .await
+        let parts = self
+            .pool
+            .read_parts(codes, |conn, part| {
+                Ok(crate::catalogue::prices::held_sales(conn, part, CATALOGUE)?)
+            })
+            .await?;
+        Ok(parts.into_iter().flatten().collect())
     }
 }
