@@ -38,6 +38,20 @@ fn crawled(store: &MockStorefront, dir: &std::path::Path) -> StoreReading {
     .unwrap()
 }
 
+/// A generated catalogue of `products` as of today (its coming releases in the calendar's
+/// window), with the demo keys.
+fn catalogue_as_of_today(dir: &std::path::Path, products: u32, seed: u64) -> std::path::PathBuf {
+    let path = dir.join("catalogue.sqlite");
+    let options = solescope::catalogue::generate::GenerateOptions {
+        products,
+        seed,
+        as_of: Utc::now().date_naive(),
+        demo_keys: true,
+    };
+    solescope::catalogue::generate::generate(&options, &path, &mut |_| {}).unwrap();
+    path
+}
+
 /// `published_at` `days` from now at 10:00 in the shop's zone (UTC-5).
 fn shop_time(days: i64) -> String {
     let day = Utc::now().date_naive() + chrono::Duration::days(days);
@@ -305,18 +319,7 @@ async fn coming_releases_are_read_from_kicksdb_once_a_day_and_from_the_budget() 
 async fn without_a_key_the_calendar_has_the_catalogue_and_the_stores() {
     let dir = tempfile::tempdir().unwrap();
     let today = Utc::now().date_naive();
-    let catalogue = dir.path().join("catalogue.sqlite");
-    solescope::catalogue::generate::generate(
-        &solescope::catalogue::generate::GenerateOptions {
-            products: 3_000,
-            seed: 5,
-            as_of: today,
-            demo_keys: true,
-        },
-        &catalogue,
-        &mut |_| {},
-    )
-    .unwrap();
+    let catalogue = catalogue_as_of_today(dir.path(), 3_000, 5);
     let store = MockStorefront::start(vec![coming_shoe(
         "store-drop-qq",
         9_300_000_000_001,
@@ -394,19 +397,8 @@ async fn bad_queries_are_refused_and_the_calendar_needs_pro() {
 #[tokio::test(flavor = "multi_thread")]
 async fn filtered_pages_are_the_filtered_window_cut_in_pages() {
     let dir = tempfile::tempdir().unwrap();
-    let catalogue = dir.path().join("catalogue.sqlite");
     let today = Utc::now().date_naive();
-    solescope::catalogue::generate::generate(
-        &solescope::catalogue::generate::GenerateOptions {
-            products: 6_000,
-            seed: 11,
-            as_of: today,
-            demo_keys: true,
-        },
-        &catalogue,
-        &mut |_| {},
-    )
-    .unwrap();
+    let catalogue = catalogue_as_of_today(dir.path(), 6_000, 11);
     let server = common::start(common::config(&catalogue)).await;
     let client = common::ultra_client(&server);
     let ask = |brand: Option<&str>, size: Option<&str>, page: u32, limit: u32| {
