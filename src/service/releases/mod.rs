@@ -98,7 +98,8 @@ struct Entry {
     /// Its US sizes.
     sizes: Vec<String>,
     /// The entry as a page carries it. A page of 100 entries with their per-size estimates is
-    /// some 200 KB of JSON; written at each request it was most of the request's time.
+    /// some 300 KB of JSON (the demo's); written at each request it was most of the request's
+    /// time.
     json: Box<RawValue>,
 }
 
@@ -112,7 +113,8 @@ impl Entry {
     }
 }
 
-/// A page as sent: [`ReleasesAnswer`](crate::model::releases::ReleasesAnswer)'s fields, with the entries as built.
+/// A page as sent: [`ReleasesAnswer`](crate::model::releases::ReleasesAnswer)'s fields, with
+/// the entries as built.
 #[derive(Serialize)]
 struct Page<'a> {
     releases: Vec<&'a RawValue>,
