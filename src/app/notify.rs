@@ -105,13 +105,7 @@ pub struct DesktopNotifier;
 
 impl Notifier for DesktopNotifier {
     fn remind(&self, title: &str, body: &str) -> Result<(), NotifyError> {
-        notify_rust::Notification::new()
-            .appname("Solescope")
-            .summary(title)
-            .body(body)
-            .show()
-            .map(drop)
-            .map_err(|err| NotifyError(err.to_string()))
+        show(title, body)
     }
 
     fn notify(&self, firing: &AlertFiring) -> Result<(), NotifyError> {

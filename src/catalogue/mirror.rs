@@ -347,31 +347,40 @@ pub fn replace_weeks(
 ) -> Result<(), CatalogueError> {
     let tx = conn.transaction()?;
     tx.execute("DELETE FROM weekly_orders WHERE product_pk = ?1", [pk])?;
-    {
-        let mut insert = tx.prepare(
-            "INSERT INTO weekly_orders (product_pk, week_start, position, orders, aov_cents,
-                gmv_cents) VALUES (?1, ?2, 0, ?3, ?4, ?5)",
-        )?;
-        for week in weeks {
-            let aov_cents = if week.orders > 0 {
-                (week.gmv_cents as f64 / week.orders as f64).round() as i64
-            } else {
-                0
-            };
-            insert.execute(params![
-                pk,
-                week.week_start,
-                week.orders,
-                aov_cents,
-                week.gmv_cents
-            ])?;
-        }
-    }
+    insert_weeks(&tx, pk, weeks.iter())?;
     tx.execute(
         "UPDATE product_sources SET weeks_fetched_at = ?2 WHERE product_pk = ?1",
         params![pk, fetched_at],
     )?;
     tx.commit()?;
+    Ok(())
+}
+
+/// Inserts `weeks` of product `pk`, each week's average order value from its GMV and orders
+/// (the rank is unknown to a live source: stored as 0, read as `null`).
+fn insert_weeks<'w>(
+    tx: &rusqlite::Transaction<'_>,
+    pk: i64,
+    weeks: impl Iterator<Item = &'w MirrorWeek>,
+) -> Result<(), CatalogueError> {
+    let mut insert = tx.prepare(
+        "INSERT INTO weekly_orders (product_pk, week_start, position, orders, aov_cents,
+            gmv_cents) VALUES (?1, ?2, 0, ?3, ?4, ?5)",
+    )?;
+    for week in weeks {
+        let aov_cents = if week.orders > 0 {
+            (week.gmv_cents as f64 / week.orders as f64).round() as i64
+        } else {
+            0
+        };
+        insert.execute(params![
+            pk,
+            week.week_start,
+            week.orders,
+            aov_cents,
+            week.gmv_cents
+        ])?;
+    }
     Ok(())
 }
 
@@ -393,26 +402,11 @@ pub fn top_up_weeks(
         "DELETE FROM weekly_orders WHERE product_pk = ?1 AND week_start >= ?2",
         params![pk, from_week_start],
     )?;
-    {
-        let mut insert = tx.prepare(
-            "INSERT INTO weekly_orders (product_pk, week_start, position, orders, aov_cents,
-                gmv_cents) VALUES (?1, ?2, 0, ?3, ?4, ?5)",
-        )?;
-        for week in weeks.iter().filter(|w| w.week_start >= from_week_start) {
-            let aov_cents = if week.orders > 0 {
-                (week.gmv_cents as f64 / week.orders as f64).round() as i64
-            } else {
-                0
-            };
-            insert.execute(params![
-                pk,
-                week.week_start,
-                week.orders,
-                aov_cents,
-                week.gmv_cents
-            ])?;
-        }
-    }
+    insert_weeks(
+        &tx,
+        pk,
+        weeks.iter().filter(|w| w.week_start >= from_week_start),
+    )?;
     tx.execute(
         "DELETE FROM weekly_orders WHERE product_pk = ?1 AND week_start NOT IN
             (SELECT week_start FROM weekly_orders WHERE product_pk = ?1
