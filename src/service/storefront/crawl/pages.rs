@@ -75,8 +75,12 @@ impl Crawler {
                     wait_after: Duration::ZERO,
                 });
             };
-            let fetched = match self.get(store, url, pass).await {
-                Answer::Json(fetched) => fetched,
+            // A page that cannot be read (over the body cap, or not the feed's JSON) is skipped.
+            let readable = match self.get(store, url, pass).await {
+                Answer::Json(fetched) => {
+                    crate::upstream::body::decode_json::<FeedPage>(&fetched.body, &fetched.headers)
+                        .map(|page| page.products)
+                }
                 Answer::Refused(refusal) if page == 1 => {
                     report.refusal = Some(refusal);
                     return Ok(PagesEnd {
@@ -112,29 +116,10 @@ impl Crawler {
                         wait_after: Duration::ZERO,
                     });
                 }
-                Answer::TooLarge(why) => {
-                    pass.note(format!("page {page} skipped: {why}"));
-                    skipped_any = true;
-                    skipped_in_row += 1;
-                    if skipped_in_row >= self.config.max_skipped_pages_in_row {
-                        partial(
-                            report,
-                            pass,
-                            format!("{skipped_in_row} pages in a row could not be read"),
-                        );
-                        return Ok(PagesEnd {
-                            complete_set: false,
-                            wait_after: Duration::ZERO,
-                        });
-                    }
-                    page += 1;
-                    continue;
-                }
+                Answer::TooLarge(why) => Err(why),
             };
-            let decoded =
-                crate::upstream::body::decode_json::<FeedPage>(&fetched.body, &fetched.headers);
-            let products = match decoded {
-                Ok(products) => products.products,
+            let products = match readable {
+                Ok(products) => products,
                 Err(why) => {
                     pass.note(format!("page {page} skipped: {why}"));
                     skipped_any = true;
