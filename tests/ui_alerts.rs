@@ -69,16 +69,16 @@ fn lookups_fill_the_history_and_an_alert_set_in_the_tab_fires_with_a_badge() {
     assert!(has_label_containing(&harness, "No size has a price yet"));
 
     // One call per source: the table fills, and both answers are in the history.
-    let budget_before = harness.state().realtime_budget().unwrap().remaining;
+    let budget_before = harness.state().realtime_budget().unwrap();
     harness.get_by_label("Compare marketplaces").click();
     step_until(&mut harness, "the where-to-buy table", |h| {
         has_label_containing(h, "Payout resale-b")
             && !has_label_containing(h, "No size has a price yet")
     });
     assert!(has_label_containing(&harness, "Compare marketplaces again"));
-    let budget_after = harness.state().realtime_budget().unwrap().remaining;
+    let budget_after = harness.state().realtime_budget().unwrap();
     assert_eq!(
-        budget_before - budget_after,
+        common::realtime_spent(&budget_before, &budget_after),
         1,
         "one budgeted call (resale-a)"
     );

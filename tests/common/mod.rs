@@ -143,3 +143,18 @@ pub fn ultra_client(server: &ServerHandle) -> solescope::client::Client {
     config.retries = 0;
     solescope::client::Client::new(config).unwrap()
 }
+
+/// Real-time calls spent between two readings of the client's budget. The service counts in
+/// windows aligned to the clock's minutes, so a test's calls may straddle a new window: then the
+/// second reading's own count is the answer (the earlier window's calls are behind it).
+pub fn realtime_spent(
+    before: &solescope::client::Budget,
+    after: &solescope::client::Budget,
+) -> u32 {
+    let new_window = after.resets_at > before.resets_at + std::time::Duration::from_secs(5);
+    if new_window {
+        after.limit - after.remaining
+    } else {
+        before.remaining.saturating_sub(after.remaining)
+    }
+}
