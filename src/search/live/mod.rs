@@ -1,4 +1,5 @@
-//! The live index: a [`SearchIndex`] that takes products while it serves.
+//! The live index: a [`SearchIndex`] that takes products while it serves. A newcomer starts from
+//! [`LiveIndex`], its front (see *Where to start reading* below).
 //!
 //! # Design
 //!
@@ -68,11 +69,11 @@
 //! mutex (the same key written from two threads at once: one write, then the other, each
 //! whole). A thread of its own merges at nice 10 when [`LiveConfig::background_merges`].
 //!
-//! Merge policy: once the live products and the base products they replaced or deleted
-//! number at least [`LiveConfig::merge_min_changes`] (20,000) and a
-//! [`LiveConfig::merge_base_share`]th (1/16) of the base. A merge builds the new base beside
-//! the old one (both in memory until the swap: some 2x the index's memory at its peak), so it
-//! is rare by design; writes wait only for the swap (the writes made meanwhile are replayed).
+//! Merge policy ([`MergePolicy`], in [`LiveConfig::merge_policy`]): once the live products and
+//! the base products they replaced or deleted number at least 20,000 and a 16th of the base. A
+//! merge builds the new base beside the old one (both in memory until the swap: some 2x the
+//! index's memory at its peak), so it is rare by design; writes wait only for the swap (the
+//! writes made meanwhile are replayed).
 //!
 //! Memory: the base as a [`SearchIndex`], plus per live product its forward entries (4 bytes
 //! a term), its place in the segment's persistent maps (postings, frequency changes, codes)
@@ -81,34 +82,58 @@
 //! # On disk
 //!
 //! In the live index's folder (`<catalogue>.search-live` for [`LiveIndex::open`]), module
-//! `store`: `MANIFEST` (the generation in force), `log-<g>.search-log` (the writes since base
+//! `manifest`: `MANIFEST` (the generation in force), `log-<g>.search-log` (the writes since base
 //! `g`, module `log`), and from the first merge on `base-<g>.search-index` (module
 //! `persist`'s format) and `hits-<g>.search-hits` (the hits of every product written live,
 //! module `search::hits`' format). A merge writes generation `g + 1` beside `g` and switches
 //! the manifest last: a crash at any point leaves `g` whole (its base and complete log), and
 //! the next start recovers it.
+//!
+//! # Where to start reading
+//!
+//! [`LiveIndex`] (module `index`) is the front: opening, searching, writing and merging each
+//! start there and go to one room:
+//!
+//! - `manifest`: the folder's files per generation, the manifest, the recovery at a start;
+//! - `updater`: the one writer: its lock, the write log in force, a write's copy-sync-swap;
+//! - `edits`: what a write changes in the segment (added, replaced, hit only, deleted);
+//! - `held`: the one lookup of a written product's hit;
+//! - `merger`: the merge policy ([`MergePolicy`]) and the background merging thread;
+//! - `merge`: the new base built from the base and the segment;
+//! - `commit`: a merge saved as the next generation and switched to;
+//! - `segment`, `replay`, `log`, `encode`: the live segment, rebuilt from the log at a start,
+//!   and the log's records;
+//! - `view`, `query`, `expand`: searches over base and segment together.
 
+// The front: start here.
+mod index;
+// Its rooms, each with one job.
+mod commit;
+mod edits;
 mod encode;
 mod expand;
+mod held;
 mod log;
+mod manifest;
 mod merge;
+mod merger;
 mod product;
 mod query;
 mod replay;
 mod segment;
-mod store;
+mod updater;
 mod view;
-mod writes;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+pub use self::index::{LiveConfig, LiveIndex, LiveStats};
+pub use self::merger::MergePolicy;
 pub use self::product::{
     HitPrices, HitVariant, LiveProduct, MAX_FIELD_BYTES, MAX_LABELS, MAX_VARIANTS, ProductHit,
     write_to_catalogue,
 };
-pub use self::store::{LiveConfig, LiveIndex, LiveStats};
-pub use self::writes::WriteOutcome;
+pub use self::updater::WriteOutcome;
 
 pub(in crate::search) use self::query::LiveQuery;
 pub(in crate::search) use self::view::BaseSupport;

@@ -127,29 +127,18 @@ pub(crate) struct IndexFields {
 impl IndexFields {
     /// The fields as module `analyze` reads them.
     pub(crate) fn text(&self) -> ProductText<'_> {
-        let [
-            id,
-            slug,
-            sku,
-            sku_norm,
-            title,
-            brand,
-            model,
-            category,
-            color,
-            gender,
-        ] = &self.texts;
+        let texts = self.texts.each_ref().map(String::as_str);
         ProductText {
-            id,
-            slug,
-            sku,
-            sku_norm,
-            title,
-            brand,
-            model,
-            category,
-            color,
-            gender,
+            id: texts[0],
+            slug: texts[1],
+            sku: texts[2],
+            sku_norm: texts[3],
+            title: texts[4],
+            brand: texts[5],
+            model: texts[6],
+            category: texts[7],
+            color: texts[8],
+            gender: texts[9],
             description: self.description.as_deref().unwrap_or(""),
         }
     }
