@@ -199,6 +199,7 @@ mod tests {
 
     use super::*;
     use crate::model::budget::ManualClock;
+    use crate::model::test_time::at;
 
     #[derive(Default)]
     struct Counted(Mutex<Vec<(String, String)>>);
@@ -218,12 +219,6 @@ mod tests {
                 .push((title.to_owned(), body.to_owned()));
             Ok(())
         }
-    }
-
-    fn at(text: &str) -> DateTime<Utc> {
-        DateTime::parse_from_rfc3339(text)
-            .unwrap()
-            .with_timezone(&Utc)
     }
 
     fn star(starts_at: &str) -> DropStar {

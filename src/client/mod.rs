@@ -132,21 +132,11 @@ impl Client {
     /// Fails with [`ErrorKind::Config`] when the base URL is not an `http(s)` URL (or carries
     /// credentials, a query or a fragment) or the key cannot be sent in an HTTP header.
     pub fn new(config: ClientConfig) -> Result<Client, ClientError> {
-        let ClientConfig {
-            base_url,
-            api_key,
-            connect_timeout,
-            request_timeout,
-            call_timeout,
-            retries,
-            retry_backoff,
-            max_retry_after,
-            max_body_bytes,
-        } = config;
-        let base = parse_base_url(&base_url)?;
-        let auth = match api_key.as_deref().map(str::trim) {
-            None | Some("") => None,
-            Some(key) => {
+        let base = parse_base_url(&config.base_url)?;
+        let api_key = config.api_key.unwrap_or_default();
+        let auth = match api_key.trim() {
+            "" => None,
+            key => {
                 let mut value = HeaderValue::from_str(key).map_err(|_| {
                     ClientError::new(
                         ErrorKind::Config,
@@ -158,7 +148,7 @@ impl Client {
             }
         };
         let http = reqwest::Client::builder()
-            .connect_timeout(connect_timeout)
+            .connect_timeout(config.connect_timeout)
             .user_agent(concat!("solescope/", env!("CARGO_PKG_VERSION")))
             .build()
             .map_err(|err| {
@@ -172,12 +162,12 @@ impl Client {
                 http,
                 base,
                 auth,
-                request_timeout,
-                call_timeout,
-                retries,
-                retry_backoff,
-                max_retry_after,
-                max_body_bytes,
+                request_timeout: config.request_timeout,
+                call_timeout: config.call_timeout,
+                retries: config.retries,
+                retry_backoff: config.retry_backoff,
+                max_retry_after: config.max_retry_after,
+                max_body_bytes: config.max_body_bytes,
                 learned: Mutex::new(Learned {
                     tier: None,
                     budget: BudgetTracker::new(),

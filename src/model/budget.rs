@@ -593,12 +593,7 @@ impl Clock for ManualClock {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn at(text: &str) -> DateTime<Utc> {
-        DateTime::parse_from_rfc3339(text)
-            .unwrap()
-            .with_timezone(&Utc)
-    }
+    use crate::model::test_time::at;
 
     const MONTH_SECS: u64 = 30 * 86_400;
 

@@ -22,6 +22,8 @@ pub mod service;
 pub mod sizes;
 pub mod sources;
 pub mod stores;
+#[cfg(test)]
+pub(crate) mod test_time;
 pub mod tiers;
 pub mod v2;
 

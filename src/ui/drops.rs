@@ -419,12 +419,7 @@ fn estimate_ui(ui: &mut egui::Ui, release: &Release) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn at(text: &str) -> DateTime<Utc> {
-        DateTime::parse_from_rfc3339(text)
-            .unwrap()
-            .with_timezone(&Utc)
-    }
+    use crate::model::test_time::at;
 
     #[test]
     fn countdowns_in_days_hours_and_minutes() {

@@ -25,11 +25,11 @@ use chrono::{DateTime, Utc};
 
 use super::{Stall, Task, db_job, history_key};
 use crate::client::ClientError;
-use crate::figures::{AlertStep, alert_step, size_key};
+use crate::figures::{AlertStep, alert_step, quotes_from_prices};
 use crate::model::budget::{BudgetSettingsCell, BudgetStatus, Demand, DemandKind, Plan, plan};
 use crate::model::portfolio::sku_key;
 use crate::model::prices::CodePrices;
-use crate::model::{Alert, AlertKind, Country, QuoteSource, SizeQuote};
+use crate::model::{Alert, AlertKind, Country, SizeQuote};
 use crate::userdb::UserDbError;
 
 /// What the monitor runs on a schedule besides the alerts, and how often it is wished.
@@ -121,27 +121,6 @@ fn country_of(currency: &str) -> Country {
         .into_iter()
         .find(|c| c.currency().eq_ignore_ascii_case(currency))
         .unwrap_or_default()
-}
-
-/// The per-size quotes of a batched answer: each size's lowest ask, as `resale-b` (StockX,
-/// the marketplace KicksDB's batch prices).
-fn quotes_from_prices(prices: &CodePrices) -> Vec<SizeQuote> {
-    prices
-        .sizes
-        .iter()
-        .map(|size| SizeQuote {
-            source: QuoteSource::ResaleB,
-            size: size_key(&size.size),
-            label: size.size.clone(),
-            lowest_ask_cents: crate::figures::cents_from_amount(size.lowest_ask).filter(|c| *c > 0),
-            highest_bid_cents: None,
-            last_sale_cents: None,
-            in_stock: None,
-            currency: prices.currency.clone(),
-            store: None,
-            link: None,
-        })
-        .collect()
 }
 
 /// Distinct style codes (by [`sku_key`]), as first written.

@@ -75,18 +75,24 @@ impl<S> Default for SortedOrder<S> {
 }
 
 impl<S: Copy + PartialEq> SortedOrder<S> {
-    /// The rows shown (the sold pairs, or those still held) that match `filter`, sorted by
-    /// `sort`; computed again only when the rows, the filter, the column or the direction changed.
+    /// The rows shown (the sold pairs, or those still held) that match `filter` (as typed: it is
+    /// trimmed and lower-cased here), sorted by `sort`; computed again only when the rows, the
+    /// filter, the column or the direction changed.
     fn refresh(
         &mut self,
         rows: &[HoldingRow],
         generation: u64,
-        filter: String,
+        filter: &str,
         sort: S,
         sold: bool,
         cmp: fn(&HoldingRow, &HoldingRow, S) -> Ordering,
     ) {
-        let key = (generation, filter, sort, self.descending);
+        let key = (
+            generation,
+            filter.trim().to_lowercase(),
+            sort,
+            self.descending,
+        );
         if self.key.as_ref() == Some(&key) {
             return;
         }
@@ -235,6 +241,68 @@ fn row_height(ui: &egui::Ui) -> f32 {
     ui.text_style_height(&egui::TextStyle::Body) + 6.0
 }
 
+/// What sets one portfolio table apart from the other: its widget id, the columns after the
+/// product column, and its header cells (the product's first).
+struct TableLayout<'a, S> {
+    /// The table's widget id.
+    id: &'a str,
+    /// The least widths of the columns sized to their content, in order.
+    auto_widths: &'a [f32],
+    /// The least width of the last column, which takes the space left.
+    remainder_width: f32,
+    /// Each column's header, with the sort it stands for (`None`: not sortable).
+    headers: &'a [(&'a str, Option<S>)],
+}
+
+/// One sortable portfolio table: the header cells of `layout` (a click changes `sort`, or flips
+/// `sorted`'s direction), then `row_ui` for each row in `sorted`'s order. Only the rows in view
+/// are drawn.
+fn sorted_table_ui<S: Copy + PartialEq>(
+    ui: &mut egui::Ui,
+    layout: &TableLayout<'_, S>,
+    sort: &mut S,
+    sorted: &mut SortedOrder<S>,
+    rows: &[HoldingRow],
+    mut row_ui: impl FnMut(egui_extras::TableRow<'_, '_>, &HoldingRow),
+) {
+    let height = row_height(ui);
+    let mut descending = sorted.descending;
+    let mut builder = table(ui, layout.id);
+    for &width in layout.auto_widths {
+        builder = builder.column(Column::auto().at_least(width));
+    }
+    builder
+        .column(Column::remainder().at_least(layout.remainder_width))
+        .header(height, |mut header| {
+            sort_headers(&mut header, layout.headers, sort, &mut descending);
+        })
+        .body(|body| {
+            let order = &sorted.order;
+            body.rows(height, order.len(), |cells| {
+                let row = &rows[order[cells.index()]];
+                row_ui(cells, row);
+            });
+        });
+    sorted.descending = descending;
+}
+
+/// A return on investment, or a dash when there is none.
+fn roi_ui(ui: &mut egui::Ui, roi: Option<f64>) {
+    match roi {
+        Some(roi) => {
+            ui.label(format::percent(roi));
+        }
+        None => {
+            ui.weak("—");
+        }
+    }
+}
+
+/// A row's "Remove" button; `hover` says what goes with it. True when clicked.
+fn remove_button_ui(ui: &mut egui::Ui, hover: &str) -> bool {
+    ui.small_button("Remove").on_hover_text(hover).clicked()
+}
+
 /// The pairs held.
 pub(super) fn holdings_table_ui(
     ui: &mut egui::Ui,
@@ -242,116 +310,91 @@ pub(super) fn holdings_table_ui(
     rows: &[HoldingRow],
     generation: u64,
 ) -> TableAction {
-    let filter = form.filter.trim().to_lowercase();
     form.order.holdings.refresh(
         rows,
         generation,
-        filter,
+        &form.filter,
         form.holding_sort,
         false,
         holding_cmp,
     );
     let mut action = TableAction::default();
-    let height = row_height(ui);
-    let mut sort = form.holding_sort;
-    let mut descending = form.order.holdings.descending;
-    table(ui, "portfolio_holdings")
-        .column(Column::auto().at_least(36.0))
-        .column(Column::auto().at_least(50.0))
-        .column(Column::auto().at_least(76.0))
-        .column(Column::auto().at_least(80.0))
-        .column(Column::auto().at_least(80.0))
-        .column(Column::auto().at_least(90.0))
-        .column(Column::auto().at_least(50.0))
-        .column(Column::remainder().at_least(96.0))
-        .header(height, |mut header| {
-            sort_headers(
-                &mut header,
-                &[
-                    ("Product", Some(HoldingSort::Title)),
-                    ("Size", Some(HoldingSort::Size)),
-                    ("Condition", None),
-                    ("Bought", Some(HoldingSort::Purchased)),
-                    ("Cost", Some(HoldingSort::Cost)),
-                    ("Market value", Some(HoldingSort::Market)),
-                    ("Unrealized P&L", Some(HoldingSort::Pnl)),
-                    ("ROI", Some(HoldingSort::Roi)),
-                    ("", None),
-                ],
-                &mut sort,
-                &mut descending,
-            );
-        })
-        .body(|body| {
-            let order = &form.order.holdings.order;
-            body.rows(height, order.len(), |mut cells| {
-                let row = &rows[order[cells.index()]];
-                let pair = &row.holding.pair;
-                cells.col(|ui| {
-                    if ui
-                        .link(&pair.title)
-                        .on_hover_text(format!("{} · open", pair.sku))
-                        .clicked()
-                    {
-                        action.open = Some(pair.product_id.clone());
+    let layout = TableLayout {
+        id: "portfolio_holdings",
+        auto_widths: &[36.0, 50.0, 76.0, 80.0, 80.0, 90.0, 50.0],
+        remainder_width: 96.0,
+        headers: &[
+            ("Product", Some(HoldingSort::Title)),
+            ("Size", Some(HoldingSort::Size)),
+            ("Condition", None),
+            ("Bought", Some(HoldingSort::Purchased)),
+            ("Cost", Some(HoldingSort::Cost)),
+            ("Market value", Some(HoldingSort::Market)),
+            ("Unrealized P&L", Some(HoldingSort::Pnl)),
+            ("ROI", Some(HoldingSort::Roi)),
+            ("", None),
+        ],
+    };
+    sorted_table_ui(
+        ui,
+        &layout,
+        &mut form.holding_sort,
+        &mut form.order.holdings,
+        rows,
+        |mut cells, row| {
+            let pair = &row.holding.pair;
+            cells.col(|ui| {
+                if ui
+                    .link(&pair.title)
+                    .on_hover_text(format!("{} · open", pair.sku))
+                    .clicked()
+                {
+                    action.open = Some(pair.product_id.clone());
+                }
+            });
+            cells.col(|ui| {
+                ui.label(&pair.size);
+            });
+            cells.col(|ui| {
+                ui.label(pair.condition.label());
+            });
+            cells.col(|ui| {
+                ui.label(pair.purchased_on.to_string());
+            });
+            cells.col(|ui| {
+                ui.label(format::money_from_cents(pair.cost_cents, &pair.currency));
+            });
+            cells.col(|ui| match &row.market {
+                Some(market) => {
+                    ui.label(format::money_from_cents(market.cents, &market.currency))
+                        .on_hover_text(&market.source);
+                }
+                None => match &row.unpriced {
+                    Some(Unpriced::Because(why)) => {
+                        ui.weak("no price").on_hover_text(why);
                     }
-                });
-                cells.col(|ui| {
-                    ui.label(&pair.size);
-                });
-                cells.col(|ui| {
-                    ui.label(pair.condition.label());
-                });
-                cells.col(|ui| {
-                    ui.label(pair.purchased_on.to_string());
-                });
-                cells.col(|ui| {
-                    ui.label(format::money_from_cents(pair.cost_cents, &pair.currency));
-                });
-                cells.col(|ui| match &row.market {
-                    Some(market) => {
-                        ui.label(format::money_from_cents(market.cents, &market.currency))
-                            .on_hover_text(&market.source);
-                    }
-                    None => match &row.unpriced {
-                        Some(Unpriced::Because(why)) => {
-                            ui.weak("no price").on_hover_text(why);
-                        }
-                        Some(Unpriced::Pricing) => {
-                            ui.weak("…").on_hover_text("Fetching its market price");
-                        }
-                        None => {
-                            ui.weak("—");
-                        }
-                    },
-                });
-                cells.col(|ui| {
-                    pnl_label(ui, row.unrealized.map(|u| u.pnl_cents), &pair.currency);
-                });
-                cells.col(|ui| match row.unrealized.and_then(|u| u.roi) {
-                    Some(roi) => {
-                        ui.label(format::percent(roi));
+                    Some(Unpriced::Pricing) => {
+                        ui.weak("…").on_hover_text("Fetching its market price");
                     }
                     None => {
                         ui.weak("—");
                     }
-                });
-                cells.col(|ui| {
-                    if ui.small_button("Sell").clicked() {
-                        action.sell = Some(row.holding.id);
-                    }
-                    if ui
-                        .small_button("Remove")
-                        .on_hover_text("Remove this pair from the portfolio")
-                        .clicked()
-                    {
-                        action.remove = Some(row.holding.id);
-                    }
-                });
+                },
             });
-        });
-    form.holding_sort = sort;
-    form.order.holdings.descending = descending;
+            cells.col(|ui| {
+                pnl_label(ui, row.unrealized.map(|u| u.pnl_cents), &pair.currency);
+            });
+            cells.col(|ui| roi_ui(ui, row.unrealized.and_then(|u| u.roi)));
+            cells.col(|ui| {
+                if ui.small_button("Sell").clicked() {
+                    action.sell = Some(row.holding.id);
+                }
+                if remove_button_ui(ui, "Remove this pair from the portfolio") {
+                    action.remove = Some(row.holding.id);
+                }
+            });
+        },
+    );
     action
 }
 
@@ -362,105 +405,84 @@ pub(super) fn sales_table_ui(
     rows: &[HoldingRow],
     generation: u64,
 ) -> TableAction {
-    let filter = form.filter.trim().to_lowercase();
-    form.order
-        .sales
-        .refresh(rows, generation, filter, form.sale_sort, true, sale_cmp);
+    form.order.sales.refresh(
+        rows,
+        generation,
+        &form.filter,
+        form.sale_sort,
+        true,
+        sale_cmp,
+    );
     let mut action = TableAction::default();
-    let height = row_height(ui);
-    let mut sort = form.sale_sort;
-    let mut descending = form.order.sales.descending;
-    table(ui, "portfolio_sales")
-        .column(Column::auto().at_least(36.0))
-        .column(Column::auto().at_least(76.0))
-        .column(Column::auto().at_least(70.0))
-        .column(Column::auto().at_least(80.0))
-        .column(Column::auto().at_least(80.0))
-        .column(Column::auto().at_least(90.0))
-        .column(Column::auto().at_least(50.0))
-        .column(Column::auto().at_least(40.0))
-        .column(Column::remainder().at_least(60.0))
-        .header(height, |mut header| {
-            sort_headers(
-                &mut header,
-                &[
-                    ("Product", Some(SaleSort::Title)),
-                    ("Size", None),
-                    ("Sold", Some(SaleSort::Sold)),
-                    ("Marketplace", None),
-                    ("Price", Some(SaleSort::Price)),
-                    ("Cost", None),
-                    ("Realized P&L", Some(SaleSort::Pnl)),
-                    ("ROI", Some(SaleSort::Roi)),
-                    ("Days held", Some(SaleSort::Days)),
-                    ("", None),
-                ],
-                &mut sort,
-                &mut descending,
-            );
-        })
-        .body(|body| {
-            let order = &form.order.sales.order;
-            body.rows(height, order.len(), |mut cells| {
-                let row = &rows[order[cells.index()]];
-                let pair = &row.holding.pair;
-                let Some(sale) = &row.holding.sale else {
-                    return;
-                };
-                cells.col(|ui| {
-                    if ui.link(&pair.title).on_hover_text(&pair.sku).clicked() {
-                        action.open = Some(pair.product_id.clone());
-                    }
-                });
-                cells.col(|ui| {
-                    ui.label(&pair.size);
-                });
-                cells.col(|ui| {
-                    ui.label(sale.sold_on.to_string());
-                });
-                cells.col(|ui| {
-                    ui.label(&sale.marketplace);
-                });
-                cells.col(|ui| {
-                    ui.label(format::money_from_cents(sale.price_cents, &pair.currency))
-                        .on_hover_text(format!(
-                            "fees {}, shipping {}",
-                            format::money_from_cents(sale.fees_cents, &pair.currency),
-                            format::money_from_cents(sale.shipping_cents, &pair.currency)
-                        ));
-                });
-                cells.col(|ui| {
-                    ui.label(format::money_from_cents(pair.cost_cents, &pair.currency));
-                });
-                cells.col(|ui| {
-                    pnl_label(ui, row.realized.map(|r| r.pnl_cents), &pair.currency);
-                });
-                cells.col(|ui| match row.realized.and_then(|r| r.roi) {
-                    Some(roi) => {
-                        ui.label(format::percent(roi));
-                    }
-                    None => {
-                        ui.weak("—");
-                    }
-                });
-                cells.col(|ui| {
-                    ui.label(
-                        row.realized
-                            .map_or_else(String::new, |r| r.days_held.to_string()),
-                    );
-                });
-                cells.col(|ui| {
-                    if ui
-                        .small_button("Remove")
-                        .on_hover_text("Remove this pair and its sale")
-                        .clicked()
-                    {
-                        action.remove = Some(row.holding.id);
-                    }
-                });
+    let layout = TableLayout {
+        id: "portfolio_sales",
+        auto_widths: &[36.0, 76.0, 70.0, 80.0, 80.0, 90.0, 50.0, 40.0],
+        remainder_width: 60.0,
+        headers: &[
+            ("Product", Some(SaleSort::Title)),
+            ("Size", None),
+            ("Sold", Some(SaleSort::Sold)),
+            ("Marketplace", None),
+            ("Price", Some(SaleSort::Price)),
+            ("Cost", None),
+            ("Realized P&L", Some(SaleSort::Pnl)),
+            ("ROI", Some(SaleSort::Roi)),
+            ("Days held", Some(SaleSort::Days)),
+            ("", None),
+        ],
+    };
+    sorted_table_ui(
+        ui,
+        &layout,
+        &mut form.sale_sort,
+        &mut form.order.sales,
+        rows,
+        |mut cells, row| {
+            let pair = &row.holding.pair;
+            let Some(sale) = &row.holding.sale else {
+                return;
+            };
+            cells.col(|ui| {
+                if ui.link(&pair.title).on_hover_text(&pair.sku).clicked() {
+                    action.open = Some(pair.product_id.clone());
+                }
             });
-        });
-    form.sale_sort = sort;
-    form.order.sales.descending = descending;
+            cells.col(|ui| {
+                ui.label(&pair.size);
+            });
+            cells.col(|ui| {
+                ui.label(sale.sold_on.to_string());
+            });
+            cells.col(|ui| {
+                ui.label(&sale.marketplace);
+            });
+            cells.col(|ui| {
+                ui.label(format::money_from_cents(sale.price_cents, &pair.currency))
+                    .on_hover_text(format!(
+                        "fees {}, shipping {}",
+                        format::money_from_cents(sale.fees_cents, &pair.currency),
+                        format::money_from_cents(sale.shipping_cents, &pair.currency)
+                    ));
+            });
+            cells.col(|ui| {
+                ui.label(format::money_from_cents(pair.cost_cents, &pair.currency));
+            });
+            cells.col(|ui| {
+                pnl_label(ui, row.realized.map(|r| r.pnl_cents), &pair.currency);
+            });
+            cells.col(|ui| roi_ui(ui, row.realized.and_then(|r| r.roi)));
+            cells.col(|ui| {
+                ui.label(
+                    row.realized
+                        .map_or_else(String::new, |r| r.days_held.to_string()),
+                );
+            });
+            cells.col(|ui| {
+                if remove_button_ui(ui, "Remove this pair and its sale") {
+                    action.remove = Some(row.holding.id);
+                }
+            });
+        },
+    );
     action
 }
