@@ -260,21 +260,23 @@ fn write_variants(
                 params![gtin, variant.id.as_bytes().as_slice()],
             )?;
         }
+        // One set of values for the update and, when the size is new, the insert.
+        let values = params![
+            pk,
+            variant.id.as_bytes().as_slice(),
+            position as i64,
+            variant.size,
+            variant.gtin,
+            variant.price_cents,
+            variant.asks,
+        ];
         let updated = tx.execute(
             &format!(
                 "UPDATE variants SET position = ?3, size = ?4, gtin = COALESCE(?5, gtin),
                     price_{cur}_cents = ?6, asks_{cur} = ?7
                  WHERE product_pk = ?1 AND id = ?2"
             ),
-            params![
-                pk,
-                variant.id.as_bytes().as_slice(),
-                position as i64,
-                variant.size,
-                variant.gtin,
-                variant.price_cents,
-                variant.asks,
-            ],
+            values,
         )?;
         if updated == 0 {
             // The other market's price is 0 (no price) until that market is fetched.
@@ -283,17 +285,9 @@ fn write_variants(
                 &format!(
                     "INSERT INTO variants (id, product_pk, position, size, gtin, price_{other}_cents,
                         price_{cur}_cents, asks_{cur})
-                     VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6, ?7)"
+                     VALUES (?2, ?1, ?3, ?4, ?5, 0, ?6, ?7)"
                 ),
-                params![
-                    variant.id.as_bytes().as_slice(),
-                    pk,
-                    position as i64,
-                    variant.size,
-                    variant.gtin,
-                    variant.price_cents,
-                    variant.asks,
-                ],
+                values,
             )?;
         }
     }
@@ -348,6 +342,16 @@ pub fn replace_weeks(
     let tx = conn.transaction()?;
     tx.execute("DELETE FROM weekly_orders WHERE product_pk = ?1", [pk])?;
     insert_weeks(&tx, pk, weeks.iter())?;
+    commit_weeks(tx, pk, fetched_at)
+}
+
+/// Notes when product `pk`'s weeks were fetched and commits `tx`: how a replacement and a
+/// top-up of its weeks both end.
+fn commit_weeks(
+    tx: rusqlite::Transaction<'_>,
+    pk: i64,
+    fetched_at: &str,
+) -> Result<(), CatalogueError> {
     tx.execute(
         "UPDATE product_sources SET weeks_fetched_at = ?2 WHERE product_pk = ?1",
         params![pk, fetched_at],
@@ -413,12 +417,7 @@ pub fn top_up_weeks(
              ORDER BY week_start DESC LIMIT ?2)",
         params![pk, WEEKS_KEPT],
     )?;
-    tx.execute(
-        "UPDATE product_sources SET weeks_fetched_at = ?2 WHERE product_pk = ?1",
-        params![pk, fetched_at],
-    )?;
-    tx.commit()?;
-    Ok(())
+    commit_weeks(tx, pk, fetched_at)
 }
 
 /// Where product `pk` came from and when (`None`: not from a live source).

@@ -225,16 +225,9 @@ pub(super) struct Gathered {
     /// Terms by provisional id, and the documents having each (none at zero).
     pub(super) names: TermTable,
     pub(super) doc_count: Vec<u32>,
-    /// Document -> its first entry in `terms` and `meta`, and its first description entry.
-    pub(super) starts: Vec<u32>,
-    pub(super) description_starts: Vec<u32>,
-    pub(super) terms: Vec<u32>,
-    pub(super) meta: Vec<u8>,
-    pub(super) title_len: Vec<u8>,
-    pub(super) title_distinct: Vec<u8>,
-    pub(super) skus: TextEntries,
-    pub(super) product_ids: Vec<(u128, u32)>,
-    pub(super) slugs: TextEntries,
+    /// Every document's entries and title facts, in document order.
+    pub(super) entries: ProductEntries,
+    pub(super) codes: CodeEntries,
     pub(super) gtins: super::gtins::GtinMap,
 }
 
@@ -245,15 +238,8 @@ pub(super) fn assemble(gathered: Gathered) -> Result<SearchIndex, SearchError> {
         order,
         names,
         doc_count,
-        starts,
-        description_starts,
-        terms,
-        meta,
-        title_len,
-        title_distinct,
-        skus,
-        product_ids,
-        slugs,
+        entries,
+        codes,
         gtins,
     } = gathered;
     let docs = (0..order.pks.len() as u32).collect();
@@ -262,17 +248,8 @@ pub(super) fn assemble(gathered: Gathered) -> Result<SearchIndex, SearchError> {
         names,
         doc_count,
         seen_in: Vec::new(),
-        starts,
-        description_starts,
-        terms,
-        meta,
-        title_len,
-        title_distinct,
-        codes: CodeEntries {
-            skus,
-            product_ids,
-            slugs,
-        },
+        entries,
+        codes,
         buffer: String::new(),
     };
     builder.finish(None, order, IndexGtins::ready(gtins))
@@ -290,23 +267,65 @@ struct Builder {
     doc_count: Vec<u32>,
     /// Provisional term id -> last document (+1) that used it, to keep one entry per document.
     seen_in: Vec<u32>,
-    starts: Vec<u32>,
-    description_starts: Vec<u32>,
-    terms: Vec<u32>,
-    meta: Vec<u8>,
-    title_len: Vec<u8>,
-    title_distinct: Vec<u8>,
+    entries: ProductEntries,
     codes: CodeEntries,
     /// A product's code or slug as written to the index, reused from product to product.
     buffer: String,
 }
 
-/// The exact maps' entries as the products are read.
+/// Every product's forward entries and title facts, product after product (in the order the
+/// products were read, or the merge's document order); one type for the build's products and
+/// the merge's, so that the merge hands its own to the build's last steps as they are.
 #[derive(Default)]
-struct CodeEntries {
-    skus: TextEntries,
-    product_ids: Vec<(u128, u32)>,
-    slugs: TextEntries,
+pub(super) struct ProductEntries {
+    /// Product -> its first entry in `terms` and `meta`, and its first description entry.
+    pub(super) starts: Vec<u32>,
+    pub(super) description_starts: Vec<u32>,
+    /// Each entry's provisional term id and meta byte.
+    pub(super) terms: Vec<u32>,
+    pub(super) meta: Vec<u8>,
+    pub(super) title_len: Vec<u8>,
+    pub(super) title_distinct: Vec<u8>,
+}
+
+impl ProductEntries {
+    /// Room for `products` products of `entries` entries in all.
+    pub(super) fn with_capacity(products: usize, entries: usize) -> Self {
+        Self {
+            starts: Vec::with_capacity(products),
+            description_starts: Vec::with_capacity(products),
+            terms: Vec::with_capacity(entries),
+            meta: Vec::with_capacity(entries),
+            title_len: Vec::with_capacity(products),
+            title_distinct: Vec::with_capacity(products),
+        }
+    }
+
+    /// Adds `other`'s products after these, their term ids renamed by `id_here`.
+    fn append(&mut self, other: &ProductEntries, id_here: &[u32]) {
+        let entries_before = self.terms.len() as u32;
+        self.starts
+            .extend(other.starts.iter().map(|start| start + entries_before));
+        self.description_starts.extend(
+            other
+                .description_starts
+                .iter()
+                .map(|start| start + entries_before),
+        );
+        self.terms
+            .extend(other.terms.iter().map(|&term| id_here[term as usize]));
+        self.meta.extend_from_slice(&other.meta);
+        self.title_len.extend_from_slice(&other.title_len);
+        self.title_distinct.extend_from_slice(&other.title_distinct);
+    }
+}
+
+/// The exact maps' entries as the products are read (or as the merge gathers them).
+#[derive(Default)]
+pub(super) struct CodeEntries {
+    pub(super) skus: TextEntries,
+    pub(super) product_ids: Vec<(u128, u32)>,
+    pub(super) slugs: TextEntries,
 }
 
 impl CodeEntries {
@@ -351,7 +370,7 @@ impl Builder {
         self.docs.push(doc);
         // Stamps count this builder's products (a product's terms are marked with it).
         let stamp = self.docs.len() as u32;
-        self.starts.push(self.terms.len() as u32);
+        self.entries.starts.push(self.entries.terms.len() as u32);
         // One buffer for the product's lower-case code, normalized code and slug, instead of
         // a new string for each.
         let mut buffer = std::mem::take(&mut self.buffer);
@@ -386,8 +405,8 @@ impl Builder {
         }
         self.seen_in[term as usize] = stamp;
         self.doc_count[term as usize] += 1;
-        self.terms.push(term);
-        self.meta.push(rank);
+        self.entries.terms.push(term);
+        self.entries.meta.push(rank);
     }
 
     fn intern(&mut self, word: &str) -> u32 {
@@ -409,21 +428,8 @@ impl Builder {
             self.doc_count[id as usize] += doc_count;
             id_here.push(id);
         }
-        let entries_before = self.terms.len() as u32;
-        self.starts
-            .extend(other.starts.iter().map(|start| start + entries_before));
-        self.description_starts.extend(
-            other
-                .description_starts
-                .iter()
-                .map(|start| start + entries_before),
-        );
-        self.terms
-            .extend(other.terms.iter().map(|&term| id_here[term as usize]));
-        self.meta.extend_from_slice(&other.meta);
+        self.entries.append(&other.entries, &id_here);
         self.docs.extend_from_slice(&other.docs);
-        self.title_len.extend_from_slice(&other.title_len);
-        self.title_distinct.extend_from_slice(&other.title_distinct);
     }
 
     /// Adds the products `other` read (when two readers did), numbers the terms for good, puts
@@ -455,12 +461,15 @@ impl Builder {
                 docs,
                 names,
                 doc_count: docs_of_term,
-                mut starts,
-                description_starts,
-                terms,
-                meta,
-                title_len,
-                title_distinct,
+                entries:
+                    ProductEntries {
+                        mut starts,
+                        description_starts,
+                        terms,
+                        meta,
+                        title_len,
+                        title_distinct,
+                    },
                 ..
             } = self;
             let doc_count = pks.len();
@@ -540,8 +549,8 @@ impl TermSink for BuildSink<'_> {
             builder.doc_count[term as usize] += 1;
             self.distinct += 1;
         }
-        builder.terms.push(term);
-        builder.meta.push(meta);
+        builder.entries.terms.push(term);
+        builder.entries.meta.push(meta);
         self.position += 1;
     }
 
@@ -550,10 +559,10 @@ impl TermSink for BuildSink<'_> {
     }
 
     fn description_starts(&mut self) {
-        let builder = &mut *self.builder;
-        builder.title_len.push(self.position.min(255) as u8);
-        builder.title_distinct.push(self.distinct.min(255) as u8);
-        builder.description_starts.push(builder.terms.len() as u32);
+        let entries = &mut self.builder.entries;
+        entries.title_len.push(self.position.min(255) as u8);
+        entries.title_distinct.push(self.distinct.min(255) as u8);
+        entries.description_starts.push(entries.terms.len() as u32);
     }
 }
 

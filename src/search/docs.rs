@@ -86,16 +86,7 @@ impl<'a> Docs<'a> {
                 },
                 &live.entries,
             ),
-            None => (
-                DocHeader {
-                    start: 0,
-                    description: 0,
-                    end: 0,
-                    title_len: 0,
-                    title_distinct: 0,
-                },
-                &[],
-            ),
+            None => (DocHeader::EMPTY, &[]),
         }
     }
 
@@ -126,18 +117,7 @@ impl<'a> Docs<'a> {
             self.forward.sketches[doc as usize]
         } else {
             self.live_doc(doc).map_or_else(
-                || {
-                    TitleSketch::of(
-                        &DocHeader {
-                            start: 0,
-                            description: 0,
-                            end: 0,
-                            title_len: 0,
-                            title_distinct: 0,
-                        },
-                        &[],
-                    )
-                },
+                || TitleSketch::of(&DocHeader::EMPTY, &[]),
                 |live| live.sketch,
             )
         }

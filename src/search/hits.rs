@@ -514,10 +514,7 @@ impl UnbuiltHitStore {
 fn write_store(conn: &Connection, file: &mut File, identity: &[u8; 32]) -> Result<(), SearchError> {
     let io = SearchError::Io;
     let mut out = BufWriter::with_capacity(1 << 20, file);
-    out.write_all(MAGIC).map_err(io)?;
-    out.write_all(&VERSION.to_le_bytes()).map_err(io)?;
-    out.write_all(&BYTE_ORDER.to_ne_bytes()).map_err(io)?;
-    out.write_all(identity).map_err(io)?;
+    write_header(&mut out, identity).map_err(io)?;
     let mut position = HEADER_BYTES;
 
     let columns = TEXT_FIELDS.join(", ");
@@ -584,23 +581,40 @@ fn write_store(conn: &Connection, file: &mut File, identity: &[u8; 32]) -> Resul
         out.write_all(&encoder.bytes).map_err(io)?;
         position += 4 + encoder.bytes.len() as u64;
     }
-    let directory_at = position;
+    write_directory(&mut out, &pks, &offsets, position).map_err(io)
+}
+
+/// Writes a store's header: what [`load`] checks before it reads anything else. The first
+/// record follows at [`HEADER_BYTES`].
+fn write_header(out: &mut impl Write, identity: &[u8; 32]) -> std::io::Result<()> {
+    out.write_all(MAGIC)?;
+    out.write_all(&VERSION.to_le_bytes())?;
+    out.write_all(&BYTE_ORDER.to_ne_bytes())?;
+    out.write_all(identity)
+}
+
+/// Ends a store whose records (product `pks[i]`'s at `offsets[i]`) end at `directory_at`: the
+/// directory, then the trailer that locates and checks it; flushes `out`.
+fn write_directory(
+    out: &mut impl Write,
+    pks: &[i64],
+    offsets: &[u64],
+    directory_at: u64,
+) -> std::io::Result<()> {
     let mut hasher = crc32fast::Hasher::new();
     for chunk in [
-        bytemuck::cast_slice::<i64, u8>(&pks),
-        bytemuck::cast_slice::<u64, u8>(&offsets),
+        bytemuck::cast_slice::<i64, u8>(pks),
+        bytemuck::cast_slice::<u64, u8>(offsets),
     ] {
         hasher.update(chunk);
-        out.write_all(chunk).map_err(io)?;
+        out.write_all(chunk)?;
     }
-    out.write_all(&(pks.len() as u64).to_le_bytes())
-        .map_err(io)?;
-    out.write_all(&directory_at.to_le_bytes()).map_err(io)?;
-    out.write_all(&hasher.finalize().to_le_bytes())
-        .map_err(io)?;
-    out.write_all(&0u32.to_le_bytes()).map_err(io)?;
-    out.write_all(MAGIC).map_err(io)?;
-    out.flush().map_err(io)
+    out.write_all(&(pks.len() as u64).to_le_bytes())?;
+    out.write_all(&directory_at.to_le_bytes())?;
+    out.write_all(&hasher.finalize().to_le_bytes())?;
+    out.write_all(&0u32.to_le_bytes())?;
+    out.write_all(MAGIC)?;
+    out.flush()
 }
 
 /// Writes the store to `path` atomically ([`crate::durable`]) and opens it.

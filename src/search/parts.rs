@@ -193,6 +193,17 @@ pub(crate) struct DocHeader {
     pub(crate) title_distinct: u8,
 }
 
+impl DocHeader {
+    /// A document without entries or title words: what a number no document has reads as.
+    pub(crate) const EMPTY: Self = Self {
+        start: 0,
+        description: 0,
+        end: 0,
+        title_len: 0,
+        title_distinct: 0,
+    };
+}
+
 /// Exact identifiers typed as text or given as filters.
 pub(crate) struct Codes {
     /// `products.sku_norm`.

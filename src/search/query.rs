@@ -285,14 +285,7 @@ pub(super) fn expand(
         .get(bytes)
         .or_else(|| dictionary.codes.get(bytes))
         .map(|id| id as u32);
-    let mut push = |term: u32, typos: u8, exact: bool| {
-        out.push(Expansion {
-            word: word_index,
-            term,
-            typos,
-            exact,
-        });
-    };
+    let mut push = Expansion::pusher(out, word_index);
     if let Some(term) = exact {
         push(term, 0, true);
     }

@@ -258,6 +258,23 @@ pub(super) struct Expansion {
     pub(super) exact: bool,
 }
 
+impl Expansion {
+    /// What adds query word `word`'s terms to `out`: each call one term, with its typos and
+    /// whether it is the word itself. The index's expansion and the live index's record a term
+    /// through it, so that the two cannot record one differently.
+    #[inline]
+    pub(super) fn pusher(out: &mut Vec<Self>, word: usize) -> impl FnMut(u32, u8, bool) + '_ {
+        move |term, typos, exact| {
+            out.push(Self {
+                word,
+                term,
+                typos,
+                exact,
+            });
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -23,14 +23,28 @@ use super::{GenerateOptions, gtin, newest_week_start};
 
 pub(super) use super::generated::{GeneratedProduct, GeneratedVariant};
 
-/// An adult pair the kids' versions of the same colorway can follow.
-struct Family {
+/// A silhouette product's colorway and the facts its market is drawn from. An adult pair's is
+/// kept as a family the kids' versions of the same colorway can follow.
+#[derive(Clone)]
+struct Colorway {
     title: String,
     color: String,
     premium: f64,
     kind: ReleaseKind,
     retail_usd: i64,
     release_date: NaiveDate,
+}
+
+impl Colorway {
+    /// Its market facts, measured against its own retail price.
+    fn pricing(&self) -> Pricing {
+        Pricing {
+            premium: self.premium,
+            kind: self.kind,
+            reference_usd: self.retail_usd as f64,
+            release_date: self.release_date,
+        }
+    }
 }
 
 /// The market facts of one product, before its identity is written around them.
@@ -55,7 +69,7 @@ pub(super) struct Generator {
     titles: HashSet<String>,
     /// The newest [`FAMILY_WINDOW`] adult families of each silhouette (older ones are never
     /// chosen, so they are not kept: memory stays flat however many products are made).
-    families: Vec<VecDeque<Family>>,
+    families: Vec<VecDeque<Colorway>>,
     /// Real men's pairs by family title: the model's premium, and the snapshot's when it has one.
     real_adults: HashMap<&'static str, (f64, Option<f64>)>,
     nike_model_codes: Vec<Vec<String>>,
@@ -248,34 +262,22 @@ impl Generator {
         };
         let retail_usd = retail_usd(silhouette, run, kind, &mut self.rng);
         let release_date = self.release_date(silhouette, retro_year);
+        let colorway = Colorway {
+            title,
+            color,
+            premium,
+            kind,
+            retail_usd,
+            release_date,
+        };
         if !run.is_kids() {
             let families = &mut self.families[sil_index];
             if families.len() == FAMILY_WINDOW {
                 families.pop_front();
             }
-            families.push_back(Family {
-                title: title.clone(),
-                color: color.clone(),
-                premium,
-                kind,
-                retail_usd,
-                release_date,
-            });
+            families.push_back(colorway.clone());
         }
-        let pricing = Pricing {
-            premium,
-            kind,
-            reference_usd: retail_usd as f64,
-            release_date,
-        };
-        let mut product = self.silhouette_product(
-            (sil_index, silhouette),
-            run,
-            title,
-            color,
-            retail_usd,
-            &pricing,
-        );
+        let mut product = self.silhouette_product((sil_index, silhouette), run, colorway);
         if retro_year.is_some() {
             product.labels.push("retro");
         }
@@ -300,51 +302,35 @@ impl Generator {
         if !self.titles.insert(title.clone()) {
             return None;
         }
-        let (color, adult, kind, adult_retail, release_date) = (
-            family.color.clone(),
-            family.premium,
-            family.kind,
-            family.retail_usd,
-            family.release_date,
-        );
-        let premium = market::kids_premium(adult, kind, &mut self.rng);
-        let retail_usd =
-            (adult_retail as f64 * market::run_retail_factor(run) / 5.0).round() as i64 * 5;
-        let pricing = Pricing {
-            premium,
-            kind,
-            reference_usd: retail_usd as f64,
-            release_date,
-        };
-        Some(self.silhouette_product(
-            (sil_index, silhouette),
-            run,
+        // The family's colorway, with the kids' pair's own title, premium and retail.
+        let mut colorway = Colorway {
             title,
-            color,
-            retail_usd,
-            &pricing,
-        ))
+            color: family.color.clone(),
+            ..*family
+        };
+        colorway.premium = market::kids_premium(colorway.premium, colorway.kind, &mut self.rng);
+        colorway.retail_usd =
+            (colorway.retail_usd as f64 * market::run_retail_factor(run) / 5.0).round() as i64 * 5;
+        Some(self.silhouette_product((sil_index, silhouette), run, colorway))
     }
 
-    /// A generated product of a silhouette in `run`: its style code, its market, and what it
-    /// takes from the silhouette.
+    /// A generated product of a silhouette in `run`: its style code, its market (measured
+    /// against its own retail price), and what it takes from the silhouette.
     fn silhouette_product(
         &mut self,
         (sil_index, silhouette): (usize, &'static Silhouette),
         run: SizeRun,
-        title: String,
-        color: String,
-        retail_usd: i64,
-        pricing: &Pricing,
+        colorway: Colorway,
     ) -> GeneratedProduct {
-        let sku = self.style_code(sil_index, silhouette, run, &color);
-        let mut product = self.assemble(title, sku, run, silhouette.code, pricing);
+        let pricing = colorway.pricing();
+        let sku = self.style_code(sil_index, silhouette, run, &colorway.color);
+        let mut product = self.assemble(colorway.title, sku, run, silhouette.code, &pricing);
         self.dress(
             &mut product,
             silhouette,
-            color,
-            retail_usd,
-            pricing.release_date,
+            colorway.color,
+            colorway.retail_usd,
+            colorway.release_date,
         );
         product
     }

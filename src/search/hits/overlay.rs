@@ -6,15 +6,14 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
-use super::{BYTE_ORDER, HitError, HitStore, MAGIC, VERSION, load, read_exact_at, slot_of};
+use super::{HitError, HitStore, load, read_exact_at, write_directory, write_header};
 
 impl HitStore {
     /// The stored record of product `pk` (CRC-32 and payload), as the live index's
     /// `stored_record` makes it (module `live::encode`).
     pub(crate) fn stored_record_of(&self, pk: i64) -> Result<Vec<u8>, HitError> {
-        let slot = slot_of(&self.pks, pk).ok_or(HitError::Unknown(pk))?;
-        let start = self.offsets[slot];
-        let mut record = vec![0u8; (self.offsets[slot + 1] - start) as usize];
+        let (start, length) = self.record_of(pk).ok_or(HitError::Unknown(pk))?;
+        let mut record = vec![0u8; length];
         read_exact_at(&self.file, &mut record, start)?;
         Ok(record)
     }
@@ -33,10 +32,7 @@ pub(crate) fn write_records(
     records: impl IntoIterator<Item = std::io::Result<(i64, Vec<u8>)>>,
 ) -> std::io::Result<()> {
     let mut out = BufWriter::with_capacity(1 << 20, file);
-    out.write_all(MAGIC)?;
-    out.write_all(&VERSION.to_le_bytes())?;
-    out.write_all(&BYTE_ORDER.to_ne_bytes())?;
-    out.write_all(identity)?;
+    write_header(&mut out, identity)?;
     let mut position = super::HEADER_BYTES;
     let mut pks = Vec::new();
     let mut offsets = Vec::new();
@@ -50,21 +46,7 @@ pub(crate) fn write_records(
         out.write_all(&record)?;
         position += record.len() as u64;
     }
-    let directory_at = position;
-    let mut hasher = crc32fast::Hasher::new();
-    for chunk in [
-        bytemuck::cast_slice::<i64, u8>(&pks),
-        bytemuck::cast_slice::<u64, u8>(&offsets),
-    ] {
-        hasher.update(chunk);
-        out.write_all(chunk)?;
-    }
-    out.write_all(&(pks.len() as u64).to_le_bytes())?;
-    out.write_all(&directory_at.to_le_bytes())?;
-    out.write_all(&hasher.finalize().to_le_bytes())?;
-    out.write_all(&0u32.to_le_bytes())?;
-    out.write_all(MAGIC)?;
-    out.flush()
+    write_directory(&mut out, &pks, &offsets, position)
 }
 
 /// The store at `path` if it was written for `identity` and holds together.

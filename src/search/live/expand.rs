@@ -34,14 +34,7 @@ pub(crate) fn expand(
     out: &mut Vec<Expansion>,
 ) {
     let exact = view.lookup(&word.text).filter(|&term| view.alive(term));
-    let mut push = |term: u32, typos: u8, exact: bool| {
-        out.push(Expansion {
-            word: word_index,
-            term,
-            typos,
-            exact,
-        });
-    };
+    let mut push = Expansion::pusher(out, word_index);
     if let Some(term) = exact {
         push(term, 0, true);
     }

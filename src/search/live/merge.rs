@@ -10,7 +10,7 @@ use fst::Streamer;
 
 use super::segment::Segment;
 use super::view::{BaseSupport, View};
-use crate::search::build::{DocOrder, Gathered, assemble};
+use crate::search::build::{CodeEntries, DocOrder, Gathered, ProductEntries, assemble};
 use crate::search::gtins::{GtinMap, check_digit};
 use crate::search::numbering::each_term_once;
 use crate::search::sorted_map::TextEntries;
@@ -75,18 +75,16 @@ pub(crate) fn merged(
     let mut doc_count_of = vec![0u32; table.len()];
 
     let forward = &base.forward;
-    let mut starts = Vec::with_capacity(doc_count);
-    let mut description_starts = Vec::with_capacity(doc_count);
-    let mut terms = Vec::with_capacity(forward.entries.len());
-    let mut meta = Vec::with_capacity(forward.entries.len());
-    let mut title_len = Vec::with_capacity(doc_count);
-    let mut title_distinct = Vec::with_capacity(doc_count);
-    let mut push = |entries: &[u32], description: usize, terms: &mut Vec<u32>| {
-        starts.push(terms.len() as u32);
-        description_starts.push((terms.len() + description) as u32);
+    let mut products = ProductEntries::with_capacity(doc_count, forward.entries.len());
+    let push = |products: &mut ProductEntries, entries: &[u32], description: usize| {
+        let start = products.terms.len();
+        products.starts.push(start as u32);
+        products
+            .description_starts
+            .push((start + description) as u32);
         for &entry in entries {
-            terms.push(provisional[(entry >> 8) as usize]);
-            meta.push(entry as u8);
+            products.terms.push(provisional[(entry >> 8) as usize]);
+            products.meta.push(entry as u8);
         }
     };
     for source in &sources {
@@ -95,12 +93,12 @@ pub(crate) fn merged(
                 let header = forward.docs[doc as usize];
                 let entries = &forward.entries[header.start as usize..header.end as usize];
                 push(
+                    &mut products,
                     entries,
                     (header.description - header.start) as usize,
-                    &mut terms,
                 );
-                title_len.push(header.title_len);
-                title_distinct.push(header.title_distinct);
+                products.title_len.push(header.title_len);
+                products.title_distinct.push(header.title_distinct);
                 each_term_once(
                     &forward.entries,
                     &[header.start, header.end],
@@ -112,9 +110,9 @@ pub(crate) fn merged(
             }
             Source::Live(slot) => {
                 let doc = segment.doc(slot).ok_or(SearchError::CatalogueChanged)?;
-                push(&doc.entries, doc.description as usize, &mut terms);
-                title_len.push(doc.title_len);
-                title_distinct.push(doc.title_distinct);
+                push(&mut products, &doc.entries, doc.description as usize);
+                products.title_len.push(doc.title_len);
+                products.title_distinct.push(doc.title_distinct);
                 for term in doc.distinct_terms() {
                     doc_count_of[provisional[term as usize] as usize] += 1;
                 }
@@ -174,15 +172,12 @@ pub(crate) fn merged(
         order,
         names: table,
         doc_count: doc_count_of,
-        starts,
-        description_starts,
-        terms,
-        meta,
-        title_len,
-        title_distinct,
-        skus,
-        product_ids,
-        slugs,
+        entries: products,
+        codes: CodeEntries {
+            skus,
+            product_ids,
+            slugs,
+        },
         gtins,
     })
 }
