@@ -99,11 +99,7 @@ impl SizeSales {
     pub(super) fn note(&self, products: &[super::wire::StockxProduct], at: &str) {
         for product in products {
             let sizes: Vec<(String, u32)> = product
-                .variants
-                .as_deref()
-                .unwrap_or_default()
-                .iter()
-                .filter(|v| !v.hidden)
+                .shown_variants()
                 .filter_map(|v| {
                     let count = u32::try_from(v.sales_count_30_days?).ok()?;
                     Some((v.size.clone(), count))
