@@ -172,6 +172,19 @@ impl Kicksdb {
         }
     }
 
+    /// One list of coming products (`path` with `query`), reused for `Ttl::search` as the
+    /// catalogue's lists are; a `null` list is an empty one.
+    async fn coming_list<T: serde::de::DeserializeOwned>(
+        &self,
+        path: &str,
+        query: &[(&str, String)],
+    ) -> Result<Vec<T>, FetchError> {
+        let answer: Envelope<Vec<T>> = self
+            .call_json(path, query, CallClass::Catalogue, self.ttl.search)
+            .await?;
+        Ok(answer.data.unwrap_or_default())
+    }
+
     /// StockX's coming products, written into the mirror.
     async fn read_coming_stockx(self: &Arc<Self>) -> Outcome {
         let today = self.clock.now().date_naive();
@@ -196,16 +209,11 @@ impl Kicksdb {
             {
                 query.push(("display[traits]", "true".to_owned()));
             }
-            let answer: Result<Envelope<Vec<StockxProduct>>, FetchError> = self
-                .call_json(
-                    "v3/stockx/products",
-                    &query,
-                    CallClass::Catalogue,
-                    self.ttl.search,
-                )
+            let answer = self
+                .coming_list::<StockxProduct>("v3/stockx/products", &query)
                 .await;
             let products = match answer {
-                Ok(answer) => answer.data.unwrap_or_default(),
+                Ok(products) => products,
                 Err(err) if filtered && err.kind == FetchKind::Rejected => {
                     // The filter the notes could not verify was refused: by date alone.
                     tracing::info!("KicksDB refused `upcoming = true` ({err}); reading by date");
@@ -287,16 +295,11 @@ impl Kicksdb {
     /// SNKRS's launches, kept in the mirror's `meta` table.
     async fn read_snkrs(self: &Arc<Self>) -> Outcome {
         let query = [("sort", "id:desc".to_owned())];
-        let answer: Result<Envelope<Vec<SnkrsProduct>>, FetchError> = self
-            .call_json(
-                "v3/snkrs/products",
-                &query,
-                CallClass::Catalogue,
-                self.ttl.search,
-            )
+        let answer = self
+            .coming_list::<SnkrsProduct>("v3/snkrs/products", &query)
             .await;
         let products = match answer {
-            Ok(answer) => answer.data.unwrap_or_default(),
+            Ok(products) => products,
             Err(err) => {
                 let note = if err.kind == FetchKind::Forbidden {
                     format!("SNKRS launches need a paid KicksDB plan: {err}")

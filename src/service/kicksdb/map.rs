@@ -77,11 +77,7 @@ fn age_group(gender: &str) -> &'static str {
 pub fn mirror_product_from_stockx(product: &StockxProduct) -> MirrorProduct {
     let traits = product.traits.as_deref().unwrap_or_default();
     let variants: Vec<MirrorVariant> = product
-        .variants
-        .as_deref()
-        .unwrap_or_default()
-        .iter()
-        .filter(|v| !v.hidden)
+        .shown_variants()
         .filter_map(|v| {
             let id = uuid::Uuid::parse_str(&v.id).ok()?;
             let gtin = v

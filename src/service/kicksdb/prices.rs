@@ -99,11 +99,7 @@ impl SizeSales {
     pub(super) fn note(&self, products: &[super::wire::StockxProduct], at: &str) {
         for product in products {
             let sizes: Vec<(String, u32)> = product
-                .variants
-                .as_deref()
-                .unwrap_or_default()
-                .iter()
-                .filter(|v| !v.hidden)
+                .shown_variants()
                 .filter_map(|v| {
                     let count = u32::try_from(v.sales_count_30_days?).ok()?;
                     Some((v.size.clone(), count))
@@ -337,6 +333,17 @@ async fn fill_from_mirror(
     Ok(())
 }
 
+/// The codes nothing priced (their slot still empty), in the order asked: the answer's
+/// `missing`.
+fn missing_codes(slots: &[Option<CodePrices>], codes: &[String]) -> Vec<String> {
+    slots
+        .iter()
+        .zip(codes)
+        .filter(|(slot, _)| slot.is_none())
+        .map(|(_, code)| code.clone())
+        .collect()
+}
+
 /// `GET /api/v2/prices` on KicksDB: the batch for what it answers; a code it did not price
 /// from its latest batch, else from the mirror (both `kicksdb-mirror`, with their age);
 /// `missing` for the rest. When nothing at all could be priced and KicksDB failed, its error.
@@ -383,12 +390,7 @@ pub(crate) async fn answer(
             stale_reason: Some(reason),
         }
     };
-    let missing: Vec<String> = slots
-        .iter()
-        .zip(codes)
-        .filter(|(slot, _)| slot.is_none())
-        .map(|(_, code)| code.clone())
-        .collect();
+    let missing = missing_codes(&slots, codes);
     let products: Vec<CodePrices> = slots.into_iter().flatten().collect();
     if products.is_empty()
         && let Some(err) = outcome.error
@@ -427,12 +429,7 @@ pub(crate) async fn held_answer(
     let unkept: Vec<usize> = (0..codes.len()).filter(|&i| slots[i].is_none()).collect();
     fill_from_mirror(source, codes, &unkept, country, &mut slots).await?;
     let oldest = slots.iter().flatten().map(|p| p.as_of.clone()).min();
-    let missing: Vec<String> = slots
-        .iter()
-        .zip(codes)
-        .filter(|(slot, _)| slot.is_none())
-        .map(|(_, code)| code.clone())
-        .collect();
+    let missing = missing_codes(&slots, codes);
     Ok(Sourced {
         value: PricesAnswer {
             market: country.code().to_owned(),

@@ -78,6 +78,17 @@ pub struct StockxProduct {
     pub variants: Option<Vec<StockxVariant>>,
 }
 
+impl StockxProduct {
+    /// The sizes StockX shows: those that came (`display[variants]`), hidden ones left out.
+    pub fn shown_variants(&self) -> impl Iterator<Item = &StockxVariant> {
+        self.variants
+            .as_deref()
+            .unwrap_or_default()
+            .iter()
+            .filter(|v| !v.hidden)
+    }
+}
+
 /// One level of a product's category path.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default)]

@@ -235,6 +235,7 @@ fn size_position(options: &[FeedOption]) -> Option<u8> {
         .and_then(|(index, option)| positioned(index, option))
 }
 
+/// The variant's size: the value of its option at `position` (the Size option), else its title.
 fn size_of(variant: &FeedVariant, position: Option<u8>) -> String {
     let value = match position {
         Some(1) => variant.option1.as_deref(),
@@ -242,15 +243,7 @@ fn size_of(variant: &FeedVariant, position: Option<u8>) -> String {
         Some(3) => variant.option3.as_deref(),
         _ => None,
     };
-    if let Some(value) = value {
-        return value.trim().to_owned();
-    }
-    let title = variant.title.trim();
-    if title.eq_ignore_ascii_case("Default Title") {
-        String::new()
-    } else {
-        title.to_owned()
-    }
+    super::mapping::size_or_title(value, &variant.title)
 }
 
 /// A price text in major units: digits with at most one point (`"110.00"`, `"16500"`, `"17.200"`).

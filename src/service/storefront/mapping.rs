@@ -85,10 +85,21 @@ fn option_position(product: &JsonProduct, wanted: &[&str]) -> Option<u8> {
 /// The variant's size: the Size option's value; without one, the variant's title (empty for a
 /// product with a single "Default Title" variant).
 fn size_of(variant: &JsonVariant, size_position: Option<u8>) -> String {
-    if let Some(value) = size_position.and_then(|p| variant.option(p)) {
+    size_or_title(
+        size_position.and_then(|p| variant.option(p)),
+        &variant.title,
+    )
+}
+
+/// A variant's size from the value of its Size option (`size_value`) or else its `title`:
+/// Shopify names the only variant of a product without options "Default Title", which is no
+/// size. Both of a store's product answers (the feed and `/products/{handle}.json`) read sizes
+/// this way.
+pub(super) fn size_or_title(size_value: Option<&str>, title: &str) -> String {
+    if let Some(value) = size_value {
         return value.trim().to_owned();
     }
-    let title = variant.title.trim();
+    let title = title.trim();
     if title.eq_ignore_ascii_case("Default Title") {
         String::new()
     } else {

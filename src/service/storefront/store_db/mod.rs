@@ -210,6 +210,16 @@ impl std::fmt::Debug for StoreDb {
     }
 }
 
+/// What `map_err` turns a SQLite error on the file at `path` into. It only borrows the path,
+/// so it is `Copy` (one serves every call of a function) and leaves the connection free for a
+/// transaction.
+fn sqlite_error_at(path: &Path) -> impl Fn(rusqlite::Error) -> StoreDbError + Copy + '_ {
+    move |source| StoreDbError::Sqlite {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
 /// `stores.sqlite` -> `stores.sqlite.damaged-20261122T153812`.
 fn aside_path(path: &Path) -> PathBuf {
     let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%S%.3f");
@@ -286,10 +296,7 @@ impl StoreDb {
         } else {
             Opened::Created
         };
-        let sqlite = |source| StoreDbError::Sqlite {
-            path: path.to_path_buf(),
-            source,
-        };
+        let sqlite = sqlite_error_at(path);
         let conn = Connection::open(path).map_err(sqlite)?;
         conn.busy_timeout(Duration::from_secs(5)).map_err(sqlite)?;
         conn.pragma_update(None, "journal_mode", "WAL")
@@ -391,14 +398,8 @@ impl StoreDb {
         currency: Option<&str>,
         expected_products: Option<u64>,
     ) -> Result<(), StoreDbError> {
-        let path = self.path.clone();
-        let tx = self
-            .conn
-            .transaction()
-            .map_err(|source| StoreDbError::Sqlite {
-                path: path.clone(),
-                source,
-            })?;
+        let sqlite = sqlite_error_at(&self.path);
+        let tx = self.conn.transaction().map_err(sqlite)?;
         tx.execute(
             "UPDATE store SET shop_name = coalesce(?2, shop_name), currency = coalesce(?3, currency)
              WHERE store_id = ?1",
@@ -411,7 +412,7 @@ impl StoreDb {
             )
         })
         .and_then(|_| tx.commit())
-        .map_err(|source| StoreDbError::Sqlite { path, source })
+        .map_err(sqlite)
     }
 
     /// Writes a page of the feed, with the pass's progress, in one transaction: each product new
@@ -428,11 +429,7 @@ impl StoreDb {
         products: &[StoreProduct],
         requests: u32,
     ) -> Result<u32, StoreDbError> {
-        let path = self.path.clone();
-        let sqlite = |source| StoreDbError::Sqlite {
-            path: path.clone(),
-            source,
-        };
+        let sqlite = sqlite_error_at(&self.path);
         let tx = self.conn.transaction().map_err(sqlite)?;
         let mut written = 0_u32;
         {
@@ -554,11 +551,7 @@ impl StoreDb {
         pass_id: i64,
         end: &PassEnd<'_>,
     ) -> Result<u32, StoreDbError> {
-        let path = self.path.clone();
-        let sqlite = |source| StoreDbError::Sqlite {
-            path: path.clone(),
-            source,
-        };
+        let sqlite = sqlite_error_at(&self.path);
         let tx = self.conn.transaction().map_err(sqlite)?;
         let mut removed = 0_u32;
         if let Some(seen) = end.seen {
@@ -620,11 +613,7 @@ impl StoreDb {
         updated_at: &str,
         barcodes: &HashMap<u64, String>,
     ) -> Result<(), StoreDbError> {
-        let path = self.path.clone();
-        let sqlite = |source| StoreDbError::Sqlite {
-            path: path.clone(),
-            source,
-        };
+        let sqlite = sqlite_error_at(&self.path);
         let id = i64::try_from(product_id).unwrap_or(i64::MAX);
         let tx = self.conn.transaction().map_err(sqlite)?;
         {
