@@ -558,7 +558,14 @@ fn main() {
             let mut out = Vec::with_capacity(pks.len() * 4096);
             for &pk in pks {
                 store
-                    .write_hit(pk, Country::Us, true, &mut out)
+                    .write_hit(
+                        pk,
+                        solescope::search::HitFor {
+                            country: Country::Us,
+                            full: true,
+                        },
+                        &mut out,
+                    )
                     .expect("hit written");
             }
             from_store.push(started.elapsed());

@@ -9,7 +9,7 @@ mod common;
 use std::path::Path;
 
 use solescope::model::{Country, Feature, Tier};
-use solescope::search::{HitError, HitStore, IndexSource};
+use solescope::search::{HitError, HitFor, HitStore, IndexSource};
 
 fn open(catalogue: &Path) -> (HitStore, IndexSource) {
     let conn = rusqlite::Connection::open(catalogue).unwrap();
@@ -38,12 +38,8 @@ fn from_store(
     tier: Tier,
 ) -> Result<Vec<u8>, HitError> {
     let mut out = Vec::new();
-    store.write_hit(
-        pk,
-        country,
-        tier.allows(Feature::ReleaseAndRetail),
-        &mut out,
-    )?;
+    let full = tier.allows(Feature::ReleaseAndRetail);
+    store.write_hit(pk, HitFor { country, full }, &mut out)?;
     Ok(out)
 }
 
@@ -198,7 +194,10 @@ fn a_hit_is_written_without_waiting_only_when_the_page_cache_holds_its_record() 
     let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
     let catalogue = common::catalogue(dir.path(), "catalogue.sqlite", 300, 5);
     let (store, _) = open(&catalogue);
-    let full = true;
+    let us_full = HitFor {
+        country: Country::Us,
+        full: true,
+    };
     // The store's pages are clean (its write was synced): `DONTNEED` drops them. The kernel
     // may keep a page it is still writing back, so the drop is asked again (a few times at
     // most) until the record is refused; a store that never refuses still fails here.
@@ -208,7 +207,7 @@ fn a_hit_is_written_without_waiting_only_when_the_page_cache_holds_its_record() 
     let mut refused = Ok(());
     for _ in 0..20 {
         rustix::fs::fadvise(&file, 0, None, rustix::fs::Advice::DontNeed).unwrap();
-        refused = store.write_cached_hit(150, Country::Us, full, &mut out);
+        refused = store.write_cached_hit(150, us_full, &mut out);
         if refused.is_err() {
             break;
         }
@@ -219,13 +218,9 @@ fn a_hit_is_written_without_waiting_only_when_the_page_cache_holds_its_record() 
     assert_eq!(out, b"head");
 
     let mut waited = Vec::new();
-    store
-        .write_hit(150, Country::Us, full, &mut waited)
-        .unwrap();
+    store.write_hit(150, us_full, &mut waited).unwrap();
     let mut cached = Vec::new();
-    store
-        .write_cached_hit(150, Country::Us, full, &mut cached)
-        .unwrap();
+    store.write_cached_hit(150, us_full, &mut cached).unwrap();
     assert_eq!(cached, waited);
     let conn = rusqlite::Connection::open(&catalogue).unwrap();
     assert_eq!(cached, from_catalogue(&conn, 150, Country::Us, Tier::Pro));
@@ -252,7 +247,7 @@ fn a_hit_is_written_without_waiting_only_when_the_page_cache_holds_its_record() 
     assert_eq!(brought_back, first.covered);
     for pk in 1..=300 {
         let mut out = Vec::new();
-        let written = store.write_cached_hit(pk, Country::Us, full, &mut out);
+        let written = store.write_cached_hit(pk, us_full, &mut out);
         assert!(written.is_ok(), "product {pk}: {written:?}");
     }
 }

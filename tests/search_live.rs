@@ -155,12 +155,10 @@ fn live_writes_survive_a_kill_in_the_middle_of_a_merge() {
         );
     }
     let mut hit = Vec::new();
-    live.write_hit(
-        products[0].pk,
-        solescope::model::Country::Us,
-        true,
-        &mut hit,
-    )
-    .unwrap();
+    let asker = solescope::search::HitFor {
+        country: solescope::model::Country::Us,
+        full: true,
+    };
+    live.write_hit(products[0].pk, asker, &mut hit).unwrap();
     assert!(String::from_utf8_lossy(&hit).contains(&products[0].sku));
 }

@@ -242,17 +242,10 @@ impl HitStore {
         self.pks.is_empty()
     }
 
-    /// Appends the JSON of product `pk`'s search hit to `out`, priced for `country`, with the
-    /// release date and retail price only when `full` (the tier rule). On error `out` is left
-    /// as it was.
-    pub fn write_hit(
-        &self,
-        pk: i64,
-        country: Country,
-        full: bool,
-        out: &mut Vec<u8>,
-    ) -> Result<(), HitError> {
-        self.write_hit_reading(pk, country, full, false, out)
+    /// Appends the JSON of product `pk`'s search hit to `out`, written for `asker` (its market
+    /// and tier). On error `out` is left as it was.
+    pub fn write_hit(&self, pk: i64, asker: HitFor, out: &mut Vec<u8>) -> Result<(), HitError> {
+        self.write_hit_reading(pk, asker, false, out)
     }
 
     /// [`write_hit`](Self::write_hit) when the page cache holds the record, read without
@@ -265,18 +258,16 @@ impl HitStore {
     pub fn write_cached_hit(
         &self,
         pk: i64,
-        country: Country,
-        full: bool,
+        asker: HitFor,
         out: &mut Vec<u8>,
     ) -> Result<(), HitError> {
-        self.write_hit_reading(pk, country, full, true, out)
+        self.write_hit_reading(pk, asker, true, out)
     }
 
     fn write_hit_reading(
         &self,
         pk: i64,
-        country: Country,
-        full: bool,
+        asker: HitFor,
         cached_only: bool,
         out: &mut Vec<u8>,
     ) -> Result<(), HitError> {
@@ -295,17 +286,26 @@ impl HitStore {
             } else {
                 read_exact_at(&self.file, buffer, start)?;
             }
-            write_record(pk, buffer, country, full, out)
+            write_record(pk, buffer, asker, out)
         })
     }
 }
 
-/// Writes the record of product `pk`, read into `buffer`, as JSON.
+/// Who a hit is written for: its prices in `country`'s market, and the release date and retail
+/// price only when `full` (the tier rule).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HitFor {
+    /// The market the hit is priced in.
+    pub country: Country,
+    /// Whether the asker's tier sees the release date and retail price.
+    pub full: bool,
+}
+
+/// Writes the record of product `pk`, read into `buffer`, as JSON for `asker`.
 pub(crate) fn write_record(
     pk: i64,
     buffer: &[u8],
-    country: Country,
-    full: bool,
+    asker: HitFor,
     out: &mut Vec<u8>,
 ) -> Result<(), HitError> {
     let damaged = || HitError::Damaged(pk);
@@ -316,7 +316,7 @@ pub(crate) fn write_record(
         return Err(damaged());
     }
     let mark = out.len();
-    if record::write_json(payload, country, full, out).is_none() {
+    if record::write_json(payload, asker.country, asker.full, out).is_none() {
         out.truncate(mark);
         return Err(damaged());
     }

@@ -129,7 +129,7 @@ mod text;
 mod typo;
 mod wordsets;
 
-pub use self::hits::{HitError, HitStore, UnbuiltHitStore, WarmUp};
+pub use self::hits::{HitError, HitFor, HitStore, UnbuiltHitStore, WarmUp};
 pub use self::persist::{IndexSource, UnsavedIndex};
 pub use self::recent::RecentSearches;
 pub use self::text::words;

@@ -156,7 +156,9 @@ pub fn store_hit(
     full: bool,
 ) -> Option<SearchHit> {
     let mut json = Vec::new();
-    index.write_hit(pk, country, full, &mut json).ok()?;
+    index
+        .write_hit(pk, crate::search::HitFor { country, full }, &mut json)
+        .ok()?;
     serde_json::from_slice(&json).ok()
 }
 

@@ -16,9 +16,8 @@ use super::segment::Segment;
 use super::updater::{Updater, WriteOutcome, Writer};
 use super::view::View;
 use super::{LiveError, LiveQuery, Snapshot};
-use crate::model::Country;
 use crate::search::gtins::GtinLookup;
-use crate::search::hits::{HitError, write_record};
+use crate::search::hits::{HitError, HitFor, write_record};
 use crate::search::{SearchError, SearchIndex, SearchOutcome, SearchRequest, persist};
 
 /// How a live index runs.
@@ -223,19 +222,13 @@ impl LiveIndex {
         search_over(&snapshot.base, &snapshot.segment, request)
     }
 
-    /// Appends the JSON of product `pk`'s search hit, as the hit store writes it, when the
-    /// product was written to this index (since the catalogue's index); else
+    /// Appends the JSON of product `pk`'s search hit for `asker`, as the hit store writes it,
+    /// when the product was written to this index (since the catalogue's index); else
     /// [`HitError::Unknown`], and the caller writes it from the catalogue's hit store.
-    pub fn write_hit(
-        &self,
-        pk: i64,
-        country: Country,
-        full: bool,
-        out: &mut Vec<u8>,
-    ) -> Result<(), HitError> {
+    pub fn write_hit(&self, pk: i64, asker: HitFor, out: &mut Vec<u8>) -> Result<(), HitError> {
         let snapshot = self.shared.current.load();
         let record = held_record(&snapshot.segment, snapshot.overlay.as_deref(), pk)?;
-        write_record(pk, &record, country, full, out)
+        write_record(pk, &record, asker, out)
     }
 
     /// Writes `product`: added, or replacing the product of its key (its hit alone when its

@@ -11,7 +11,7 @@ use rusqlite::Connection;
 use super::*;
 use crate::model::Country;
 use crate::search::scratch::Scratch;
-use crate::search::{SearchIndex, SearchRequest, words};
+use crate::search::{HitFor, SearchIndex, SearchRequest, words};
 
 /// Windows of this many documents in the tests' scratch buffers, so that the buckets of a
 /// small catalogue outgrow them and pages come from windows taken over base and segment.
@@ -435,8 +435,22 @@ fn hits_of_written_products_are_the_catalogue_stores_hits() {
         for &pk in &written {
             for country in [Country::Us, Country::Fr] {
                 let (mut ours, mut theirs) = (Vec::new(), Vec::new());
-                let expected = store.write_hit(pk, country, true, &mut theirs);
-                let got = live.write_hit(pk, country, true, &mut ours);
+                let expected = store.write_hit(
+                    pk,
+                    HitFor {
+                        country,
+                        full: true,
+                    },
+                    &mut theirs,
+                );
+                let got = live.write_hit(
+                    pk,
+                    HitFor {
+                        country,
+                        full: true,
+                    },
+                    &mut ours,
+                );
                 if expected.is_err() {
                     // Deleted since.
                     continue;
@@ -618,8 +632,15 @@ fn a_write_of_what_the_index_holds_is_no_write() {
     assert_eq!(live.stats().log_bytes, log_bytes);
     assert_eq!(live.upsert(&cheaper).unwrap(), WriteOutcome::HitOnly);
     let mut hit = Vec::new();
-    live.write_hit(7_000_000, Country::Us, true, &mut hit)
-        .unwrap();
+    live.write_hit(
+        7_000_000,
+        HitFor {
+            country: Country::Us,
+            full: true,
+        },
+        &mut hit,
+    )
+    .unwrap();
     let hit: serde_json::Value = serde_json::from_slice(&hit).unwrap();
     assert!(hit.to_string().contains("qxrepeated"), "{hit}");
 }

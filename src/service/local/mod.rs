@@ -134,7 +134,11 @@ impl LocalCatalogue {
         }
         let full = args.tier.allows(crate::model::Feature::ReleaseAndRetail);
         let shelved = self.store_only.load_full()?;
-        Some(shelved.index.write_hit(pk, args.country, full, out).is_ok())
+        let asker = crate::search::HitFor {
+            country: args.country,
+            full,
+        };
+        Some(shelved.index.write_hit(pk, asker, out).is_ok())
     }
 
     /// Appends the JSON array of the search hits of `pks`, in order, to `out`. From the hit
@@ -244,10 +248,14 @@ fn write_hits<E>(
         if written > 0 {
             out.push(b',');
         }
+        let asker = crate::search::HitFor {
+            country: args.country,
+            full,
+        };
         let written_from_store = if cached_only {
-            store.write_cached_hit(pk, args.country, full, out)
+            store.write_cached_hit(pk, asker, out)
         } else {
-            store.write_hit(pk, args.country, full, out)
+            store.write_hit(pk, asker, out)
         };
         let found = match written_from_store {
             Ok(()) => true,
