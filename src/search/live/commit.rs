@@ -7,10 +7,10 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::held::held_record;
-use super::index::Shared;
 use super::log::Log;
 use super::manifest::{Generation, remove_other_generations};
 use super::replay::Replay;
+use super::shared::Shared;
 use super::updater::{Writer, lock};
 use super::{LiveError, Snapshot};
 use crate::search::hits::overlay;

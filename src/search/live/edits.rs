@@ -1,9 +1,8 @@
 //! A write's edits of the live segment: a product added or replaced, a hit replaced, a
-//! delete (the updater makes them on its copy of the segment).
+//! delete (the updater makes them on its copy of the segment), and what each did.
 
 use super::product::IndexFields;
 use super::segment::{Analyzed, Segment, codes_print, live_doc};
-use super::updater::WriteOutcome;
 use crate::search::SearchIndex;
 use crate::search::docs::{HitLoc, LiveDoc};
 
@@ -104,4 +103,22 @@ pub(super) fn delete(base: &SearchIndex, segment: &mut Segment, pk: i64) {
     {
         segment.kill_base(base, doc);
     }
+}
+
+/// What a write did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WriteOutcome {
+    /// A product of a key the index did not hold.
+    Added,
+    /// The product of the same key replaced (its text, codes or popularity changed).
+    Replaced,
+    /// Only the product's hit replaced (its index fields were unchanged: a price change).
+    HitOnly,
+    /// Nothing to write: the index holds the product exactly so (a store's list or an
+    /// upstream's answer that repeats what it gave before). Nothing is appended to the log.
+    Unchanged,
+    /// The product deleted.
+    Deleted,
+    /// A delete of a key the index did not hold.
+    Absent,
 }

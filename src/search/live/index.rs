@@ -8,41 +8,19 @@ use std::sync::Arc;
 use arc_swap::ArcSwap;
 
 use super::commit::merge;
+use super::edits::WriteOutcome;
 use super::held::held_record;
 use super::manifest::{Generation, Recovered, recover, remove_other_generations};
-use super::merger::{MergePolicy, Merger, due, lower_priority, merge_when_wanted};
+use super::merger::{Merger, lower_priority};
 use super::product::LiveProduct;
 use super::segment::Segment;
-use super::updater::{Updater, WriteOutcome, Writer};
+use super::shared::{LiveConfig, Shared, due};
+use super::updater::{Updater, Writer};
 use super::view::View;
 use super::{LiveError, LiveQuery, Snapshot};
 use crate::search::gtins::GtinLookup;
 use crate::search::hits::{HitError, HitFor, write_record};
 use crate::search::{SearchError, SearchIndex, SearchOutcome, SearchRequest, persist};
-
-/// How a live index runs.
-#[derive(Debug, Clone)]
-pub struct LiveConfig {
-    /// When the live segment is folded into a new base.
-    pub merge_policy: MergePolicy,
-    /// Whether a thread of the index merges on its own (at a lower CPU priority); else only
-    /// [`LiveIndex::merge_now`] does.
-    pub background_merges: bool,
-    /// A pause in the middle of each merge, after the new base is written and before it is
-    /// switched to (tests kill a process there).
-    #[doc(hidden)]
-    pub merge_pause: Option<std::time::Duration>,
-}
-
-impl Default for LiveConfig {
-    fn default() -> Self {
-        Self {
-            merge_policy: MergePolicy::default(),
-            background_merges: true,
-            merge_pause: None,
-        }
-    }
-}
 
 /// A live index's sizes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,18 +55,6 @@ impl std::fmt::Debug for LiveIndex {
             .field("stats", &self.stats())
             .finish_non_exhaustive()
     }
-}
-
-/// What the front, the updater's callers and the merging thread share.
-pub(super) struct Shared {
-    /// The pair searches run over; the updater and a merge's commit swap in the next.
-    pub(super) current: ArcSwap<Snapshot>,
-    pub(super) updater: Updater,
-    pub(super) merger: Merger,
-    pub(super) folder: PathBuf,
-    /// The identity of generation 0's base (the catalogue's, for [`LiveIndex::open`]).
-    pub(super) identity: [u8; 32],
-    pub(super) config: LiveConfig,
 }
 
 impl LiveIndex {
@@ -187,7 +153,7 @@ impl LiveIndex {
             let shared = Arc::clone(&shared);
             std::thread::Builder::new()
                 .name("live-index-merge".into())
-                .spawn(move || merge_when_wanted(&shared))
+                .spawn(move || shared.merger.run(|| due(&shared).then(|| merge(&shared))))
         });
         let merging_thread = match merging_thread.transpose() {
             Ok(thread) => thread,

@@ -1,11 +1,10 @@
-//! When a live index merges: the merge policy, and the thread that merges in the background
-//! when the policy says a merge is due (module `commit` does the merge itself).
+//! When a live index merges: the merge policy, and the merging thread's side: its wake-up, one
+//! merge at a time, whether the last one failed (module `commit` does the merge itself).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex};
 
-use super::commit::merge;
-use super::index::Shared;
+use super::LiveError;
 use super::updater::lock;
 
 /// When the live segment is folded into a new base: once the live products and the base
@@ -73,41 +72,33 @@ impl Merger {
     pub(super) fn failed(&self) -> bool {
         self.failed.load(Ordering::Relaxed)
     }
-}
 
-/// Whether the index's segment is due for a merge ([`MergePolicy`]).
-pub(super) fn due(shared: &Shared) -> bool {
-    let snapshot = shared.current.load();
-    let changes = snapshot.segment.alive + snapshot.segment.dead_count;
-    shared.config.merge_policy.due(snapshot.base.len(), changes)
-}
-
-/// The merging thread: waits to be woken, merges when due, until stopped.
-pub(super) fn merge_when_wanted(shared: &Shared) {
-    lower_priority();
-    let merger = &shared.merger;
-    loop {
-        {
-            let mut state = lock(&merger.signal);
-            while !state.wanted && !state.stop {
-                state = merger
-                    .wake
-                    .wait(state)
-                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+    /// The merging thread: waits to be woken, then runs `merge_if_due` (`None` when no merge
+    /// was due), until stopped. A failed merge is logged and noted; the segment stays as it is
+    /// and the next write wakes the thread again.
+    pub(super) fn run(&self, mut merge_if_due: impl FnMut() -> Option<Result<bool, LiveError>>) {
+        lower_priority();
+        loop {
+            {
+                let mut state = lock(&self.signal);
+                while !state.wanted && !state.stop {
+                    state = self
+                        .wake
+                        .wait(state)
+                        .unwrap_or_else(std::sync::PoisonError::into_inner);
+                }
+                if state.stop {
+                    return;
+                }
+                state.wanted = false;
             }
-            if state.stop {
-                return;
-            }
-            state.wanted = false;
-        }
-        if !due(shared) {
-            continue;
-        }
-        match merge(shared) {
-            Ok(_) => merger.failed.store(false, Ordering::Relaxed),
-            Err(err) => {
-                merger.failed.store(true, Ordering::Relaxed);
-                tracing::error!("live index: merge failed, the segment stays as it is: {err}");
+            match merge_if_due() {
+                None => {}
+                Some(Ok(_)) => self.failed.store(false, Ordering::Relaxed),
+                Some(Err(err)) => {
+                    self.failed.store(true, Ordering::Relaxed);
+                    tracing::error!("live index: merge failed, the segment stays as it is: {err}");
+                }
             }
         }
     }

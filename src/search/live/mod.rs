@@ -98,7 +98,9 @@
 //! - `updater`: the one writer: its lock, the write log in force, a write's copy-sync-swap;
 //! - `edits`: what a write changes in the segment (added, replaced, hit only, deleted);
 //! - `held`: the one lookup of a written product's hit;
-//! - `merger`: the merge policy ([`MergePolicy`]) and the background merging thread;
+//! - `shared`: what the parts share ([`LiveConfig`], the current pair, the updater, the
+//!   merging side) and whether a merge is due;
+//! - `merger`: the merge policy ([`MergePolicy`]) and the background merging thread's side;
 //! - `merge`: the new base built from the base and the segment;
 //! - `commit`: a merge saved as the next generation and switched to;
 //! - `segment`, `replay`, `log`, `encode`: the live segment, rebuilt from the log at a start,
@@ -121,19 +123,21 @@ mod product;
 mod query;
 mod replay;
 mod segment;
+mod shared;
 mod updater;
 mod view;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-pub use self::index::{LiveConfig, LiveIndex, LiveStats};
+pub use self::edits::WriteOutcome;
+pub use self::index::{LiveIndex, LiveStats};
 pub use self::merger::MergePolicy;
 pub use self::product::{
     HitPrices, HitVariant, LiveProduct, MAX_FIELD_BYTES, MAX_LABELS, MAX_VARIANTS, ProductHit,
     write_to_catalogue,
 };
-pub use self::updater::WriteOutcome;
+pub use self::shared::LiveConfig;
 
 pub(in crate::search) use self::query::LiveQuery;
 pub(in crate::search) use self::view::BaseSupport;

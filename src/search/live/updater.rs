@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use arc_swap::ArcSwap;
 
-use super::edits::{delete, holds, replace, set_hit, unchanged};
+use super::edits::{WriteOutcome, delete, holds, replace, set_hit, unchanged};
 use super::encode::stored_record;
 use super::held::held_record;
 use super::log::{Kind, Log};
@@ -17,24 +17,6 @@ use super::product::LiveProduct;
 use super::segment::{Segment, analyze};
 use super::{LiveError, Snapshot};
 use crate::search::{HitStore, SearchIndex};
-
-/// What a write did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WriteOutcome {
-    /// A product of a key the index did not hold.
-    Added,
-    /// The product of the same key replaced (its text, codes or popularity changed).
-    Replaced,
-    /// Only the product's hit replaced (its index fields were unchanged: a price change).
-    HitOnly,
-    /// Nothing to write: the index holds the product exactly so (a store's list or an
-    /// upstream's answer that repeats what it gave before). Nothing is appended to the log.
-    Unchanged,
-    /// The product deleted.
-    Deleted,
-    /// A delete of a key the index did not hold.
-    Absent,
-}
 
 /// The writer's state: the log writes go to, and the generation whose log it is.
 pub(super) struct Writer {
