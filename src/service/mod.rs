@@ -265,7 +265,7 @@ impl ServiceState {
                 ))
             })?;
         let file = self.catalogue.codes_file();
-        let (Some(crawl), Some(file)) = (self.store_reading.crawl(), file) else {
+        let Some(crawl) = self.store_reading.crawl() else {
             return Err(ApiError::NotFound(
                 "in_stock_at: this service looks stores' products up one by one and keeps no \
                  store catalogue to narrow a search to"

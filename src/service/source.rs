@@ -111,29 +111,23 @@ pub trait CatalogueSource: Send + Sync {
     /// (`solescope keys add --catalogue FILE`). Blocking: a SQLite read by a unique index.
     fn key_tier(&self, key_digest: &str) -> Result<Option<Tier>, ApiError>;
 
-    /// The live source's count of this month's requests, when it reports one.
-    fn quota_used(&self) -> Option<u64> {
-        None
-    }
+    /// The live source's count of this month's requests, when it reports one; `None` for a
+    /// source that counts none (the local catalogue).
+    fn quota_used(&self) -> Option<u64>;
 
-    /// The catalogue file the source keeps, for what reads a whole catalogue's style codes and
-    /// barcodes at once (stores are matched to it: `storefront::store_catalogue`); `None` when
-    /// it keeps none.
-    fn codes_file(&self) -> Option<std::path::PathBuf> {
-        None
-    }
+    /// The catalogue file the source keeps (the local catalogue's, a live source's mirror), for
+    /// what reads a whole catalogue's style codes and barcodes at once (stores are matched to
+    /// it: `storefront::store_catalogue`).
+    fn codes_file(&self) -> std::path::PathBuf;
 
     /// Makes `products` the whole list of `store`'s store-only products (no product of the
     /// source's catalogue: `service::shelf`) in the source's search, each found by search and
-    /// opened by its id as a retail-only product. Blocking (an index write is synced). A
-    /// source without a search of its own takes none.
+    /// opened by its id as a retail-only product. Blocking (an index write is synced).
     fn take_store_products(
         &self,
         store: &crate::model::StoreUrl,
         products: Vec<crate::search::live::LiveProduct>,
-    ) {
-        let _ = (store, products);
-    }
+    );
 
     /// Per size, the lowest ask of up to 50 products by style code (`GET /api/v2/prices`): a
     /// live source from one batched upstream call per 50 codes, the local catalogue from its
@@ -152,33 +146,24 @@ pub trait CatalogueSource: Send + Sync {
         &self,
         codes: &[String],
         country: Country,
-    ) -> Result<Sourced<crate::model::prices::PricesAnswer>, ApiError> {
-        self.prices(codes, country).await
-    }
+    ) -> Result<Sourced<crate::model::prices::PricesAnswer>, ApiError>;
 
     /// What the source holds of the recent sales of `codes`' products (one entry per code,
     /// `None` where nothing is held), without an upstream call.
     async fn held_sales(
         &self,
         codes: &[String],
-    ) -> Result<Vec<Option<crate::model::flips::HeldSales>>, ApiError> {
-        Ok(vec![None; codes.len()])
-    }
+    ) -> Result<Vec<Option<crate::model::flips::HeldSales>>, ApiError>;
 
     /// The live source's monthly budget of calls, when it has one (`GET /api/v2/budget`); an
-    /// error when its count cannot be read.
-    async fn budget(&self) -> Option<Result<crate::model::budget::BudgetStatus, String>> {
-        None
-    }
+    /// error when its count cannot be read. `None`: a source with no such budget.
+    async fn budget(&self) -> Option<Result<crate::model::budget::BudgetStatus, String>>;
 
     /// What a live source knows of coming releases beyond the products of its catalogue file
     /// (launches with their mechanics), read from its upstream when that is due (at most once
     /// a day) and waited for at most `wait`, else answered as held. `None`: a source with no
     /// such upstream (the demo, an imported catalogue).
-    async fn coming(&self, wait: std::time::Duration) -> Option<ComingFromUpstream> {
-        let _ = wait;
-        None
-    }
+    async fn coming(&self, wait: std::time::Duration) -> Option<ComingFromUpstream>;
 }
 
 /// A coming launch a live source lists (SNKRS), with how it drops.

@@ -281,9 +281,7 @@ impl Flips {
     }
 
     fn stamp(&self) -> Option<FileStamp> {
-        self.catalogue
-            .codes_file()
-            .and_then(|file| file_stamp(&file))
+        file_stamp(&self.catalogue.codes_file())
     }
 
     /// Whether the list in hand is out of date.
@@ -345,7 +343,8 @@ impl Flips {
             }
             return;
         }
-        let (Some(crawl), Some(file)) = (self.reading.crawl(), self.catalogue.codes_file()) else {
+        let file = self.catalogue.codes_file();
+        let Some(crawl) = self.reading.crawl() else {
             for store in stores {
                 gathered.add_unread(
                     store,

@@ -358,8 +358,8 @@ impl CatalogueSource for Arc<Kicksdb> {
         self.quota_current()
     }
 
-    fn codes_file(&self) -> Option<std::path::PathBuf> {
-        Some(self.mirror_path().to_path_buf())
+    fn codes_file(&self) -> std::path::PathBuf {
+        self.mirror_path().to_path_buf()
     }
 
     fn take_store_products(

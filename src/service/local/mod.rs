@@ -415,8 +415,35 @@ impl CatalogueSource for Arc<LocalCatalogue> {
         .await
     }
 
-    fn codes_file(&self) -> Option<std::path::PathBuf> {
-        Some(self.path.clone())
+    fn codes_file(&self) -> std::path::PathBuf {
+        self.path.clone()
+    }
+
+    /// A catalogue file counts no monthly quota.
+    fn quota_used(&self) -> Option<u64> {
+        None
+    }
+
+    /// No upstream and no monthly budget: what it holds is its answer.
+    async fn held_prices(
+        &self,
+        codes: &[String],
+        country: Country,
+    ) -> Result<Sourced<crate::model::prices::PricesAnswer>, ApiError> {
+        self.prices(codes, country).await
+    }
+
+    /// No monthly budget of calls.
+    async fn budget(&self) -> Option<Result<crate::model::budget::BudgetStatus, String>> {
+        None
+    }
+
+    /// No upstream of coming launches: the calendar reads the file's release dates.
+    async fn coming(
+        &self,
+        _wait: std::time::Duration,
+    ) -> Option<crate::service::source::ComingFromUpstream> {
+        None
     }
 
     fn take_store_products(&self, store: &crate::model::StoreUrl, products: Vec<LiveProduct>) {

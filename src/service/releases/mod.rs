@@ -265,12 +265,12 @@ impl Calendar {
     fn changed(&self, state: &ServiceState, built: &Built) -> bool {
         let file = state.catalogue.codes_file();
         let today = self.config.clock.now().date_naive();
-        let drops = match (state.store_reading.crawl(), &file) {
-            (Some(crawl), Some(file)) => crawl.drops(file),
-            _ => Vec::new(),
-        };
+        let drops = state
+            .store_reading
+            .crawl()
+            .map_or_else(Vec::new, |crawl| crawl.drops(&file));
         built.stamp.today != today
-            || built.stamp.catalogue != file.as_deref().and_then(file_stamp)
+            || built.stamp.catalogue != file_stamp(&file)
             || built.stamp.drops != drops
     }
 
@@ -301,12 +301,12 @@ async fn build(state: &Arc<ServiceState>, config: &ReleasesConfig) -> Result<Bui
     let today = now.date_naive();
     let upstream = state.catalogue.coming(config.upstream_wait).await;
     let file = state.catalogue.codes_file();
-    let drops = match (state.store_reading.crawl(), &file) {
-        (Some(crawl), Some(file)) => crawl.drops(file),
-        _ => Vec::new(),
-    };
+    let drops = state
+        .store_reading
+        .crawl()
+        .map_or_else(Vec::new, |crawl| crawl.drops(&file));
     let stamp = Stamp {
-        catalogue: file.as_deref().and_then(file_stamp),
+        catalogue: file_stamp(&file),
         drops: drops.clone(),
         today,
         upstream: upstream.as_ref().map_or(0, |u| u.generation),
@@ -315,13 +315,10 @@ async fn build(state: &Arc<ServiceState>, config: &ReleasesConfig) -> Result<Bui
     let work = move || -> Result<Built, ApiError> {
         let from = today - chrono::Days::new(PAST_DAYS);
         let until = today + chrono::Days::new(u64::from(crate::model::releases::MAX_RELEASE_DAYS));
-        let read = match &file {
-            Some(file) => catalogue::read(file, today, from, until).map_err(|err| {
-                tracing::error!("{err:#}");
-                ApiError::Internal
-            })?,
-            None => catalogue::CatalogueReleases::default(),
-        };
+        let read = catalogue::read(&file, today, from, until).map_err(|err| {
+            tracing::error!("{err:#}");
+            ApiError::Internal
+        })?;
         let mut sources = vec![CalendarSource {
             kind: "catalogue".to_owned(),
             name: catalogue_name.clone(),

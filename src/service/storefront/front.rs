@@ -119,7 +119,7 @@ pub struct StoresInFront {
     /// Turns a catalogue id into what the stores are asked for.
     catalogue: Arc<dyn CatalogueSource>,
     /// The catalogue file the crawl matches stores against for this service.
-    codes_file: Option<PathBuf>,
+    codes_file: PathBuf,
 }
 
 /// What to ask one store for a product.
@@ -142,7 +142,8 @@ impl StoresInFront {
         catalogue: Arc<dyn CatalogueSource>,
     ) -> Self {
         let codes_file = catalogue.codes_file();
-        if let (Some(crawl), Some(file)) = (reading.crawl(), &codes_file) {
+        if let Some(crawl) = reading.crawl() {
+            let file = &codes_file;
             // The source's shelf takes the products the crawl matches to nothing in its file;
             // a service dropped (the window switched sources) takes no more.
             let source = Arc::downgrade(&catalogue);
@@ -365,13 +366,14 @@ impl Marketplaces for StoresInFront {
         let held = self.catalogue.held(id).await.map_err(|err| {
             UpstreamError::Internal(format!("looking the product up in the catalogue: {err}"))
         })?;
-        let offers = match (self.reading.crawl(), &held, &self.codes_file) {
-            (Some(crawl), Some(held), Some(file)) => {
-                crawl.offers_in(file, &held.id).await.unwrap_or_else(|err| {
+        let offers = match (self.reading.crawl(), &held) {
+            (Some(crawl), Some(held)) => crawl
+                .offers_in(&self.codes_file, &held.id)
+                .await
+                .unwrap_or_else(|err| {
                     tracing::warn!("the crawled catalogues could not be read: {err:#}");
                     Vec::new()
-                })
-            }
+                }),
             _ => Vec::new(),
         };
         let mut failures: Vec<StorefrontError> = Vec::new();
