@@ -57,7 +57,7 @@ use solescope::service::local::LocalCatalogue;
 use solescope::service::marketplace::{Marketplaces, Simulator};
 use solescope::service::source::CatalogueSource;
 use solescope::service::storefront::crawl::CrawlConfig;
-use solescope::service::storefront::feed::{StoreProduct, StoreVariant};
+use solescope::service::storefront::feed::{CrawledProduct, CrawledVariant};
 use solescope::service::storefront::store_db::{FeedState, PassEnd, PassOutcome, StoreDb};
 use solescope::service::storefront::{StoreReading, StorefrontConfig};
 use solescope::service::{self, ServiceConfig, ServiceState};
@@ -118,12 +118,12 @@ fn store_url(index: usize) -> StoreUrl {
 const SIZES: [f64; 8] = [7.0, 8.0, 8.5, 9.0, 9.5, 10.0, 11.0, 12.0];
 
 /// Store `store`'s `index`-th product: a pool product with its code in the SKUs, or apparel.
-fn store_product(store: usize, index: usize, drawn: Option<&Drawn>) -> StoreProduct {
+fn store_product(store: usize, index: usize, drawn: Option<&Drawn>) -> CrawledProduct {
     let id = 7_000_000_000_000 + (store * 100_000 + index) as u64;
     let variants = SIZES
         .iter()
         .enumerate()
-        .map(|(i, us)| StoreVariant {
+        .map(|(i, us)| CrawledVariant {
             variant_id: id * 10 + i as u64,
             size: format!("US {us}"),
             sku: drawn.map_or_else(
@@ -139,7 +139,7 @@ fn store_product(store: usize, index: usize, drawn: Option<&Drawn>) -> StoreProd
         Some(d) => (d.title.clone(), d.brand.clone(), "Sneakers"),
         None => (format!("Shop Tee {index}"), "Shop".to_owned(), "Apparel"),
     };
-    StoreProduct {
+    CrawledProduct {
         product_id: id,
         handle: format!("store-{store}-product-{index}"),
         title,
@@ -223,7 +223,7 @@ async fn main() -> ExitCode {
                 Some(per_store as u64),
             )
             .expect("shop");
-            let products: Vec<StoreProduct> = (0..per_store)
+            let products: Vec<CrawledProduct> = (0..per_store)
                 .map(|i| {
                     let drawn = (i < matched_per_store).then(|| &pool[(s * 100 + i) % pool.len()]);
                     store_product(s, i, drawn)
@@ -294,7 +294,7 @@ async fn main() -> ExitCode {
     let server = service::spawn("127.0.0.1:0", Arc::clone(&state))
         .await
         .expect("spawn");
-    let crawl = reading.crawl().expect("the crawl").clone();
+    let crawl = reading.crawl().crawled().expect("the crawl").clone();
     // Every store matched by the crawl's start (from disk, no request).
     let started = Instant::now();
     while crawl.generation() < stores as u64 {
@@ -308,7 +308,7 @@ async fn main() -> ExitCode {
     let matched: usize = stock.iter().map(|s| s.products().len()).sum();
     let stocked_bytes: usize = stock
         .iter()
-        .flat_map(solescope::service::storefront::store_catalogue::StoreStock::products)
+        .flat_map(solescope::service::storefront::crawled_stores::FlipStock::products)
         .map(|p| {
             std::mem::size_of_val(p)
                 + p.handle.len()

@@ -1,6 +1,6 @@
 //! Store matching benchmark: 20 stores of 5,000 crawled products each matched against
 //! a 1,000,000-product catalogue, the way the service does it at start and after each pass
-//! ([`StoreCatalogue::rematch`]: the catalogue's codes read, each store's products read back
+//! ([`CrawledStores::rematch`]: the catalogue's codes read, each store's products read back
 //! from `stores.sqlite`, matched by code, the rest by barcode, the matches named).
 //!
 //! ```text
@@ -35,8 +35,8 @@ use common::{env_number, proc_status_mb};
 use rusqlite::types::Value;
 use solescope::model::{RetailerStores, StoreUrl};
 use solescope::service::storefront::crawl::CrawlConfig;
-use solescope::service::storefront::feed::{StoreProduct, StoreVariant};
-use solescope::service::storefront::store_catalogue::StoreCatalogue;
+use solescope::service::storefront::crawled_stores::CrawledStores;
+use solescope::service::storefront::feed::{CrawledProduct, CrawledVariant};
 use solescope::service::storefront::store_db::StoreDb;
 use solescope::service::storefront::{StorefrontConfig, Storefronts};
 
@@ -105,7 +105,7 @@ fn plant_of(index: usize) -> Plant {
     }
 }
 
-fn store_product(index: usize, drawn: &Drawn, plant: Plant) -> StoreProduct {
+fn store_product(index: usize, drawn: &Drawn, plant: Plant) -> CrawledProduct {
     let id = 7_000_000_000_000 + index as u64;
     let sizes = [7.0, 8.0, 8.5, 9.0, 9.5, 10.0, 11.0, 12.0];
     let code = if index.is_multiple_of(7) {
@@ -116,7 +116,7 @@ fn store_product(index: usize, drawn: &Drawn, plant: Plant) -> StoreProduct {
     let variants = sizes
         .iter()
         .enumerate()
-        .map(|(i, us)| StoreVariant {
+        .map(|(i, us)| CrawledVariant {
             variant_id: id * 10 + i as u64,
             size: format!("US {us}"),
             sku: match plant {
@@ -143,7 +143,7 @@ fn store_product(index: usize, drawn: &Drawn, plant: Plant) -> StoreProduct {
         Plant::StoreOnly => (format!("Shop Hoodie {index}"), "Shop".to_owned()),
         Plant::Sku | Plant::Barcode => (drawn.title.clone(), drawn.brand.clone()),
     };
-    StoreProduct {
+    CrawledProduct {
         product_id: id,
         handle: format!("store-product-{index}"),
         title,
@@ -196,7 +196,7 @@ async fn main() -> ExitCode {
         for (s, expected) in expected_unmatched.iter_mut().enumerate() {
             let row = db.store(&store_url(s)).expect("store");
             let pass = db.begin_pass(row.store_id, 0).expect("pass");
-            let products: Vec<StoreProduct> = (0..per_store)
+            let products: Vec<CrawledProduct> = (0..per_store)
                 .map(|i| {
                     let index = s * per_store + i;
                     let plant = plant_of(index);
@@ -265,7 +265,7 @@ async fn main() -> ExitCode {
     let mut times: Vec<Duration> = Vec::new();
     let mut failed = false;
     for run in 0..runs {
-        let (crawl, _) = StoreCatalogue::open(
+        let (crawl, _) = CrawledStores::open(
             &store_file,
             Arc::clone(&storefronts),
             CrawlConfig::default(),

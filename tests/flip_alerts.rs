@@ -292,7 +292,7 @@ async fn a_replayed_day_of_store_passes_notifies_each_new_flip_once_and_nothing_
     };
     let mut driver = monitor();
     let store_url = StoreUrl::parse(&store.base_url).unwrap();
-    let crawl = reading.crawl().unwrap().clone();
+    let crawl = reading.crawl().crawled().unwrap().clone();
 
     let mut all: Vec<String> = Vec::new();
     let received = Arc::new(std::sync::Mutex::new(received));

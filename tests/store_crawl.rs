@@ -16,8 +16,8 @@ use common::mock_storefront::{self, Feed, MockStorefront, Mode};
 use solescope::model::{RetailerStores, StoreUrl};
 use solescope::service::storefront::catalogue_keys::NoMatch;
 use solescope::service::storefront::crawl::{CrawlConfig, FeedRefusal};
+use solescope::service::storefront::crawled_stores::{CrawlStatus, CrawledStores};
 use solescope::service::storefront::matching::{Evidence, Unmatched};
-use solescope::service::storefront::store_catalogue::{CrawlStatus, StoreCatalogue};
 use solescope::service::storefront::store_db::{Opened, PassOutcome};
 use solescope::service::storefront::{StorefrontConfig, Storefronts};
 
@@ -105,21 +105,21 @@ fn open(
     catalogue: &Path,
     storefronts: &Arc<Storefronts>,
     config: CrawlConfig,
-) -> (StoreCatalogue, Opened) {
+) -> (CrawledStores, Opened) {
     let (crawl, opened) =
-        StoreCatalogue::open(&dir.join("stores.sqlite"), Arc::clone(storefronts), config).unwrap();
+        CrawledStores::open(&dir.join("stores.sqlite"), Arc::clone(storefronts), config).unwrap();
     crawl.add_catalogue(catalogue);
     (crawl, opened)
 }
 
 /// The one store product that is catalogue product `sku`: its handle and evidence.
 async fn expect(
-    crawl: &StoreCatalogue,
+    crawl: &CrawledStores,
     catalogue: &Catalogue,
     sku: &str,
     handle: &str,
     by: Evidence,
-) -> Vec<solescope::service::storefront::store_catalogue::StoreOffer> {
+) -> Vec<solescope::service::storefront::crawled_stores::MatchedProduct> {
     let offers = crawl.offers(&catalogue.id_of(sku)).await.unwrap();
     assert_eq!(offers.len(), 1, "{sku}: {offers:?}");
     assert_eq!(offers[0].product.handle, handle, "{sku}");

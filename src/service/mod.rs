@@ -47,6 +47,7 @@ use self::limits::WindowLimiter;
 use self::local::LocalCatalogue;
 use self::marketplace::{Marketplaces, Simulator, SimulatorConfig};
 use self::source::CatalogueSource;
+use self::storefront::crawl_status::CrawlStatus;
 use self::storefront::{StoreReading, StorefrontConfig, StoresInFront};
 use crate::catalogue::CatalogueError;
 
@@ -265,21 +266,21 @@ impl ServiceState {
                 ))
             })?;
         let file = self.catalogue.codes_file();
-        let Some(crawl) = self.store_reading.crawl() else {
-            return Err(ApiError::NotFound(
-                "in_stock_at: this service looks stores' products up one by one and keeps no \
-                 store catalogue to narrow a search to"
-                    .to_owned(),
-            ));
-        };
-        crawl
-            .in_stock(&file, &store, size)
-            .ok_or_else(|| ApiError::Unavailable {
-                message: format!(
-                    "in_stock_at: {}'s catalogue has not been read yet",
-                    store.label()
-                ),
-                retry_after_secs: 60,
+        self.store_reading
+            .crawl()
+            .stock_keys(&file, &store, size)
+            .map_err(|status| match status {
+                // A service that keeps no store catalogues has none to narrow a search to.
+                CrawlStatus::NotKept => {
+                    ApiError::NotFound(format!("in_stock_at: {status} to narrow a search to"))
+                }
+                _ => ApiError::Unavailable {
+                    message: format!(
+                        "in_stock_at: {}'s catalogue has not been read yet",
+                        store.label()
+                    ),
+                    retry_after_secs: 60,
+                },
             })
     }
 

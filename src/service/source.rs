@@ -117,7 +117,7 @@ pub trait CatalogueSource: Send + Sync {
 
     /// The catalogue file the source keeps (the local catalogue's, a live source's mirror), for
     /// what reads a whole catalogue's style codes and barcodes at once (stores are matched to
-    /// it: `storefront::store_catalogue`).
+    /// it: `storefront::crawled_stores`).
     fn codes_file(&self) -> std::path::PathBuf;
 
     /// Makes `products` the whole list of `store`'s store-only products (no product of the

@@ -104,7 +104,7 @@ pub fn matched_by(by: Evidence) -> &'static str {
 
 impl Gathered {
     /// Adds a crawled store.
-    pub fn add_crawled(&mut self, stock: &crate::service::storefront::store_catalogue::StoreStock) {
+    pub fn add_crawled(&mut self, stock: &crate::service::storefront::crawled_stores::FlipStock) {
         let store = u16::try_from(self.stores.len()).unwrap_or(u16::MAX);
         let mut sizes_in_stock = 0_u32;
         let products = stock.products();

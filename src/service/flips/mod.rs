@@ -8,7 +8,7 @@
 //! retailer's minute-by-minute stock is due again, or when a price scan is due; and only while
 //! someone asks for it (a service nobody asks spends no calls).
 //!
-//! **Stores.** What the crawl's last pass read of each store (`StoreCatalogue::flip_stock`): a
+//! **Stores.** What the crawl's last pass read of each store (`CrawledStores::flip_stock`): a
 //! store is never read for the flips, so never more often than its crawl's interval. With no
 //! store configured, the simulator's `retailer-a` stands in (its stock of the catalogue's most
 //! popular products, at retail), every row and the answer saying so.
@@ -45,7 +45,6 @@ use crate::service::marketplace::Marketplaces;
 use crate::service::source::CatalogueSource;
 use crate::service::storefront::StoreReading;
 use crate::service::storefront::catalogue_keys::{FileStamp, file_stamp};
-use crate::service::storefront::store_catalogue::StoreCatalogue;
 
 /// How the list is kept.
 #[derive(Debug, Clone)]
@@ -293,7 +292,7 @@ impl Flips {
         if u64::try_from(idle).is_ok_and(|idle| idle > self.config.idle_after.as_secs()) {
             return false;
         }
-        let generation = self.reading.crawl().map_or(0, StoreCatalogue::generation);
+        let generation = self.reading.crawl().generation();
         let price_due = {
             let pacing = self.pacing.lock().unwrap_or_else(PoisonError::into_inner);
             pacing.scan_asked || pacing.next_fetch_unix <= now_unix()
@@ -309,7 +308,7 @@ impl Flips {
 
     /// One build: the stores' stock, its prices and sales, assembled.
     async fn build(&self) -> (Built, u64, Vec<StoreUrl>, BuildPhases) {
-        let generation = self.reading.crawl().map_or(0, StoreCatalogue::generation);
+        let generation = self.reading.crawl().generation();
         let stores = self.reading.stores().list();
         let mut gathered = Gathered::default();
         let mut notes = Vec::new();
@@ -344,17 +343,7 @@ impl Flips {
             return;
         }
         let file = self.catalogue.codes_file();
-        let Some(crawl) = self.reading.crawl() else {
-            for store in stores {
-                gathered.add_unread(
-                    store,
-                    "this service looks stores up product by product and keeps no store \
-                     catalogue to scan"
-                        .to_owned(),
-                );
-            }
-            return;
-        };
+        let crawl = self.reading.crawl();
         let stock = crawl.flip_stock(&file, stores).await;
         for store in stores {
             match stock.iter().find(|s| s.store == *store) {

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use chrono::{DateTime, NaiveDate, Utc};
 
 use crate::model::releases::{Mechanics, Release, ReleaseSource, style_code_keys};
-use crate::service::storefront::matching::{CodeIndex, Matched, StoreKeys, match_by_code};
+use crate::service::storefront::matching::{CodeIndex, Matched, ProductKeys, match_by_code};
 
 /// What one source says of a coming pair.
 #[derive(Debug, Clone, PartialEq)]
@@ -142,7 +142,7 @@ pub fn merge(candidates: &[Candidate]) -> Vec<Merged> {
             continue;
         };
         let skus: Vec<&str> = skus.iter().map(String::as_str).collect();
-        let keys = StoreKeys {
+        let keys = ProductKeys {
             title,
             handle,
             skus: &skus,

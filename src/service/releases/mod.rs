@@ -265,10 +265,7 @@ impl Calendar {
     fn changed(&self, state: &ServiceState, built: &Built) -> bool {
         let file = state.catalogue.codes_file();
         let today = self.config.clock.now().date_naive();
-        let drops = state
-            .store_reading
-            .crawl()
-            .map_or_else(Vec::new, |crawl| crawl.drops(&file));
+        let drops = state.store_reading.crawl().drops(&file);
         built.stamp.today != today
             || built.stamp.catalogue != file_stamp(&file)
             || built.stamp.drops != drops
@@ -301,10 +298,7 @@ async fn build(state: &Arc<ServiceState>, config: &ReleasesConfig) -> Result<Bui
     let today = now.date_naive();
     let upstream = state.catalogue.coming(config.upstream_wait).await;
     let file = state.catalogue.codes_file();
-    let drops = state
-        .store_reading
-        .crawl()
-        .map_or_else(Vec::new, |crawl| crawl.drops(&file));
+    let drops = state.store_reading.crawl().drops(&file);
     let stamp = Stamp {
         catalogue: file_stamp(&file),
         drops: drops.clone(),

@@ -15,7 +15,7 @@ use std::time::SystemTime;
 
 use rusqlite::types::Value;
 
-use super::matching::{self, CodeIndex, CodeKey, GtinLookup, Matched, StoreKeys, Unmatched};
+use super::matching::{self, CodeIndex, CodeKey, GtinLookup, Matched, ProductKeys, Unmatched};
 use crate::catalogue::Catalogue;
 
 /// Why the catalogue could not be read for matching.
@@ -164,9 +164,9 @@ impl CatalogueKeys {
     /// The catalogue's GTINs or names could not be read.
     pub fn match_products(
         &self,
-        products: &[(StoreKeys<'_>, &str)],
+        products: &[(ProductKeys<'_>, &str)],
     ) -> Result<Vec<CatalogueMatch>, CatalogueKeysError> {
-        let keys: Vec<StoreKeys<'_>> = products.iter().map(|(keys, _)| *keys).collect();
+        let keys: Vec<ProductKeys<'_>> = products.iter().map(|(keys, _)| *keys).collect();
         let mut gtins = GtinsOf {
             catalogue: &self.catalogue,
         };
@@ -319,7 +319,7 @@ pub fn brands_conflict(vendor: &str, brand: &str) -> bool {
 /// The matcher's answers for `products`, in order.
 pub(super) fn match_store_products(
     keys: &CatalogueKeys,
-    products: &[(super::feed::StoreProduct, Option<String>)],
+    products: &[(super::feed::CrawledProduct, Option<String>)],
 ) -> Result<Vec<CatalogueMatch>, CatalogueKeysError> {
     let skus: Vec<Vec<&str>> = products
         .iter()
@@ -334,12 +334,12 @@ pub(super) fn match_store_products(
                 .collect()
         })
         .collect();
-    let keyed: Vec<(StoreKeys<'_>, &str)> = products
+    let keyed: Vec<(ProductKeys<'_>, &str)> = products
         .iter()
         .zip(skus.iter().zip(&barcodes))
         .map(|((product, _), (skus, barcodes))| {
             (
-                StoreKeys {
+                ProductKeys {
                     title: &product.title,
                     handle: &product.handle,
                     skus,
@@ -388,7 +388,7 @@ mod tests {
         let barcodes = [ean.as_str()];
         let products = [
             (
-                StoreKeys {
+                ProductKeys {
                     title: "AJ1 High OG",
                     handle: "aj1",
                     skus: &[],
@@ -397,7 +397,7 @@ mod tests {
                 "Jordan",
             ),
             (
-                StoreKeys {
+                ProductKeys {
                     title: "Dunk",
                     handle: "d",
                     skus: &["dd1391-100-095"],
@@ -406,7 +406,7 @@ mod tests {
                 "Nike",
             ),
             (
-                StoreKeys {
+                ProductKeys {
                     title: "Dunk",
                     handle: "d",
                     skus: &["dd1391-100-095"],

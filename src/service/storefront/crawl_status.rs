@@ -1,5 +1,6 @@
 //! How a store's crawl stands: not read yet, being read, read (with how many of its products
-//! are catalogue products), looked up one by one, or failed; a sentence for Settings.
+//! are catalogue products), looked up one by one, failed, or never read (the service keeps no
+//! store catalogues); a sentence for Settings.
 
 /// How a store's crawl stands, for Settings.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,13 +33,24 @@ pub enum CrawlStatus {
         /// Why.
         why: String,
     },
+    /// The service keeps no store catalogues: every store is looked up product by product, by
+    /// the catalogue's slug.
+    NotKept,
 }
 
 impl CrawlStatus {
-    /// Whether the store's products are looked up one by one (its feed is refused).
+    /// Whether the store's products are looked up one by one (its feed is refused, or the
+    /// service keeps no store catalogues).
     #[must_use]
     pub fn uses_lookups(&self) -> bool {
-        matches!(self, Self::Lookups { .. })
+        matches!(self, Self::Lookups { .. } | Self::NotKept)
+    }
+
+    /// The sentence Settings shows, `None` when the service keeps no store catalogues (there is
+    /// no crawl to tell of).
+    #[must_use]
+    pub fn for_settings(&self) -> Option<String> {
+        (*self != Self::NotKept).then(|| self.to_string())
     }
 }
 
@@ -68,6 +80,9 @@ impl std::fmt::Display for CrawlStatus {
                 write!(f, "{why}: its products are looked up one by one instead")
             }
             Self::Failed { why } => write!(f, "the last reading failed: {why}"),
+            Self::NotKept => f.write_str(
+                "this service looks stores up product by product and keeps no store catalogue",
+            ),
         }
     }
 }

@@ -1,14 +1,14 @@
 //! What a crawled store has just published, for the release calendar: its products with a
 //! `published_at` (the store opens them then: a time ahead is a coming drop at that store), and
 //! its products new since the store was first read (handles that came in a later pass). Kept
-//! with each store's matches (`store_catalogue.rs`), each with the catalogue product it is,
+//! with each store's matches (`crawled_stores.rs`), each with the catalogue product it is,
 //! when the crawl matched it by style code or barcode; the calendar decides by the time which
 //! are coming and matches the others to its other sources by the codes they carry.
 
 use std::collections::HashMap;
 
 use super::catalogue_keys;
-use super::feed::StoreProduct;
+use super::feed::CrawledProduct;
 use super::matching::Evidence;
 use super::offers::us_size;
 use crate::model::StoreUrl;
@@ -19,7 +19,7 @@ const SHOE_WORDS: &[&str] = &["shoe", "sneaker", "footwear", "trainer", "boot", 
 /// Whether a store product is a shoe: its type, tags or title say so, or its vendor is a
 /// sneaker brand.
 #[must_use]
-pub fn looks_like_a_shoe(product: &StoreProduct) -> bool {
+pub fn looks_like_a_shoe(product: &CrawledProduct) -> bool {
     let has = |text: &str| {
         let lower = text.to_ascii_lowercase();
         SHOE_WORDS.iter().any(|word| lower.contains(word))
@@ -94,7 +94,7 @@ pub fn published_unix(text: &str) -> Option<i64> {
 pub fn store_drops(
     store: &StoreUrl,
     currency: Option<&str>,
-    products: &[(StoreProduct, Option<String>)],
+    products: &[(CrawledProduct, Option<String>)],
     matched: &HashMap<String, Vec<(u64, Evidence)>>,
     arrivals: &HashMap<u64, i64>,
     now_unix: i64,

@@ -1,7 +1,7 @@
 //! A store's whole catalogue as Shopify serves it, keyless (`shared/research/shopify-storefront.md`
 //! section 1): the paged `GET /products.json?limit=250&page=N` and the shop's `GET /meta.json`,
 //! typed here, and one function ([`product_from_feed`]) from a feed product to what the crawl
-//! keeps ([`StoreProduct`]).
+//! keeps ([`CrawledProduct`]).
 //!
 //! - `/products.json` → `{"products": [...]}`, no total and no `Link` header; the end is a page
 //!   shorter than `limit` (or empty). Per product: `id`, `title`, `handle`, `vendor`,
@@ -168,7 +168,7 @@ pub struct ShopMeta {
 
 /// A store product as the crawl keeps it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StoreProduct {
+pub struct CrawledProduct {
     /// The store's product id.
     pub product_id: u64,
     /// Its handle (`/products/{handle}`).
@@ -186,14 +186,14 @@ pub struct StoreProduct {
     /// `published_at` as the store wrote it (ISO 8601 with the shop's offset); "" when none.
     pub published_at: String,
     /// Sizes.
-    pub variants: Vec<StoreVariant>,
+    pub variants: Vec<CrawledVariant>,
     /// Image URLs, absolute.
     pub images: Vec<String>,
 }
 
 /// A size of a store product.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StoreVariant {
+pub struct CrawledVariant {
     /// The store's variant id.
     pub variant_id: u64,
     /// The value of the option named Size (else the variant's title; "" for "Default Title").
@@ -273,7 +273,7 @@ fn price_of(index: usize, price: Option<&PriceText>) -> Result<String, FeedError
 pub fn product_from_feed(
     store_origin: &reqwest::Url,
     product: FeedProduct,
-) -> Result<StoreProduct, FeedError> {
+) -> Result<CrawledProduct, FeedError> {
     let handle = product.handle.trim().to_owned();
     if handle.is_empty() || handle.contains('/') {
         return Err(FeedError(format!(
@@ -284,7 +284,7 @@ pub fn product_from_feed(
     let position = size_position(&product.options);
     let mut variants = Vec::with_capacity(product.variants.len());
     for (index, variant) in product.variants.iter().enumerate() {
-        variants.push(StoreVariant {
+        variants.push(CrawledVariant {
             variant_id: variant.id,
             size: size_of(variant, position),
             sku: variant.sku.as_deref().map_or("", str::trim).to_owned(),
@@ -307,7 +307,7 @@ pub fn product_from_feed(
             }
         }
     }
-    Ok(StoreProduct {
+    Ok(CrawledProduct {
         product_id: product.id,
         handle,
         title: product.title.trim().to_owned(),

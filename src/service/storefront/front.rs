@@ -5,7 +5,7 @@
 //! with the stores, their health and their crawl as the retailer's.
 //!
 //! A store is asked for the product it sells under its own handle: the one the crawl matched to
-//! the catalogue product by style code or barcode (`store_catalogue`), never the catalogue's
+//! the catalogue product by style code or barcode (`crawled_stores`), never the catalogue's
 //! slug, unless the store refuses its feed (then the slug is all there is to ask by). Until its
 //! catalogue is read, it is not asked for a catalogue product at all (a 503 with
 //! `Retry-After`: the slug would only cost it a request). Its price
@@ -17,9 +17,10 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use super::Storefronts;
 use super::crawl::CrawlConfig;
-use super::feed::StoreProduct;
+use super::crawled_stores::{CrawlStatus, CrawlTask, CrawledStores, MatchedProduct};
+use super::feed::CrawledProduct;
 use super::shelf_feed::ShelfSink;
-use super::store_catalogue::{CrawlStatus, CrawlTask, StoreCatalogue, StoreOffer};
+use super::store_crawl::StoreCrawl;
 use super::store_db::StoreDbError;
 use super::{StorefrontConfig, StorefrontError};
 use crate::model::{
@@ -35,7 +36,7 @@ impl std::fmt::Debug for StoreReading {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StoreReading")
             .field("stores", &self.storefronts.stores().list())
-            .field("crawl", &self.crawl.is_some())
+            .field("crawl", &self.crawl)
             .finish_non_exhaustive()
     }
 }
@@ -46,7 +47,7 @@ impl std::fmt::Debug for StoreReading {
 #[derive(Clone)]
 pub struct StoreReading {
     storefronts: Arc<Storefronts>,
-    crawl: Option<StoreCatalogue>,
+    crawl: StoreCrawl,
     /// The background crawl, once started; it stops when the last clone is dropped.
     task: Arc<Mutex<Option<CrawlTask>>>,
 }
@@ -57,7 +58,7 @@ impl StoreReading {
     pub fn lookups_only(stores: RetailerStores, config: StorefrontConfig) -> Self {
         Self {
             storefronts: Arc::new(Storefronts::new(stores, config)),
-            crawl: None,
+            crawl: StoreCrawl::LookupsOnly,
             task: Arc::default(),
         }
     }
@@ -72,11 +73,11 @@ impl StoreReading {
         crawl: CrawlConfig,
     ) -> Result<Self, StoreDbError> {
         let storefronts = Arc::new(Storefronts::new(stores, config));
-        let (catalogue, opened) = StoreCatalogue::open(file, Arc::clone(&storefronts), crawl)?;
-        tracing::info!(?opened, file = %file.display(), "store catalogues");
+        let (crawled, opened) = CrawledStores::open(file, Arc::clone(&storefronts), crawl)?;
+        tracing::info!(?opened, file = %file.display(), "crawled stores");
         Ok(Self {
             storefronts,
-            crawl: Some(catalogue),
+            crawl: StoreCrawl::Crawled(crawled),
             task: Arc::default(),
         })
     }
@@ -84,12 +85,10 @@ impl StoreReading {
     /// Starts the background crawl of the configured stores on the current runtime, once
     /// however many services share this reading.
     pub fn start(&self) {
-        let Some(crawl) = &self.crawl else {
-            return;
-        };
+        let crawl = &self.crawl;
         let mut task = self.task.lock().unwrap_or_else(PoisonError::into_inner);
         if task.is_none() {
-            *task = Some(crawl.spawn(self.storefronts.stores().clone()));
+            *task = crawl.spawn(self.storefronts.stores().clone());
         } else {
             // A service that joined the running crawl: its catalogue matched from disk now
             // (its shelf filled), not at the next pass.
@@ -99,10 +98,10 @@ impl StoreReading {
         }
     }
 
-    /// The crawled catalogues, when kept.
+    /// What this reading keeps of the stores' catalogues.
     #[must_use]
-    pub fn crawl(&self) -> Option<&StoreCatalogue> {
-        self.crawl.as_ref()
+    pub fn crawl(&self) -> &StoreCrawl {
+        &self.crawl
     }
 
     /// The stores read (the list the user or `--retailer-store` configured).
@@ -125,7 +124,7 @@ pub struct StoresInFront {
 /// What to ask one store for a product.
 enum Ask {
     /// Its own handle, and what the crawl read of it when it matched.
-    Handle(String, Option<Box<StoreOffer>>),
+    Handle(String, Option<Box<MatchedProduct>>),
     /// It does not sell it (its catalogue, read, has no such product): the sentence why.
     NotSold(String),
     /// Nothing yet: its catalogue is still being read, or could not be (the sentence why). It
@@ -142,18 +141,15 @@ impl StoresInFront {
         catalogue: Arc<dyn CatalogueSource>,
     ) -> Self {
         let codes_file = catalogue.codes_file();
-        if let Some(crawl) = reading.crawl() {
-            let file = &codes_file;
-            // The source's shelf takes the products the crawl matches to nothing in its file;
-            // a service dropped (the window switched sources) takes no more.
-            let source = Arc::downgrade(&catalogue);
-            let sink: ShelfSink = Arc::new(move |store, products| {
-                if let Some(source) = source.upgrade() {
-                    source.take_store_products(store, products);
-                }
-            });
-            crawl.add_catalogue_shelf(file, sink);
-        }
+        // The source's shelf takes the products the crawl matches to nothing in its file;
+        // a service dropped (the window switched sources) takes no more.
+        let source = Arc::downgrade(&catalogue);
+        let sink: ShelfSink = Arc::new(move |store, products| {
+            if let Some(source) = source.upgrade() {
+                source.take_store_products(store, products);
+            }
+        });
+        reading.crawl().add_catalogue_shelf(&codes_file, sink);
         Self {
             reading,
             behind,
@@ -173,15 +169,12 @@ impl StoresInFront {
         store: &StoreUrl,
         id: &str,
         held: Option<&crate::catalogue::read::HeldProduct>,
-        offers: &[StoreOffer],
+        offers: &[MatchedProduct],
     ) -> Ask {
         if let Some(offer) = offers.iter().find(|offer| offer.store == *store) {
             return Ask::Handle(offer.product.handle.clone(), Some(Box::new(offer.clone())));
         }
-        let Some(crawl) = self.reading.crawl() else {
-            // Lookups only (no catalogue kept): the catalogue's slug is all there is to ask by.
-            return Ask::Handle(held.map_or_else(|| id.to_owned(), |h| h.slug.clone()), None);
-        };
+        let crawl = self.reading.crawl();
         let ours = held.is_some() || crate::service::shelf::store_pk_of_id(id).is_some();
         let status = crawl.status(store);
         match status {
@@ -207,8 +200,9 @@ impl StoresInFront {
                     store.label()
                 ));
             }
-            // The store refuses its feed: the catalogue's slug is all there is to ask by.
-            CrawlStatus::Lookups { .. } => {
+            // The store refuses its feed, or no catalogue is kept: the catalogue's slug is all
+            // there is to ask by.
+            CrawlStatus::Lookups { .. } | CrawlStatus::NotKept => {
                 return Ask::Handle(held.map_or_else(|| id.to_owned(), |h| h.slug.clone()), None);
             }
             _ => {}
@@ -268,8 +262,8 @@ fn rfc3339(unix: i64) -> Option<String> {
 
 /// The crawl's reading of a store product in the interface's `retailer-a` shape: the feed has
 /// the sizes, their price (the shop's currency) and stock; no description or barcode unless read.
-fn product_from_offer(offer: &StoreOffer) -> RetailerProduct {
-    let product: &StoreProduct = &offer.product;
+fn product_from_offer(offer: &MatchedProduct) -> RetailerProduct {
+    let product: &CrawledProduct = &offer.product;
     let currency = offer.currency.clone().unwrap_or_default();
     let skus: Vec<&str> = product.variants.iter().map(|v| v.sku.as_str()).collect();
     RetailerProduct {
@@ -323,10 +317,7 @@ impl Marketplaces for StoresInFront {
                             failures_in_row: health.failures_in_row,
                             last_error: health.last_error,
                             paused_until_unix: health.paused_until_unix,
-                            catalogue: self
-                                .reading
-                                .crawl()
-                                .map(|crawl| crawl.status(&url).to_string()),
+                            catalogue: self.reading.crawl().status(&url).for_settings(),
                         }
                     })
                     .collect(),
@@ -366,15 +357,17 @@ impl Marketplaces for StoresInFront {
         let held = self.catalogue.held(id).await.map_err(|err| {
             UpstreamError::Internal(format!("looking the product up in the catalogue: {err}"))
         })?;
-        let offers = match (self.reading.crawl(), &held) {
-            (Some(crawl), Some(held)) => crawl
+        let offers = match &held {
+            Some(held) => self
+                .reading
+                .crawl()
                 .offers_in(&self.codes_file, &held.id)
                 .await
                 .unwrap_or_else(|err| {
                     tracing::warn!("the crawled catalogues could not be read: {err:#}");
                     Vec::new()
                 }),
-            _ => Vec::new(),
+            None => Vec::new(),
         };
         let mut failures: Vec<StorefrontError> = Vec::new();
         for url in stores {

@@ -22,27 +22,30 @@
 //!
 //! # Glossary
 //!
-//! "Catalogue" means four things in this room:
+//! "Catalogue" means three things in this room:
 //! - **the catalogue** (no adjective): the service's own product file (the demo's, an imported
 //!   one, or the KicksDB mirror) that store products are matched against;
 //! - **a store's catalogue**: everything a store publishes, read whole by the crawl from its
 //!   `/products.json` feed (`crawl`, `feed`);
-//! - **[`store_catalogue::StoreCatalogue`]**: the crawl's front, stores answered as catalogues
-//!   (which store products are which catalogue product, how each store's crawl stands);
 //! - **catalogue keys** (`catalogue_keys`): the catalogue's style codes and barcodes, read once
 //!   for the matcher.
 //!
-//! The `Store*` types, from the wire to the answers:
-//! - [`feed::StoreProduct`], [`feed::StoreVariant`]: a store product and a size of it as the
-//!   crawl keeps them; [`matching::StoreKeys`]: what of one can identify it;
+//! The types, from the wire to the answers. What the crawl read is *crawled*, a store product
+//! that is a catalogue product is *matched*:
+//! - [`feed::CrawledProduct`], [`feed::CrawledVariant`]: a store product and a size of it as the
+//!   crawl keeps them; [`matching::ProductKeys`]: what of one can identify it;
 //! - [`store_db::StoreDb`]: the crawl's file (`stores.sqlite`), with a [`store_db::StoreRow`]
 //!   per store, owned by the one [`worker::StoreWorker`] thread;
-//! - [`offers::StoreOffer`]: a store product that is a catalogue product, with its sizes;
-//!   [`store_catalogue::StoreStock`]: one store's such products in stock, for the flips;
+//! - [`crawled_stores::CrawledStores`]: the crawl's front, what it read answered (which store
+//!   products are which catalogue product, how each store's crawl stands), and its background
+//!   task;
+//! - [`offers::MatchedProduct`]: a store product that is a catalogue product, with its sizes;
+//!   [`crawled_stores::FlipStock`]: one store's matched products in stock, for the flips;
 //!   [`drops::StoreDrop`]: a store product the release calendar may show;
-//! - [`StoreReading`]: how a service reads the stores (the paced lookups, and the crawl when
-//!   catalogues are kept); [`StoresInFront`]: those stores answering `retailer-a` in front of
-//!   the marketplaces behind them.
+//! - [`StoreReading`]: how a service reads the stores: the paced lookups, and a
+//!   [`store_crawl::StoreCrawl`], the crawl or its absence as one value that answers either way;
+//!   [`StoresInFront`]: those stores answering `retailer-a` in front of the marketplaces behind
+//!   them.
 
 mod front;
 pub mod mapping;
@@ -52,12 +55,13 @@ pub mod wire;
 pub mod catalogue_keys;
 pub mod crawl;
 pub mod crawl_status;
+pub mod crawled_stores;
 pub mod drops;
 pub mod feed;
 pub mod matching;
 pub mod offers;
 pub mod shelf_feed;
-pub mod store_catalogue;
+pub mod store_crawl;
 pub mod store_db;
 mod turns;
 pub mod worker;

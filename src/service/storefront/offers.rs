@@ -1,23 +1,23 @@
 //! What the crawl says of a store's products: those that are a catalogue product (offers), those
 //! that are none (store-only), which products a store has in stock in which sizes (the
-//! search narrowed to a store: `StoreCatalogue::in_stock`), and the catalogue products in stock
-//! with their sizes' prices (the flips: `StoreCatalogue::flip_stock`).
+//! search narrowed to a store: `CrawledStores::in_stock`), and the catalogue products in stock
+//! with their sizes' prices (the flips: `CrawledStores::flip_stock`).
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use super::catalogue_keys::{CatalogueProduct, NoMatch};
-use super::feed::StoreProduct;
+use super::feed::CrawledProduct;
 use super::matching::Evidence;
 use crate::model::StoreUrl;
 
 /// A store product that is a catalogue product, as the crawl last read it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StoreOffer {
+pub struct MatchedProduct {
     /// The store.
     pub store: StoreUrl,
     /// The product: handle, title, sizes with price (major units, as written), SKU and stock.
-    pub product: StoreProduct,
+    pub product: CrawledProduct,
     /// What matched it.
     pub by: Evidence,
     /// The prices' currency (the shop's, from `/meta.json`), when known.
@@ -26,7 +26,7 @@ pub struct StoreOffer {
     pub read_at_unix: Option<i64>,
 }
 
-impl StoreOffer {
+impl MatchedProduct {
     /// How old the crawl's price and stock are.
     #[must_use]
     pub fn age(&self) -> Option<Duration> {
@@ -41,7 +41,7 @@ impl StoreOffer {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnmatchedProduct {
     /// The product.
-    pub product: StoreProduct,
+    pub product: CrawledProduct,
     /// Why it matched nothing.
     pub why: NoMatch,
 }
@@ -56,7 +56,7 @@ pub struct StockList {
 
 impl StockList {
     /// `products` (a key and the store product it is) as in stock.
-    pub(super) fn new<'a>(products: impl IntoIterator<Item = (i64, &'a StoreProduct)>) -> Self {
+    pub(super) fn new<'a>(products: impl IntoIterator<Item = (i64, &'a CrawledProduct)>) -> Self {
         let mut products: Vec<(i64, Vec<String>)> = products
             .into_iter()
             .filter_map(|(pk, product)| {
@@ -132,7 +132,7 @@ impl StockedProduct {
     pub(super) fn new(
         found: &CatalogueProduct,
         by: Evidence,
-        product: &StoreProduct,
+        product: &CrawledProduct,
     ) -> Option<Self> {
         let sizes: Vec<StockedSize> = product
             .variants
@@ -198,8 +198,8 @@ mod tests {
     #[test]
     fn two_listings_of_one_product_count_with_both_their_sizes() {
         use super::StockList;
-        use crate::service::storefront::feed::{StoreProduct, StoreVariant};
-        let listing = |id: u64, size: &str| StoreProduct {
+        use crate::service::storefront::feed::{CrawledProduct, CrawledVariant};
+        let listing = |id: u64, size: &str| CrawledProduct {
             product_id: id,
             handle: format!("listing-{id}"),
             title: "Nike Dunk Low".into(),
@@ -208,7 +208,7 @@ mod tests {
             tags: vec![],
             updated_at: String::new(),
             published_at: String::new(),
-            variants: vec![StoreVariant {
+            variants: vec![CrawledVariant {
                 variant_id: id * 10,
                 size: size.into(),
                 sku: "DD1391-100".into(),

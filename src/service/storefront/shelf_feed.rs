@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use super::feed::StoreProduct;
+use super::feed::CrawledProduct;
 use crate::model::StoreUrl;
 use crate::search::live::{HitPrices, HitVariant, LiveProduct, ProductHit};
 use crate::service::shelf::{STORE_ID_PREFIX, STORE_PK_BASE};
@@ -35,13 +35,13 @@ fn cents(price: &str) -> Option<i64> {
 pub fn live_product(
     store: &StoreUrl,
     currency: Option<&str>,
-    product: &StoreProduct,
+    product: &CrawledProduct,
 ) -> LiveProduct {
     let pk = store_pk(product.product_id);
     let number = pk - STORE_PK_BASE;
     let in_usd = currency.is_some_and(|c| c.eq_ignore_ascii_case("USD"));
     let in_eur = currency.is_some_and(|c| c.eq_ignore_ascii_case("EUR"));
-    let priced: Vec<(i64, &super::feed::StoreVariant)> = product
+    let priced: Vec<(i64, &super::feed::CrawledVariant)> = product
         .variants
         .iter()
         .filter_map(|v| cents(&v.price).map(|c| (c, v)))
@@ -127,10 +127,10 @@ pub fn live_product(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::service::storefront::feed::StoreVariant;
+    use crate::service::storefront::feed::CrawledVariant;
 
-    fn product(currency_prices: &[(&str, bool)]) -> StoreProduct {
-        StoreProduct {
+    fn product(currency_prices: &[(&str, bool)]) -> CrawledProduct {
+        CrawledProduct {
             product_id: 8_123_456_789,
             handle: "asics-gel-1130-cream-pure-silver".into(),
             title: "ASICS GEL-1130 Cream Pure Silver".into(),
@@ -142,7 +142,7 @@ mod tests {
             variants: currency_prices
                 .iter()
                 .enumerate()
-                .map(|(i, (price, available))| StoreVariant {
+                .map(|(i, (price, available))| CrawledVariant {
                     variant_id: 100 + i as u64,
                     size: format!("{}", 8 + i),
                     sku: "1201A255-750-08".into(),

@@ -8,7 +8,9 @@ use reqwest::Url;
 
 use super::{Answer, Crawler, FeedRefusal, Pass, PassReport, on_db};
 use crate::model::StoreUrl;
-use crate::service::storefront::feed::{self, FeedPage, FeedProduct, FeedProductId, StoreProduct};
+use crate::service::storefront::feed::{
+    self, CrawledProduct, FeedPage, FeedProduct, FeedProductId,
+};
 use crate::service::storefront::store_db::{PassOutcome, StoreDbError};
 
 /// How the page loop ended, for the pass's end.
@@ -149,7 +151,7 @@ impl Crawler {
                 });
             }
             let mut ids = Vec::with_capacity(on_page);
-            let mut kept: Vec<StoreProduct> = Vec::with_capacity(on_page);
+            let mut kept: Vec<CrawledProduct> = Vec::with_capacity(on_page);
             for (index, raw) in products.iter().enumerate() {
                 let id = serde_json::from_str::<FeedProductId>(raw.get())
                     .ok()

@@ -259,7 +259,7 @@ impl<S: std::hash::BuildHasher> GtinLookup for HashMap<u64, i64, S> {
 
 /// What of a store product can identify it.
 #[derive(Debug, Clone, Copy)]
-pub struct StoreKeys<'a> {
+pub struct ProductKeys<'a> {
     /// The product's title.
     pub title: &'a str,
     /// The product's handle.
@@ -479,7 +479,7 @@ fn fused_code(index: &CodeIndex, sku: &str) -> Option<(CodeKey, CodeHit)> {
 
 /// What the codes of `product` say: `None` when none of them is in the catalogue.
 #[must_use]
-pub fn match_by_code(index: &CodeIndex, product: &StoreKeys<'_>) -> Option<Matched> {
+pub fn match_by_code(index: &CodeIndex, product: &ProductKeys<'_>) -> Option<Matched> {
     let mut found = Found::default();
     codes_in_skus(index, product.skus, &mut found);
     codes_in_text(index, product.title, &mut found);
@@ -495,7 +495,7 @@ pub fn match_by_code(index: &CodeIndex, product: &StoreKeys<'_>) -> Option<Match
 pub fn match_products(
     index: &CodeIndex,
     gtins: &mut dyn GtinLookup,
-    products: &[StoreKeys<'_>],
+    products: &[ProductKeys<'_>],
 ) -> Result<Vec<Matched>, String> {
     let mut answers: Vec<Option<Matched>> =
         products.iter().map(|p| match_by_code(index, p)).collect();

@@ -20,8 +20,8 @@ fn index() -> CodeIndex {
     ])
 }
 
-fn keys<'a>(title: &'a str, handle: &'a str, skus: &'a [&'a str]) -> StoreKeys<'a> {
-    StoreKeys {
+fn keys<'a>(title: &'a str, handle: &'a str, skus: &'a [&'a str]) -> ProductKeys<'a> {
+    ProductKeys {
         title,
         handle,
         skus,
@@ -192,28 +192,28 @@ fn barcodes_match_only_what_no_code_matched_and_upc_equals_its_ean() {
     .into();
     let products = [
         // No code; a UPC written as EAN-13 with its leading zero.
-        StoreKeys {
+        ProductKeys {
             title: "AJ1 Lost & Found",
             handle: "aj1-lost-found",
             skus: &[""],
             barcodes: &["0196153879826", "196153879833"],
         },
         // A code decides; its (other) barcode is not read.
-        StoreKeys {
+        ProductKeys {
             title: "Panda",
             handle: "p",
             skus: &["DD1391-100-9"],
             barcodes: &["4066748123456"],
         },
         // Barcodes naming two products.
-        StoreKeys {
+        ProductKeys {
             title: "x",
             handle: "x",
             skus: &[],
             barcodes: &["196153879826", "4066748123456"],
         },
         // Nothing known.
-        StoreKeys {
+        ProductKeys {
             title: "Tee",
             handle: "tee",
             skus: &["TEE-BLK-M"],

@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::feed::StoreProduct;
+use super::feed::CrawledProduct;
 use crate::model::StoreUrl;
 
 /// The schema version this build writes.
@@ -426,7 +426,7 @@ impl StoreDb {
         &mut self,
         store_id: i64,
         pass_id: i64,
-        products: &[StoreProduct],
+        products: &[CrawledProduct],
         requests: u32,
     ) -> Result<u32, StoreDbError> {
         let sqlite = sqlite_error_at(&self.path);

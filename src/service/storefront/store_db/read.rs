@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use rusqlite::{OptionalExtension, params};
 
 use super::{PassOutcome, PassRow, StoreDb, StoreDbError};
-use crate::service::storefront::feed::{StoreProduct, StoreVariant};
+use crate::service::storefront::feed::{CrawledProduct, CrawledVariant};
 
 impl StoreDb {
     /// The store's newest passes, newest first.
@@ -54,20 +54,20 @@ impl StoreDb {
         &self,
         store_id: i64,
         only: Option<&[u64]>,
-    ) -> Result<Vec<(StoreProduct, Option<String>)>, StoreDbError> {
+    ) -> Result<Vec<(CrawledProduct, Option<String>)>, StoreDbError> {
         const PRODUCT: &str = "SELECT product_id, handle, title, vendor, product_type, updated_at,
                  tags, images, barcodes_for, published_at FROM product";
         const VARIANT: &str = "SELECT product_id, variant_id, size, sku, price, available, barcode
                  FROM variant";
         let sqlite = |e| self.error(e);
-        let mut variants: HashMap<i64, Vec<StoreVariant>> = HashMap::new();
+        let mut variants: HashMap<i64, Vec<CrawledVariant>> = HashMap::new();
         let mut products = Vec::new();
         let read_product = |row: &rusqlite::Row<'_>| {
             let tags: String = row.get(6)?;
             let images: String = row.get(7)?;
             Ok((
                 row.get::<_, i64>(0)?,
-                StoreProduct {
+                CrawledProduct {
                     product_id: u64::try_from(row.get::<_, i64>(0)?).unwrap_or(0),
                     handle: row.get(1)?,
                     title: row.get(2)?,
@@ -85,7 +85,7 @@ impl StoreDb {
         let read_variant = |row: &rusqlite::Row<'_>| {
             Ok((
                 row.get::<_, i64>(0)?,
-                StoreVariant {
+                CrawledVariant {
                     variant_id: u64::try_from(row.get::<_, i64>(1)?).unwrap_or(0),
                     size: row.get(2)?,
                     sku: row.get(3)?,

@@ -1,13 +1,13 @@
 //! The store file's tests: writes only on change, barcodes kept, a damaged file moved aside.
 
-use super::super::feed::{StoreProduct, StoreVariant};
+use super::super::feed::{CrawledProduct, CrawledVariant};
 use super::*;
 use crate::model::StoreUrl;
 use rusqlite::Connection;
 use std::collections::{HashMap, HashSet};
 
-fn product(id: u64, updated_at: &str) -> StoreProduct {
-    StoreProduct {
+fn product(id: u64, updated_at: &str) -> CrawledProduct {
+    CrawledProduct {
         product_id: id,
         handle: format!("p-{id}"),
         title: format!("Product {id}"),
@@ -16,7 +16,7 @@ fn product(id: u64, updated_at: &str) -> StoreProduct {
         tags: vec!["a".into()],
         updated_at: updated_at.into(),
         published_at: String::new(),
-        variants: vec![StoreVariant {
+        variants: vec![CrawledVariant {
             variant_id: id * 10,
             size: "US 9".into(),
             sku: "DD1391-100-9".into(),

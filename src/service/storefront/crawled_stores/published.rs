@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 use std::sync::PoisonError;
 
 use super::super::drops::StoreDrop;
-use super::StoreCatalogue;
+use super::CrawledStores;
 use crate::model::StoreUrl;
 
-impl StoreCatalogue {
+impl CrawledStores {
     /// What the stores just published or publish ahead, as matched against `catalogue`.
     #[must_use]
     pub fn drops(&self, catalogue: &Path) -> Vec<StoreDrop> {

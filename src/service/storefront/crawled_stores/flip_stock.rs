@@ -7,12 +7,12 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::super::offers::StockedProduct;
-use super::{CrawlStatus, StoreCatalogue, StoreMatches};
+use super::{CrawlStatus, CrawledStores, StoreMatches};
 use crate::model::StoreUrl;
 
 /// One store's catalogue products in stock, as its last pass read them.
 #[derive(Debug, Clone)]
-pub struct StoreStock {
+pub struct FlipStock {
     /// The store.
     pub store: StoreUrl,
     /// Its currency (`/meta.json`), when known.
@@ -24,7 +24,7 @@ pub struct StoreStock {
     matches: Arc<StoreMatches>,
 }
 
-impl StoreStock {
+impl FlipStock {
     /// Its catalogue products in at least one size, with the sizes in stock.
     #[must_use]
     pub fn products(&self) -> &[StockedProduct] {
@@ -32,7 +32,7 @@ impl StoreStock {
     }
 }
 
-impl StoreCatalogue {
+impl CrawledStores {
     /// A count that moves whenever a store's products are matched again (a pass landed, the
     /// catalogue changed): what was read from `flip_stock` may be stale once it moved.
     #[must_use]
@@ -44,11 +44,11 @@ impl StoreCatalogue {
 
     /// What each of `stores` read so far has in stock of `catalogue`'s products (stores not
     /// read yet are left out).
-    pub async fn flip_stock(&self, catalogue: &Path, stores: &[StoreUrl]) -> Vec<StoreStock> {
+    pub async fn flip_stock(&self, catalogue: &Path, stores: &[StoreUrl]) -> Vec<FlipStock> {
         self.fresh_matches(catalogue, stores)
             .await
             .into_iter()
-            .map(|(store, matches)| StoreStock {
+            .map(|(store, matches)| FlipStock {
                 status: self.status(&store),
                 currency: matches.currency.clone(),
                 read_at_unix: matches.read_at,
