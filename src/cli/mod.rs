@@ -4,7 +4,7 @@
 //! where the service and the window's parts are wired together: each command starts the
 //! service in this process (the demo, or KicksDB with the key from the environment), talks to
 //! it through the client, and uses the user database in the data directory, as the window
-//! does. The library does the work (`app::monitor`, `app::headless`).
+//! does. The library does the work (`app::monitor`, `app::portfolio_cli`).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -12,11 +12,11 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use clap::{Args, Subcommand, ValueEnum};
-use solescope::app::headless;
 use solescope::app::monitor::{
     self, LockError, MonitorConfig, MonitorKind, MonitorLock, PlanConfig,
 };
 use solescope::app::notify::DesktopNotifier;
+use solescope::app::portfolio_cli;
 use solescope::catalogue::demo;
 use solescope::client::{Client, ClientConfig, KeyStore as _, KeyringStore};
 use solescope::model::budget::{BudgetSettings, BudgetSettingsCell};
@@ -390,7 +390,7 @@ pub fn run_portfolio(command: PortfolioCommand) -> anyhow::Result<()> {
     let db_path = user_db_path()?;
     match command {
         PortfolioCommand::Import { file, currency } => {
-            let imported = headless::import_csv(&db_path, &file, &currency, |read| {
+            let imported = portfolio_cli::import_csv(&db_path, &file, &currency, |read| {
                 eprintln!(
                     "read {read} pairs from {}; writing them in one transaction",
                     file.display()
@@ -399,7 +399,7 @@ pub fn run_portfolio(command: PortfolioCommand) -> anyhow::Result<()> {
             println!("imported {imported} pairs into {}", db_path.display());
         }
         PortfolioCommand::Export { out } => {
-            let text = headless::export_csv(&db_path)?;
+            let text = portfolio_cli::export_csv(&db_path)?;
             match out {
                 Some(path) => solescope::durable::write_bytes(&path, text.as_bytes())
                     .with_context(|| format!("writing {}", path.display()))?,
@@ -414,13 +414,13 @@ pub fn run_portfolio(command: PortfolioCommand) -> anyhow::Result<()> {
             };
             let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
             let (server, client) = start_service(&runtime, &source, &settings, None, &[])?;
-            let rows = runtime.block_on(headless::value(&client, holdings));
+            let rows = runtime.block_on(portfolio_cli::value(&client, holdings));
             runtime.block_on(server.shutdown());
             let rows = rows?;
             let now = chrono::Utc::now();
             match format {
-                Format::Csv => print!("{}", headless::value_csv(&rows, now)?),
-                Format::Table => print!("{}", headless::value_table(&rows, now)),
+                Format::Csv => print!("{}", portfolio_cli::value_csv(&rows, now)?),
+                Format::Table => print!("{}", portfolio_cli::value_table(&rows, now)),
             }
         }
     }

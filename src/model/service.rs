@@ -122,6 +122,15 @@ impl Country {
             Country::Fr => "FR",
         }
     }
+
+    /// The dataset priced in `currency` (an ISO 4217 code, any case): `USD` the US one, `EUR`
+    /// the French one; `None` for any other.
+    #[must_use]
+    pub fn of_currency(currency: &str) -> Option<Country> {
+        Country::ALL
+            .into_iter()
+            .find(|c| c.currency().eq_ignore_ascii_case(currency.trim()))
+    }
 }
 
 impl fmt::Display for Country {

@@ -23,9 +23,9 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 
-use super::{Stall, Task, db_job, history_key};
+use super::{Task, db_job, history_key};
 use crate::client::ClientError;
-use crate::figures::{AlertStep, alert_step, quotes_from_prices};
+use crate::figures::quotes_from_prices;
 use crate::model::budget::{BudgetSettingsCell, BudgetStatus, Demand, DemandKind, Plan, plan};
 use crate::model::portfolio::sku_key;
 use crate::model::prices::CodePrices;
@@ -88,10 +88,12 @@ pub struct RoundReport {
     pub next_due: Option<DateTime<Utc>>,
 }
 
-/// When each demand last ran.
+/// The planned schedule's state: when each demand last ran, and the stock alerts.
 #[derive(Debug, Default)]
 pub(super) struct Planner {
     last_run: HashMap<DemandKind, DateTime<Utc>>,
+    /// When the stock alerts were last checked (they are not planned: they cost no call).
+    stock_checked_at: Option<DateTime<Utc>>,
 }
 
 impl Planner {
@@ -113,14 +115,6 @@ impl Planner {
             })
             .min()
     }
-}
-
-/// The dataset an alert's currency is priced in.
-fn country_of(currency: &str) -> Country {
-    Country::ALL
-        .into_iter()
-        .find(|c| c.currency().eq_ignore_ascii_case(currency))
-        .unwrap_or_default()
 }
 
 /// Distinct style codes (by [`sku_key`]), as first written.
@@ -150,54 +144,32 @@ fn secs(duration: Duration) -> u64 {
     duration.as_secs().max(1)
 }
 
-impl Task {
-    /// One planned round at the clock's now; `Ok(None)` when the source has no monthly budget
-    /// (the caller checks as before).
-    pub(super) async fn planned_round(&mut self) -> Result<Option<RoundReport>, ClientError> {
-        if let Some(cell) = self.plan_config.budget_settings.clone() {
-            match db_job(&self.db, |db| db.budget_settings()).await {
-                Ok(settings) => cell.set(settings),
-                Err(err) => self.note_error(&err),
-            }
-        }
-        let Some(budget) = self.client.budget().await? else {
-            return Ok(None);
-        };
-        let now = self.clock.now();
-        let alerts = match db_job(&self.db, |db| db.alerts()).await {
-            Ok(alerts) => alerts,
-            Err(err) => {
-                self.note_error(&err);
-                Vec::new()
-            }
-        };
-        let portfolio_codes = match self.plan_config.portfolio_every {
-            Some(_) => self.portfolio_codes().await,
-            None => Vec::new(),
-        };
-        let watchlist_codes = match self.plan_config.watchlist_every {
-            Some(_) => self.watchlist_codes().await,
-            None => Vec::new(),
-        };
-        let ask_codes = distinct_codes(
-            alerts
-                .iter()
-                .filter(|a| batched(a))
-                .map(|a| a.spec.product.style_code.as_str()),
-        );
-        let realtime_products: BTreeSet<&str> = alerts
+/// What a round is to keep priced, as the user database has it now.
+struct Wishes {
+    alerts: Vec<Alert>,
+    portfolio_codes: Vec<String>,
+    watchlist_codes: Vec<String>,
+    flips_on: bool,
+}
+
+impl Wishes {
+    /// What each wish costs and how often it is wished, for the planner (the flip scans
+    /// first, then the alerts, the portfolio and the watchlist).
+    fn demands(&self, config: &PlanConfig, calls_per_scan: u64) -> Vec<Demand> {
+        let ask_codes = self.ask_codes();
+        let realtime_products: BTreeSet<&str> = self
+            .alerts
             .iter()
             .filter(|a| realtime(a))
             .map(|a| a.spec.product.product_id.as_str())
             .collect();
-        let alerts_every = secs(self.plan_config.alerts_every);
+        let alerts_every = secs(config.alerts_every);
         let mut demands = Vec::new();
-        let flips_on = self.flip_alerts_on().await;
-        if flips_on {
+        if self.flips_on {
             demands.push(Demand {
                 kind: DemandKind::FlipScan,
-                calls_per_run: self.flips.calls_per_scan,
-                wished_every_secs: secs(self.plan_config.flips_every),
+                calls_per_run: calls_per_scan,
+                wished_every_secs: secs(config.flips_every),
             });
         }
         if !ask_codes.is_empty() {
@@ -214,24 +186,57 @@ impl Task {
                 wished_every_secs: alerts_every,
             });
         }
-        if let Some(every) = self.plan_config.portfolio_every
-            && !portfolio_codes.is_empty()
-        {
-            demands.push(Demand::batched(
+        let lists = [
+            (
                 DemandKind::Portfolio,
-                portfolio_codes.len(),
-                secs(every),
-            ));
-        }
-        if let Some(every) = self.plan_config.watchlist_every
-            && !watchlist_codes.is_empty()
-        {
-            demands.push(Demand::batched(
+                config.portfolio_every,
+                &self.portfolio_codes,
+            ),
+            (
                 DemandKind::Watchlist,
-                watchlist_codes.len(),
-                secs(every),
-            ));
+                config.watchlist_every,
+                &self.watchlist_codes,
+            ),
+        ];
+        for (kind, every, codes) in lists {
+            if let Some(every) = every
+                && !codes.is_empty()
+            {
+                demands.push(Demand::batched(kind, codes.len(), secs(every)));
+            }
         }
+        demands
+    }
+
+    /// The distinct style codes of the ask alerts (priced in batches).
+    fn ask_codes(&self) -> Vec<String> {
+        distinct_codes(
+            self.alerts
+                .iter()
+                .filter(|a| batched(a))
+                .map(|a| a.spec.product.style_code.as_str()),
+        )
+    }
+
+    /// The stock alerts: they cost no KicksDB call, so they are not planned.
+    fn stock_alerts(&self) -> impl Iterator<Item = &Alert> {
+        self.alerts
+            .iter()
+            .filter(|a| a.spec.kind == AlertKind::BackInStock)
+    }
+}
+
+impl Task {
+    /// One planned round at the clock's now; `Ok(None)` when the source has no monthly budget
+    /// (the caller polls instead).
+    pub(super) async fn planned_round(&mut self) -> Result<Option<RoundReport>, ClientError> {
+        self.share_budget_settings().await;
+        let Some(budget) = self.client.budget().await? else {
+            return Ok(None);
+        };
+        let now = self.clock.now();
+        let wishes = self.wishes().await;
+        let demands = wishes.demands(&self.plan_config, self.flips.calls_per_scan);
         let plan = plan(
             &demands,
             budget.calls_left,
@@ -242,13 +247,65 @@ impl Task {
             metered: true,
             ..RoundReport::default()
         };
-        // Stock alerts cost no KicksDB call: they ride with the ask alerts, or alone at the
-        // wished interval.
-        let stock_alerts: Vec<&Alert> = alerts
-            .iter()
-            .filter(|a| a.spec.kind == AlertKind::BackInStock)
-            .collect();
-        let ask_every = plan.every_secs(DemandKind::AskAlerts);
+        self.run_due(&plan, &wishes, now, &mut report).await;
+        // The flip list is read every round (free); a scan is asked for when it is due.
+        if wishes.flips_on {
+            self.read_flips_planned().await;
+        }
+        let stock_checked = self.check_stock_when_due(&wishes, now).await;
+        report.next_due = self.planner.next_due(&plan, now);
+        if let Some(stock_due) = self.stock_due(&wishes, now) {
+            report.next_due = Some(report.next_due.map_or(stock_due, |due| due.min(stock_due)));
+        }
+        self.publish_plan(plan, budget, &report, stock_checked);
+        Ok(Some(report))
+    }
+
+    /// The budget settings of the user database handed to the in-process service, so a
+    /// change made in the window's Settings reaches a running headless monitor.
+    async fn share_budget_settings(&self) {
+        if let Some(cell) = self.plan_config.budget_settings.clone() {
+            match db_job(&self.db, |db| db.budget_settings()).await {
+                Ok(settings) => cell.set(settings),
+                Err(err) => self.note_error(&err),
+            }
+        }
+    }
+
+    /// What the user database asks to keep priced now (an unreadable part is said in the
+    /// status and left out).
+    async fn wishes(&self) -> Wishes {
+        let alerts = match db_job(&self.db, |db| db.alerts()).await {
+            Ok(alerts) => alerts,
+            Err(err) => {
+                self.note_error(&err);
+                Vec::new()
+            }
+        };
+        let portfolio_codes = match self.plan_config.portfolio_every {
+            Some(_) => self.portfolio_codes().await,
+            None => Vec::new(),
+        };
+        let watchlist_codes = match self.plan_config.watchlist_every {
+            Some(_) => self.watchlist_codes().await,
+            None => Vec::new(),
+        };
+        Wishes {
+            alerts,
+            portfolio_codes,
+            watchlist_codes,
+            flips_on: self.flip_alerts_on().await,
+        }
+    }
+
+    /// Runs each planned demand that is due at `now`, into `report`.
+    async fn run_due(
+        &mut self,
+        plan: &Plan,
+        wishes: &Wishes,
+        now: DateTime<Utc>,
+        report: &mut RoundReport,
+    ) {
         for planned in &plan.demands {
             let Some(every) = planned.every_secs else {
                 continue;
@@ -257,6 +314,7 @@ impl Task {
             if !self.planner.due(kind, every, now) {
                 continue;
             }
+            let alerts = &wishes.alerts;
             let outcome = match kind {
                 DemandKind::AskAlerts => {
                     let batched_alerts: Vec<Alert> =
@@ -264,15 +322,16 @@ impl Task {
                     self.check_batched(&batched_alerts, now).await
                 }
                 DemandKind::RealtimeAlerts => {
-                    self.check_realtime(&alerts).await;
+                    self.check_products(alerts.iter().filter(|a| realtime(a)).cloned())
+                        .await;
                     Ok(alerts
                         .iter()
                         .filter(|a| realtime(a))
                         .map(|a| a.id)
                         .collect())
                 }
-                DemandKind::Portfolio => self.record_prices(&portfolio_codes, now).await,
-                DemandKind::Watchlist => self.record_prices(&watchlist_codes, now).await,
+                DemandKind::Portfolio => self.record_prices(&wishes.portfolio_codes, now).await,
+                DemandKind::Watchlist => self.record_prices(&wishes.watchlist_codes, now).await,
                 DemandKind::FlipScan => {
                     self.flips.scan_due = true;
                     Ok(Vec::new())
@@ -287,54 +346,76 @@ impl Task {
             self.planner.last_run.insert(kind, now);
             report.ran.push(kind);
         }
-        // The flip list is read every round (free); a scan is asked for when it is due.
-        if flips_on {
-            let scan = if std::mem::take(&mut self.flips.scan_due) {
-                crate::model::flips::FlipScan::Now
-            } else {
-                crate::model::flips::FlipScan::Planned
-            };
-            if let Err(err) = self.flip_round(Some(scan)).await {
-                self.handle.lock().status.last_error = Some(err.user_text());
-            }
+    }
+
+    /// The flip list read, with a price scan asked for when one was due this round.
+    async fn read_flips_planned(&mut self) {
+        let scan = if std::mem::take(&mut self.flips.scan_due) {
+            crate::model::flips::FlipScan::Now
+        } else {
+            crate::model::flips::FlipScan::Planned
+        };
+        if let Err(err) = self.flip_round(Some(scan)).await {
+            self.handle.lock().status.last_error = Some(err.user_text());
         }
-        // Stock alerts cost no KicksDB call: checked at the monitor's own pace, not planned.
-        let stock_every = chrono::Duration::from_std(self.config.check_every)
-            .unwrap_or_else(|_| chrono::Duration::minutes(1));
-        let mut stock_checked = false;
-        if !stock_alerts.is_empty()
-            && self
+    }
+
+    /// How often the stock alerts are checked: at the monitor's own pace.
+    fn stock_every(&self) -> chrono::Duration {
+        chrono::Duration::from_std(self.config.check_every)
+            .unwrap_or_else(|_| chrono::Duration::minutes(1))
+    }
+
+    /// The stock alerts checked at the retailer when their interval has passed; whether they
+    /// were.
+    async fn check_stock_when_due(&mut self, wishes: &Wishes, now: DateTime<Utc>) -> bool {
+        let every = self.stock_every();
+        let due = self
+            .planner
+            .stock_checked_at
+            .is_none_or(|at| at > now || now - at >= every);
+        if wishes.stock_alerts().next().is_none() || !due {
+            return false;
+        }
+        self.check_products(wishes.stock_alerts().cloned()).await;
+        self.planner.stock_checked_at = Some(now);
+        true
+    }
+
+    /// When the stock alerts are next due (`None` without any).
+    fn stock_due(&self, wishes: &Wishes, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+        wishes.stock_alerts().next()?;
+        let every = self.stock_every();
+        Some(
+            self.planner
                 .stock_checked_at
-                .is_none_or(|at| at > now || now - at >= stock_every)
-        {
-            let stock: Vec<Alert> = stock_alerts.iter().map(|a| (*a).clone()).collect();
-            self.check_stock(&stock).await;
-            self.stock_checked_at = Some(now);
-            stock_checked = true;
-        }
-        report.next_due = self.planner.next_due(&plan, now);
-        if !stock_alerts.is_empty() {
-            let stock_due = self
-                .stock_checked_at
-                .map_or(now, |at| (at + stock_every).max(now));
-            report.next_due = Some(report.next_due.map_or(stock_due, |due| due.min(stock_due)));
-        }
+                .map_or(now, |at| (at + every).max(now)),
+        )
+    }
+
+    /// The plan in force, for the window.
+    fn publish_plan(
+        &self,
+        plan: Plan,
+        budget: BudgetStatus,
+        report: &RoundReport,
+        stock_checked: bool,
+    ) {
         let note = plan.note();
-        {
-            let mut shared = self.handle.lock();
-            shared.plan = PlanStatus {
-                alert_every_secs: ask_every.or(plan.every_secs(DemandKind::RealtimeAlerts)),
-                forecast_calls: Some(plan.forecast(budget.spent)),
-                note: note.clone(),
-                budget: Some(budget),
-                plan: Some(plan),
-            };
-            if !report.ran.is_empty() || stock_checked {
-                shared.status.checks += 1;
-            }
-            shared.status.waiting = note;
+        let mut shared = self.handle.lock();
+        shared.plan = PlanStatus {
+            alert_every_secs: plan
+                .every_secs(DemandKind::AskAlerts)
+                .or(plan.every_secs(DemandKind::RealtimeAlerts)),
+            forecast_calls: Some(plan.forecast(budget.spent)),
+            note: note.clone(),
+            budget: Some(budget),
+            plan: Some(plan),
+        };
+        if !report.ran.is_empty() || stock_checked {
+            shared.status.checks += 1;
         }
-        Ok(Some(report))
+        shared.status.waiting = note;
     }
 
     fn note_error(&self, err: &UserDbError) {
@@ -407,7 +488,7 @@ impl Task {
                 .map(|a| {
                     (
                         a.spec.product.style_code.clone(),
-                        country_of(&a.spec.currency),
+                        Country::of_currency(&a.spec.currency).unwrap_or_default(),
                     )
                 })
                 .collect()
@@ -466,56 +547,6 @@ impl Task {
             self.gate.succeeded();
         }
         Ok(checked)
-    }
-
-    /// Fires, re-arms or leaves `alert` on `quotes`.
-    async fn step(&mut self, alert: &Alert, quotes: &[SizeQuote]) {
-        match alert_step(alert, quotes) {
-            AlertStep::Fire(hit) => self.fire(alert.clone(), hit).await,
-            AlertStep::Rearm => {
-                let id = alert.id;
-                if let Err(err) = db_job(&self.db, move |db| db.rearm_alert(id)).await {
-                    self.note_error(&err);
-                }
-            }
-            AlertStep::Stay => {}
-        }
-    }
-
-    /// The real-time checks: per product, its bid alerts (and ask alerts without a style code).
-    async fn check_realtime(&mut self, alerts: &[Alert]) {
-        let mut by_product: BTreeMap<String, Vec<Alert>> = BTreeMap::new();
-        for alert in alerts.iter().filter(|a| realtime(a)) {
-            by_product
-                .entry(alert.spec.product.product_id.clone())
-                .or_default()
-                .push(alert.clone());
-        }
-        for alerts in by_product.values() {
-            match self.check(alerts).await {
-                Ok(()) => {}
-                Err(Stall::Wait(_, why)) => self.handle.lock().status.waiting = Some(why),
-                Err(Stall::Failed(err)) => {
-                    self.handle.lock().status.last_error = Some(format!("{err:#}"));
-                }
-            }
-        }
-    }
-
-    /// The stock checks at the retailer (no KicksDB call), per product.
-    async fn check_stock(&mut self, alerts: &[Alert]) {
-        let mut by_product: BTreeMap<String, Vec<Alert>> = BTreeMap::new();
-        for alert in alerts {
-            by_product
-                .entry(alert.spec.product.product_id.clone())
-                .or_default()
-                .push(alert.clone());
-        }
-        for alerts in by_product.values() {
-            if let Err(Stall::Failed(err)) = self.check(alerts).await {
-                self.handle.lock().status.last_error = Some(format!("{err:#}"));
-            }
-        }
     }
 
     /// Prices `codes` (US) and records them in the history, in one write.

@@ -30,10 +30,7 @@ const FIRST_WEEKS_CALLS: usize = 1 + FIRST_DAILY_SALES_PAGES;
 
 /// The dataset a pair's currency is priced in (US for any other).
 pub(super) fn country_of(currency: &str) -> Country {
-    Country::ALL
-        .into_iter()
-        .find(|c| c.currency() == currency)
-        .unwrap_or_default()
+    Country::of_currency(currency).unwrap_or_default()
 }
 
 /// Whether two size labels name the same size (`US 10` and `10`).

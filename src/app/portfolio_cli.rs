@@ -126,13 +126,6 @@ fn same_size(a: &str, b: &str) -> bool {
         || matches!((parse_size_label(a), parse_size_label(b)), (Ok(a), Ok(b)) if a == b)
 }
 
-/// The dataset a pair's currency is priced in.
-fn country_of(currency: &str) -> Option<Country> {
-    Country::ALL
-        .into_iter()
-        .find(|c| c.currency().eq_ignore_ascii_case(currency))
-}
-
 /// Values the unsold pairs of `holdings`: every distinct style code priced once, in batched
 /// requests of 50 per currency's dataset.
 ///
@@ -147,7 +140,7 @@ pub async fn value(
     for country in Country::ALL {
         let codes: Vec<String> = held
             .iter()
-            .filter(|h| country_of(&h.pair.currency) == Some(country))
+            .filter(|h| Country::of_currency(&h.pair.currency) == Some(country))
             .map(|h| h.pair.sku.clone())
             .collect();
         if codes.is_empty() {
@@ -162,7 +155,7 @@ pub async fn value(
         .into_iter()
         .map(|holding| {
             let pair = &holding.pair;
-            let Some(country) = country_of(&pair.currency) else {
+            let Some(country) = Country::of_currency(&pair.currency) else {
                 return ValuedHolding {
                     missing: Some(format!("no market prices in {}", pair.currency)),
                     market_cents: None,
