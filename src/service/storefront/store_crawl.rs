@@ -156,7 +156,12 @@ mod tests {
             crawl.stock_keys(file, &store, None),
             Err(CrawlStatus::NotKept)
         );
-        assert!(crawl.flip_stock(file, &[store.clone()]).await.is_empty());
+        assert!(
+            crawl
+                .flip_stock(file, std::slice::from_ref(&store))
+                .await
+                .is_empty()
+        );
         assert!(
             crawl
                 .offers_in(file, "some-id")
