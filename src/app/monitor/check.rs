@@ -116,7 +116,7 @@ impl Task {
             .cloned()
             .collect();
         if let Err(err) = record_history(&self.db, history_key(&product), recorded).await {
-            self.handle.lock().status.last_error = Some(format!("{err:#}"));
+            self.note_error(&err);
         }
         for alert in alerts {
             self.step(alert, &quotes).await;
@@ -187,7 +187,7 @@ impl Task {
         let firing = match recorded {
             Ok(firing) => firing,
             Err(err) => {
-                self.handle.lock().status.last_error = Some(format!("{err:#}"));
+                self.note_error(&err);
                 return;
             }
         };
@@ -209,7 +209,7 @@ impl Task {
             AlertStep::Rearm => {
                 let id = alert.id;
                 if let Err(err) = db_job(&self.db, move |db| db.rearm_alert(id)).await {
-                    self.handle.lock().status.last_error = Some(format!("{err:#}"));
+                    self.note_error(&err);
                 }
             }
             AlertStep::Stay => {}
@@ -224,7 +224,7 @@ impl Task {
                 Ok(()) => {}
                 Err(Stall::Wait(_, why)) => self.handle.lock().status.waiting = Some(why),
                 Err(Stall::Failed(err)) => {
-                    self.handle.lock().status.last_error = Some(format!("{err:#}"));
+                    self.note_error(&err);
                 }
             }
         }

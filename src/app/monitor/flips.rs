@@ -91,7 +91,7 @@ impl Task {
         match db_job(&self.db, |db| db.flip_prefs()).await {
             Ok(prefs) => prefs.alerts,
             Err(err) => {
-                self.handle.lock().status.last_error = Some(format!("{err:#}"));
+                self.note_error(&err);
                 false
             }
         }
@@ -106,7 +106,7 @@ impl Task {
         let (prefs, sizes) = match settings {
             Ok(settings) => settings,
             Err(err) => {
-                self.handle.lock().status.last_error = Some(format!("{err:#}"));
+                self.note_error(&err);
                 return Ok(FlipRoundReport::default());
             }
         };
@@ -168,7 +168,7 @@ impl Task {
                 self.show_flips(reading.notices).await;
             }
             // Nothing was recorded, so nothing is shown: the next reading tries again.
-            Err(err) => self.handle.lock().status.last_error = Some(format!("{err:#}")),
+            Err(err) => self.note_error(&err),
         }
         self.handle.lock().flips.last = Some(report.clone());
         Ok(report)

@@ -159,7 +159,7 @@ impl super::Task {
         let dir = match data_dir_of(&self.db).await {
             Ok(dir) => dir,
             Err(err) => {
-                self.handle.lock().status.last_error = Some(format!("{err:#}"));
+                self.note_error(&err);
                 return None;
             }
         };

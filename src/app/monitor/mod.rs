@@ -407,6 +407,11 @@ impl Task {
         drop(lock);
     }
 
+    /// Keeps `err` (with its causes) as the status's last error, for the window to show.
+    fn note_error(&self, err: &dyn std::fmt::Display) {
+        self.handle.lock().status.last_error = Some(format!("{err:#}"));
+    }
+
     /// Checks until stopped, on the schedule the source calls for: planned rounds on a source
     /// with a monthly budget (`plan.rs`), else each product polled every `check_every` as the
     /// gate allows (`polling.rs`). The source is asked again every [`REPLAN_EVERY`] (a switch
@@ -434,7 +439,7 @@ impl Task {
                         ask_again_at = now + REPLAN_EVERY;
                     }
                     Err(err) => {
-                        self.handle.lock().status.last_error = Some(format!("{err:#}"));
+                        self.note_error(&err);
                         ask_again_at = now + FIRST_BACKOFF;
                     }
                 }

@@ -30,7 +30,6 @@ use crate::model::budget::{BudgetSettingsCell, BudgetStatus, Demand, DemandKind,
 use crate::model::portfolio::sku_key;
 use crate::model::prices::CodePrices;
 use crate::model::{Alert, AlertKind, Country, SizeQuote};
-use crate::userdb::UserDbError;
 
 /// What the monitor runs on a schedule besides the alerts, and how often it is wished.
 #[derive(Debug, Clone)]
@@ -322,13 +321,11 @@ impl Task {
                     self.check_batched(&batched_alerts, now).await
                 }
                 DemandKind::RealtimeAlerts => {
-                    self.check_products(alerts.iter().filter(|a| realtime(a)).cloned())
-                        .await;
-                    Ok(alerts
-                        .iter()
-                        .filter(|a| realtime(a))
-                        .map(|a| a.id)
-                        .collect())
+                    let realtime_alerts: Vec<Alert> =
+                        alerts.iter().filter(|a| realtime(a)).cloned().collect();
+                    let ids = realtime_alerts.iter().map(|a| a.id).collect();
+                    self.check_products(realtime_alerts).await;
+                    Ok(ids)
                 }
                 DemandKind::Portfolio => self.record_prices(&wishes.portfolio_codes, now).await,
                 DemandKind::Watchlist => self.record_prices(&wishes.watchlist_codes, now).await,
@@ -339,7 +336,7 @@ impl Task {
             };
             match outcome {
                 Ok(checked) => report.alerts_checked.extend(checked),
-                Err(err) => self.handle.lock().status.last_error = Some(format!("{err:#}")),
+                Err(err) => self.note_error(&err),
             }
             // Run, or tried: either way not again before its interval (a failure is said in
             // the status, and the month's budget is not spent retrying it).
@@ -416,10 +413,6 @@ impl Task {
             shared.status.checks += 1;
         }
         shared.status.waiting = note;
-    }
-
-    fn note_error(&self, err: &UserDbError) {
-        self.handle.lock().status.last_error = Some(format!("{err:#}"));
     }
 
     async fn portfolio_codes(&self) -> Vec<String> {

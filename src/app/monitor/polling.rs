@@ -25,7 +25,7 @@ impl Task {
         let alerts = match db_job(&self.db, |db| db.alerts()).await {
             Ok(alerts) => alerts,
             Err(err) => {
-                self.handle.lock().status.last_error = Some(format!("{err:#}"));
+                self.note_error(&err);
                 if matches!(err, UserDbError::Closed) {
                     return ControlFlow::Break(());
                 }
