@@ -198,13 +198,7 @@ fn age_text(as_of: Option<DateTime<Utc>>, now: DateTime<Utc>) -> String {
     let Some(as_of) = as_of else {
         return String::new();
     };
-    let minutes = now.signed_duration_since(as_of).num_minutes().max(0);
-    match minutes {
-        0 => "just now".to_owned(),
-        1..=59 => format!("{minutes} min"),
-        60..=2879 => format!("{} h", minutes / 60),
-        _ => format!("{} days", minutes / 1440),
-    }
+    super::prices::elapsed_text(as_of, now).unwrap_or_else(|| "just now".to_owned())
 }
 
 fn money(cents: i64) -> String {

@@ -255,12 +255,24 @@ pub(super) fn age_text(
     as_of: chrono::DateTime<chrono::Utc>,
     now: chrono::DateTime<chrono::Utc>,
 ) -> String {
+    match elapsed_text(as_of, now) {
+        Some(elapsed) => format!("{elapsed} old"),
+        None => "just now".to_owned(),
+    }
+}
+
+/// The time from `as_of` to `now`, for a person: `12 min`, `3 h`, `2 days`; `None` under a
+/// minute (or when `as_of` is later).
+pub(super) fn elapsed_text(
+    as_of: chrono::DateTime<chrono::Utc>,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Option<String> {
     let minutes = now.signed_duration_since(as_of).num_minutes().max(0);
     match minutes {
-        0 => "just now".to_owned(),
-        1..=59 => format!("{minutes} min old"),
-        60..=2879 => format!("{} h old", minutes / 60),
-        _ => format!("{} days old", minutes / 1440),
+        0 => None,
+        1..=59 => Some(format!("{minutes} min")),
+        60..=2879 => Some(format!("{} h", minutes / 60)),
+        _ => Some(format!("{} days", minutes / 1440)),
     }
 }
 
